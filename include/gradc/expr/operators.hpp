@@ -1,0 +1,67 @@
+#pragma once
+/// Arithmetic and comparison operators on expressions. One side must be a gradc
+/// expression; the other may be an expression or a number.
+
+#include <gradc/expr/nodes.hpp>
+#include <gradc/rules/arithmetic.hpp>
+#include <gradc/rules/compare.hpp>
+
+namespace gradc::expr {
+
+// clang-format off
+#define GRADC_BINARY_OPERATOR(op, rule)                                                   \
+    template <class A, class B> requires(Expression<A> || Expression<B>)                  \
+    constexpr auto operator op(const A& a, const B& b) {                                  \
+        static_assert(Operand<A> && Operand<B>, "gradc: an operand of '" #op "' is neither a " \
+                      "gradc expression nor a number (double, float or an integer type)");     \
+        if constexpr (Operand<A> && Operand<B>) return make_node<rule>(a, b);             \
+    }
+GRADC_BINARY_OPERATOR(+, rules::add)
+GRADC_BINARY_OPERATOR(-, rules::sub)
+GRADC_BINARY_OPERATOR(*, rules::mul)
+GRADC_BINARY_OPERATOR(/, rules::div)
+#undef GRADC_BINARY_OPERATOR
+
+#define GRADC_COMPARISON(op, cmp)                                                         \
+    template <class A, class B> requires(Expression<A> || Expression<B>)                  \
+    constexpr auto operator op(const A& a, const B& b) {                                  \
+        static_assert(Operand<A> && Operand<B>, "gradc: an operand of '" #op "' is neither a " \
+                      "gradc expression nor a number (double, float or an integer type)");     \
+        if constexpr (Operand<A> && Operand<B>)                                           \
+            return make_condition<cmp>(as_expression(a), as_expression(b));              \
+    }
+GRADC_COMPARISON(<, rules::less)
+GRADC_COMPARISON(<=, rules::less_equal)
+GRADC_COMPARISON(>, rules::greater)
+GRADC_COMPARISON(>=, rules::greater_equal)
+GRADC_COMPARISON(==, rules::equal_to)
+GRADC_COMPARISON(!=, rules::not_equal_to)
+#undef GRADC_COMPARISON
+// clang-format on
+
+template <Expression A>
+constexpr auto operator-(const A& a) {
+    return make_node<rules::neg>(a);
+}
+
+template <Expression A>
+constexpr const A& operator+(const A& a) {
+    return a;
+}
+
+template <Condition A, Condition B>
+constexpr auto operator&&(const A& a, const B& b) {
+    return make_condition<rules::logical_and_op>(a, b);
+}
+
+template <Condition A, Condition B>
+constexpr auto operator||(const A& a, const B& b) {
+    return make_condition<rules::logical_or_op>(a, b);
+}
+
+template <Condition A>
+constexpr auto operator!(const A& a) {
+    return make_condition<rules::logical_not_op>(a);
+}
+
+}  // namespace gradc::expr

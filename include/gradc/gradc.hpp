@@ -1,0 +1,9 @@
+#pragma once
+/// gradc: automatic differentiation for numerical C++.
+/// Static mode: build an expression from gradc::variables<N>(), gradc::compile it, call
+/// the kernel's value, gradient, jvp, vjp and jacobian programs.
+
+#include <gradc/error.hpp>
+#include <gradc/expr.hpp>
+#include <gradc/lower.hpp>
+#include <gradc/rules.hpp>

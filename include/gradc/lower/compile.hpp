@@ -1,0 +1,127 @@
+#pragma once
+/// `gradc::compile(outputs..., [gradc::wrt(variables...)])`: lower expressions into a
+/// kernel. Wrong use is a compile-time error that names the mistake.
+
+#include <cstddef>
+#include <tuple>
+#include <utility>
+
+#include <gradc/expr/nodes.hpp>
+#include <gradc/lower/kernel.hpp>
+#include <gradc/lower/order.hpp>
+#include <gradc/lower/program.hpp>
+
+namespace gradc {
+
+/// The variables a kernel differentiates with respect to, in the order of its gradient.
+template <std::size_t SetSize, std::size_t... I>
+struct wrt_spec {
+    static constexpr std::size_t set_size = SetSize;
+    using indices = std::index_sequence<I...>;
+};
+
+namespace detail {
+
+template <class T>
+inline constexpr bool is_wrt_spec = false;
+template <std::size_t N, std::size_t... I>
+inline constexpr bool is_wrt_spec<wrt_spec<N, I...>> = true;
+
+template <std::size_t... I>
+constexpr bool all_distinct() {
+    constexpr std::size_t v[] = {I...};
+    for (std::size_t a = 0; a < sizeof...(I); ++a)
+        for (std::size_t b = a + 1; b < sizeof...(I); ++b)
+            if (v[a] == v[b]) return false;
+    return true;
+}
+
+}  // namespace detail
+
+/// `wrt(x2, x1)`: differentiate with respect to x2 and x1, in that order.
+template <class... V>
+constexpr auto wrt(const V&...) {
+    static_assert(sizeof...(V) >= 1, "gradc::wrt(): name at least one variable");
+    static_assert((expr::is_variable<V> && ...),
+                  "gradc::wrt(): every argument must be a variable from gradc::variables<N>(), "
+                  "not an expression or a number");
+    if constexpr ((expr::is_variable<V> && ...)) {
+        constexpr std::size_t n = std::get<0>(std::tuple{V::set_size...});
+        static_assert(((V::set_size == n) && ...),
+                      "gradc::wrt(): the variables come from different gradc::variables<N>() sets");
+        static_assert(detail::all_distinct<V::index...>(), "gradc::wrt(): a variable is named twice");
+        return wrt_spec<n, V::index...>{};
+    }
+}
+
+namespace detail {
+
+template <class Wrt, std::size_t N>
+struct wrt_indices {
+    using type = typename Wrt::indices;
+};
+template <std::size_t N>
+struct wrt_indices<void, N> {
+    using type = std::make_index_sequence<N>;
+};
+
+/// Positions of the outputs in the node order.
+template <class Order, class Seq, class... Outs>
+struct output_nodes;
+template <class Order, std::size_t... m, class... Outs>
+struct output_nodes<Order, std::index_sequence<m...>, Outs...> {
+    using type = std::index_sequence<Order::template index_of<lower::key_t<Outs, std::index_sequence<m>>>...>;
+};
+
+template <class Wrt, class... Outs>
+constexpr auto compile_outputs(const Outs&... outs) {
+    static_assert(sizeof...(Outs) >= 1, "gradc::compile(): give at least one output expression");
+    static_assert((expr::Expression<Outs> && ...),
+                  "gradc::compile(): every output must be a gradc expression built from "
+                  "gradc::variables<N>() (a condition such as x < y is not a value; use where)");
+    if constexpr ((expr::Expression<Outs> && ...)) {
+        constexpr std::size_t n = [] {
+            std::size_t s = 0;
+            ((s = expr::merge_set_size(s, expr::set_size_of<Outs>)), ...);
+            return s;
+        }();
+        static_assert(n != expr::mixed_sets,
+                      "gradc::compile(): the outputs use variables from different gradc::variables<N>() "
+                      "sets; make all variables of one kernel with one call");
+        static_assert(n != 0, "gradc::compile(): the outputs use no variable");
+        using WrtIndices = typename wrt_indices<Wrt, n>::type;
+        if constexpr (!std::is_void_v<Wrt>) {
+            static_assert(Wrt::set_size == n,
+                          "gradc::compile(): the wrt() variables come from another gradc::variables<N>() "
+                          "set than the outputs");
+        }
+        using Order = lower::order_t<Outs...>;
+        using Outputs = typename output_nodes<Order, std::index_sequence_for<Outs...>, Outs...>::type;
+        using Program = lower::program<Order, Outputs, WrtIndices>;
+        return kernel<Program, n, Outs...>(outs...);
+    }
+}
+
+template <class Tuple, std::size_t... I>
+constexpr auto compile_with_wrt(const Tuple& args, std::index_sequence<I...>) {
+    using Wrt = std::remove_cvref_t<std::tuple_element_t<sizeof...(I), Tuple>>;
+    return compile_outputs<Wrt>(std::get<I>(args)...);
+}
+
+}  // namespace detail
+
+/// Compile one or more output expressions into a kernel; an optional last argument
+/// `gradc::wrt(...)` restricts derivatives to some variables (default: all, in order).
+template <class... Args>
+constexpr auto compile(const Args&... args) {
+    static_assert(sizeof...(Args) >= 1, "gradc::compile(): give at least one output expression");
+    using Last = std::tuple_element_t<sizeof...(Args) - 1, std::tuple<Args...>>;
+    if constexpr (detail::is_wrt_spec<Last>) {
+        return detail::compile_with_wrt(std::tuple<const Args&...>(args...),
+                                        std::make_index_sequence<sizeof...(Args) - 1>{});
+    } else {
+        return detail::compile_outputs<void>(args...);
+    }
+}
+
+}  // namespace gradc

@@ -1,0 +1,178 @@
+#pragma once
+/// A compiled kernel: the lowered programs of some outputs, bound to the expressions
+/// (for their literals). Calls are generic in the value type: doubles, floats, or any
+/// type the rules accept (xsimd batches evaluate one point per lane).
+
+#include <array>
+#include <cstddef>
+#include <type_traits>
+
+#include <boost/hana/tuple.hpp>
+
+#include <gradc/lower/program.hpp>
+#include <gradc/lower/results.hpp>
+
+namespace gradc {
+
+namespace detail {
+
+template <class T>
+using argument_value_t = std::conditional_t<std::is_integral_v<T>, double, T>;
+
+/// The value type of a call: the common arithmetic type of numeric arguments (integers
+/// count as double), or the one non-arithmetic type (a SIMD batch, a dual number, ...).
+template <class... Ts>
+struct call_value_type {
+    static constexpr bool all_arithmetic = (std::is_arithmetic_v<Ts> && ...);
+    using type = std::conditional_t<all_arithmetic, std::common_type_t<argument_value_t<Ts>...>,
+                                    std::common_type_t<Ts...>>;
+};
+
+template <std::size_t Expected, std::size_t Got>
+struct argument_count {
+    static constexpr bool matches = Expected == Got;
+};
+
+}  // namespace detail
+
+template <class Program, std::size_t Arity, class... Outs>
+class kernel {
+public:
+    using program = Program;
+    /// Number of arguments: the size of the variables<N>() set the outputs come from.
+    static constexpr std::size_t arity = Arity;
+    static constexpr std::size_t output_count = sizeof...(Outs);
+    /// Number of variables derivatives are taken with respect to (entries of a gradient).
+    static constexpr std::size_t wrt_count = Program::wrt_count;
+    static constexpr std::array<std::size_t, wrt_count> wrt_variables = Program::wrt_variables;
+
+    constexpr explicit kernel(const Outs&... outputs) : outputs_(outputs...) {}
+
+    const boost::hana::tuple<Outs...>& outputs() const { return outputs_; }
+
+    /// The value(s) at x: T for one output, std::array<T, M> for M outputs.
+    template <class... Ts>
+    auto operator()(const Ts&... x) const {
+        return value(pack(x...));
+    }
+
+    template <class T>
+    auto value(const std::array<T, arity>& x) const {
+        typename Program::template values<T> v;
+        Program::primal(outputs_, x.data(), v);
+        return outputs_of(v);
+    }
+
+    /// Value and gradient (one entry per wrt variable) of a one-output kernel.
+    template <class... Ts>
+    auto gradient(const Ts&... x) const {
+        return gradient(pack(x...));
+    }
+
+    template <class T>
+    gradient_result<T, wrt_count> gradient(const std::array<T, arity>& x) const {
+        static_assert(output_count == 1,
+                      "gradc kernel: gradient() is for a kernel with one output; "
+                      "use jacobian(x...) or vjp(x, w) for several outputs");
+        typename Program::template values<T> v;
+        Program::primal(outputs_, x.data(), v);
+        const auto lin = Program::linearize(v);
+        gradient_result<T, wrt_count> r{v[Program::output_nodes[0]], {}};
+        const T one(rules::scalar_t<T>(1));
+        Program::adjoint(lin, &one, r.gradient.data());
+        return r;
+    }
+
+    /// Value(s) and J·dx, with dx one tangent per wrt variable.
+    template <class T>
+    auto jvp(const std::array<T, arity>& x, const std::array<T, wrt_count>& dx) const {
+        typename Program::template values<T> v;
+        Program::primal(outputs_, x.data(), v);
+        const auto lin = Program::linearize(v);
+        std::array<T, output_count> t;
+        Program::tangent(lin, dx.data(), t.data());
+        if constexpr (output_count == 1) {
+            return jvp_result<T>{v[Program::output_nodes[0]], t[0]};
+        } else {
+            return jvp_result<std::array<T, output_count>>{outputs_of(v), t};
+        }
+    }
+
+    /// Values and wᵀJ, with w one weight per output.
+    template <class T>
+    vjp_result<T, output_count, wrt_count> vjp(const std::array<T, arity>& x,
+                                               const std::array<T, output_count>& w) const {
+        typename Program::template values<T> v;
+        Program::primal(outputs_, x.data(), v);
+        const auto lin = Program::linearize(v);
+        vjp_result<T, output_count, wrt_count> r{values_of(v), {}};
+        Program::adjoint(lin, w.data(), r.gradient.data());
+        return r;
+    }
+
+    /// Values and the full Jacobian, by one sweep per output (reverse) or per wrt
+    /// variable (forward), whichever is fewer; the partials are computed once.
+    template <class... Ts>
+    auto jacobian(const Ts&... x) const {
+        return jacobian(pack(x...));
+    }
+
+    template <class T>
+    jacobian_result<T, output_count, wrt_count> jacobian(const std::array<T, arity>& x) const {
+        typename Program::template values<T> v;
+        Program::primal(outputs_, x.data(), v);
+        const auto lin = Program::linearize(v);
+        jacobian_result<T, output_count, wrt_count> r{values_of(v), {}};
+        const T zero(rules::scalar_t<T>(0));
+        const T one(rules::scalar_t<T>(1));
+        if constexpr (output_count <= wrt_count) {
+            for (std::size_t m = 0; m < output_count; ++m) {
+                std::array<T, output_count> w;
+                w.fill(zero);
+                w[m] = one;
+                Program::adjoint(lin, w.data(), r.jacobian[m].data());
+            }
+        } else {
+            for (std::size_t j = 0; j < wrt_count; ++j) {
+                std::array<T, wrt_count> dx;
+                dx.fill(zero);
+                dx[j] = one;
+                std::array<T, output_count> column;
+                Program::tangent(lin, dx.data(), column.data());
+                for (std::size_t m = 0; m < output_count; ++m) r.jacobian[m][j] = column[m];
+            }
+        }
+        return r;
+    }
+
+private:
+    template <class... Ts>
+    static auto pack(const Ts&... x) {
+        static_assert(detail::argument_count<arity, sizeof...(Ts)>::matches,
+                      "gradc kernel: wrong number of arguments; a kernel takes one argument per "
+                      "variable of the gradc::variables<N>() set its expression uses "
+                      "(see argument_count<expected, got> below)");
+        using T = typename detail::call_value_type<Ts...>::type;
+        return std::array<T, arity>{T(x)...};
+    }
+
+    template <class T>
+    std::array<T, output_count> values_of(const std::array<T, Program::size>& v) const {
+        return [&]<std::size_t... m>(std::index_sequence<m...>) {
+            return std::array<T, output_count>{v[Program::output_nodes[m]]...};
+        }(std::make_index_sequence<output_count>{});
+    }
+
+    template <class T>
+    auto outputs_of(const std::array<T, Program::size>& v) const {
+        if constexpr (output_count == 1) {
+            return v[Program::output_nodes[0]];
+        } else {
+            return values_of(v);
+        }
+    }
+
+    boost::hana::tuple<Outs...> outputs_;
+};
+
+}  // namespace gradc

@@ -1,0 +1,38 @@
+#pragma once
+/// What the derivative calls of a compiled kernel return.
+
+#include <array>
+#include <cstddef>
+
+namespace gradc {
+
+/// `k.gradient(x...)`: the value and the gradient with respect to the wrt variables.
+template <class T, std::size_t W>
+struct gradient_result {
+    T value;
+    std::array<T, W> gradient;
+};
+
+/// `k.jvp(x, dx)`: the value(s) and the directional derivative(s) J·dx.
+/// V is T for a kernel with one output, std::array<T, M> for M outputs.
+template <class V>
+struct jvp_result {
+    V value;
+    V tangent;
+};
+
+/// `k.vjp(x, w)`: the values and wᵀJ (one entry per wrt variable).
+template <class T, std::size_t M, std::size_t W>
+struct vjp_result {
+    std::array<T, M> value;
+    std::array<T, W> gradient;
+};
+
+/// `k.jacobian(x...)`: the values and J, with `jacobian[m][j]` = d output m / d wrt variable j.
+template <class T, std::size_t M, std::size_t W>
+struct jacobian_result {
+    std::array<T, M> value;
+    std::array<std::array<T, W>, M> jacobian;
+};
+
+}  // namespace gradc

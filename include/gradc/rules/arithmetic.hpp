@@ -1,0 +1,71 @@
+#pragma once
+/// Arithmetic primitives: + - * / and unary minus.
+
+#include <gradc/rules/rule.hpp>
+
+namespace gradc::rules {
+
+/// add(a, b) = a + b;  d/da = 1, d/db = 1.
+struct add {
+    static constexpr std::string_view name = "add";
+    static constexpr int arity = 2;
+    static constexpr std::array<std::string_view, 2> partial_text{"1", "1"};
+    template <class T>
+    static T eval(const T& a, const T& b) { return a + b; }
+    template <class T>
+    static one_t partial(arg_t<0>, const T&, const T&, const T&) { return one; }
+    template <class T>
+    static one_t partial(arg_t<1>, const T&, const T&, const T&) { return one; }
+};
+
+/// sub(a, b) = a - b;  d/da = 1, d/db = -1.
+struct sub {
+    static constexpr std::string_view name = "sub";
+    static constexpr int arity = 2;
+    static constexpr std::array<std::string_view, 2> partial_text{"1", "-1"};
+    template <class T>
+    static T eval(const T& a, const T& b) { return a - b; }
+    template <class T>
+    static one_t partial(arg_t<0>, const T&, const T&, const T&) { return one; }
+    template <class T>
+    static minus_one_t partial(arg_t<1>, const T&, const T&, const T&) { return minus_one; }
+};
+
+/// mul(a, b) = a * b;  d/da = b, d/db = a.
+struct mul {
+    static constexpr std::string_view name = "mul";
+    static constexpr int arity = 2;
+    static constexpr std::array<std::string_view, 2> partial_text{"b", "a"};
+    template <class T>
+    static T eval(const T& a, const T& b) { return a * b; }
+    template <class T>
+    static T partial(arg_t<0>, const T&, const T& b, const T&) { return b; }
+    template <class T>
+    static T partial(arg_t<1>, const T& a, const T&, const T&) { return a; }
+};
+
+/// div(a, b) = a / b;  d/da = 1/b, d/db = -y/b  (= -a/b², without a second division).
+struct div {
+    static constexpr std::string_view name = "div";
+    static constexpr int arity = 2;
+    static constexpr std::array<std::string_view, 2> partial_text{"1/b", "-y/b"};
+    template <class T>
+    static T eval(const T& a, const T& b) { return a / b; }
+    template <class T>
+    static T partial(arg_t<0>, const T&, const T& b, const T&) { return scalar_t<T>(1) / b; }
+    template <class T>
+    static T partial(arg_t<1>, const T&, const T& b, const T& y) { return -y / b; }
+};
+
+/// neg(a) = -a;  d/da = -1.
+struct neg {
+    static constexpr std::string_view name = "neg";
+    static constexpr int arity = 1;
+    static constexpr std::array<std::string_view, 1> partial_text{"-1"};
+    template <class T>
+    static T eval(const T& a) { return -a; }
+    template <class T>
+    static minus_one_t partial(arg_t<0>, const T&, const T&) { return minus_one; }
+};
+
+}  // namespace gradc::rules

@@ -1,0 +1,147 @@
+#pragma once
+/// Exponentials, logarithms, roots and powers.
+
+#include <cmath>
+#include <numbers>
+
+#include <gradc/rules/rule.hpp>
+
+namespace gradc::rules {
+
+/// exp(a);  d/da = y.
+struct exp {
+    static constexpr std::string_view name = "exp";
+    static constexpr int arity = 1;
+    static constexpr std::array<std::string_view, 1> partial_text{"y"};
+    template <class T>
+    static T eval(const T& a) { using std::exp; return exp(a); }
+    template <class T>
+    static T partial(arg_t<0>, const T&, const T& y) { return y; }
+};
+
+/// exp2(a) = 2^a;  d/da = y·ln 2.
+struct exp2 {
+    static constexpr std::string_view name = "exp2";
+    static constexpr int arity = 1;
+    static constexpr std::array<std::string_view, 1> partial_text{"y*ln(2)"};
+    template <class T>
+    static T eval(const T& a) { using std::exp2; return exp2(a); }
+    template <class T>
+    static T partial(arg_t<0>, const T&, const T& y) { return y * scalar_t<T>(std::numbers::ln2); }
+};
+
+/// expm1(a) = e^a - 1, accurate near 0;  d/da = y + 1.
+struct expm1 {
+    static constexpr std::string_view name = "expm1";
+    static constexpr int arity = 1;
+    static constexpr std::array<std::string_view, 1> partial_text{"y+1"};
+    template <class T>
+    static T eval(const T& a) { using std::expm1; return expm1(a); }
+    template <class T>
+    static T partial(arg_t<0>, const T&, const T& y) { return y + scalar_t<T>(1); }
+};
+
+/// log(a);  d/da = 1/a  (+inf at 0, NaN below: log is undefined there).
+struct log {
+    static constexpr std::string_view name = "log";
+    static constexpr int arity = 1;
+    static constexpr std::array<std::string_view, 1> partial_text{"1/a"};
+    template <class T>
+    static T eval(const T& a) { using std::log; return log(a); }
+    template <class T>
+    static T partial(arg_t<0>, const T& a, const T&) { return scalar_t<T>(1) / a; }
+};
+
+/// log2(a);  d/da = 1/(a·ln 2).
+struct log2 {
+    static constexpr std::string_view name = "log2";
+    static constexpr int arity = 1;
+    static constexpr std::array<std::string_view, 1> partial_text{"1/(a*ln(2))"};
+    template <class T>
+    static T eval(const T& a) { using std::log2; return log2(a); }
+    template <class T>
+    static T partial(arg_t<0>, const T& a, const T&) {
+        using K = scalar_t<T>;
+        return K(1) / (a * K(std::numbers::ln2));
+    }
+};
+
+/// log10(a);  d/da = 1/(a·ln 10).
+struct log10 {
+    static constexpr std::string_view name = "log10";
+    static constexpr int arity = 1;
+    static constexpr std::array<std::string_view, 1> partial_text{"1/(a*ln(10))"};
+    template <class T>
+    static T eval(const T& a) { using std::log10; return log10(a); }
+    template <class T>
+    static T partial(arg_t<0>, const T& a, const T&) {
+        using K = scalar_t<T>;
+        return K(1) / (a * K(std::numbers::ln10));
+    }
+};
+
+/// log1p(a) = log(1 + a), accurate near 0;  d/da = 1/(1 + a).
+struct log1p {
+    static constexpr std::string_view name = "log1p";
+    static constexpr int arity = 1;
+    static constexpr std::array<std::string_view, 1> partial_text{"1/(1+a)"};
+    template <class T>
+    static T eval(const T& a) { using std::log1p; return log1p(a); }
+    template <class T>
+    static T partial(arg_t<0>, const T& a, const T&) {
+        using K = scalar_t<T>;
+        return K(1) / (K(1) + a);
+    }
+};
+
+/// sqrt(a);  d/da = 1/(2y).  Convention (autograd notes): sqrt'(0) = +inf.
+struct sqrt {
+    static constexpr std::string_view name = "sqrt";
+    static constexpr int arity = 1;
+    static constexpr std::array<std::string_view, 1> partial_text{"0.5/y"};
+    template <class T>
+    static T eval(const T& a) { using std::sqrt; return sqrt(a); }
+    template <class T>
+    static T partial(arg_t<0>, const T&, const T& y) { return scalar_t<T>(0.5) / y; }
+};
+
+/// cbrt(a);  d/da = 1/(3y²)  (+inf at 0, like sqrt; defined for negative a).
+struct cbrt {
+    static constexpr std::string_view name = "cbrt";
+    static constexpr int arity = 1;
+    static constexpr std::array<std::string_view, 1> partial_text{"1/(3*y*y)"};
+    template <class T>
+    static T eval(const T& a) { using std::cbrt; return cbrt(a); }
+    template <class T>
+    static T partial(arg_t<0>, const T&, const T& y) {
+        using K = scalar_t<T>;
+        return K(1) / (K(3) * y * y);
+    }
+};
+
+/// pow(a, b) = a^b.
+///  d/da = b·a^(b-1), and 0 where b = 0 (so pow(x, 0) is constant even at x = 0);
+///  d/db = y·log(a), and 0 where a = 0 and b >= 0 (0^b is flat there, instead of 0·(-inf)).
+/// Both conventions are PyTorch's (`pow_backward_self`, `pow_backward_exponent`).
+struct pow {
+    static constexpr std::string_view name = "pow";
+    static constexpr int arity = 2;
+    static constexpr std::array<std::string_view, 2> partial_text{
+        "b == 0 ? 0 : b*pow(a, b-1)", "a == 0 && b >= 0 ? 0 : y*log(a)"};
+    template <class T>
+    static T eval(const T& a, const T& b) { using std::pow; return pow(a, b); }
+    template <class T>
+    static T partial(arg_t<0>, const T& a, const T& b, const T&) {
+        using std::pow;
+        using K = scalar_t<T>;
+        return if_else<T>(b == K(0), K(0), b * pow(a, b - K(1)));
+    }
+    template <class T>
+    static T partial(arg_t<1>, const T& a, const T& b, const T& y) {
+        using std::log;
+        using K = scalar_t<T>;
+        return if_else<T>(logical_and(a == K(0), b >= K(0)), K(0), y * log(a));
+    }
+};
+
+}  // namespace gradc::rules

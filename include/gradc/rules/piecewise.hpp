@@ -1,0 +1,100 @@
+#pragma once
+/// Piecewise primitives: abs, relu, min, max and where. Their conventions at the kinks
+/// follow the autograd notes and PyTorch, and each is written next to its rule.
+
+#include <cmath>
+
+#include <gradc/rules/rule.hpp>
+
+namespace gradc::rules {
+
+/// abs(a);  d/da = sign(a).  Convention (autograd notes): abs'(0) = 0.
+struct abs {
+    static constexpr std::string_view name = "abs";
+    static constexpr int arity = 1;
+    static constexpr std::array<std::string_view, 1> partial_text{"sign(a)"};
+    template <class T>
+    static T eval(const T& a) { using std::abs; return abs(a); }
+    template <class T>
+    static T partial(arg_t<0>, const T& a, const T&) {
+        using K = scalar_t<T>;
+        return if_else<T>(a > K(0), K(1), if_else<T>(a < K(0), K(-1), K(0)));
+    }
+};
+
+/// relu(a) = max(a, 0), NaN propagating;  d/da = [a > 0].
+/// Convention (autograd notes): relu'(0) = 0.
+struct relu {
+    static constexpr std::string_view name = "relu";
+    static constexpr int arity = 1;
+    static constexpr std::array<std::string_view, 1> partial_text{"[a > 0]"};
+    template <class T>
+    static T eval(const T& a) {
+        using K = scalar_t<T>;
+        return if_else<T>(a <= K(0), K(0), a);
+    }
+    template <class T>
+    static auto partial(arg_t<0>, const T& a, const T&) { return gate{a > scalar_t<T>(0)}; }
+};
+
+/// max(a, b), NaN propagating like torch.maximum;
+/// d/da = 1 where a > b, 1/2 where a = b, else 0 (ties split evenly, as PyTorch).
+struct max {
+    static constexpr std::string_view name = "max";
+    static constexpr int arity = 2;
+    static constexpr std::array<std::string_view, 2> partial_text{
+        "a > b ? 1 : a == b ? 0.5 : 0", "b > a ? 1 : a == b ? 0.5 : 0"};
+    template <class T>
+    static T eval(const T& a, const T& b) {
+        return if_else<T>(logical_or(a >= b, a != a), a, b);
+    }
+    template <class T>
+    static T partial(arg_t<0>, const T& a, const T& b, const T&) { return winner_share(a, b); }
+    template <class T>
+    static T partial(arg_t<1>, const T& a, const T& b, const T&) { return winner_share(b, a); }
+
+    template <class T>
+    static T winner_share(const T& mine, const T& other) {
+        using K = scalar_t<T>;
+        return if_else<T>(mine > other, K(1), if_else<T>(mine == other, K(0.5), K(0)));
+    }
+};
+
+/// min(a, b), NaN propagating like torch.minimum;
+/// d/da = 1 where a < b, 1/2 where a = b, else 0 (ties split evenly, as PyTorch).
+struct min {
+    static constexpr std::string_view name = "min";
+    static constexpr int arity = 2;
+    static constexpr std::array<std::string_view, 2> partial_text{
+        "a < b ? 1 : a == b ? 0.5 : 0", "b < a ? 1 : a == b ? 0.5 : 0"};
+    template <class T>
+    static T eval(const T& a, const T& b) {
+        return if_else<T>(logical_or(a <= b, a != a), a, b);
+    }
+    template <class T>
+    static T partial(arg_t<0>, const T& a, const T& b, const T&) { return max::winner_share(b, a); }
+    template <class T>
+    static T partial(arg_t<1>, const T& a, const T& b, const T&) { return max::winner_share(a, b); }
+};
+
+/// where(c, a, b) = c ? a : b;  d/da = [c], d/db = [!c]; c has no derivative.
+/// The partials are gates, so an infinite derivative on the branch not taken stays out
+/// (PyTorch's `where(c, grad, 0)`).
+struct where {
+    static constexpr std::string_view name = "where";
+    static constexpr int arity = 3;
+    static constexpr std::array<std::string_view, 3> partial_text{"", "[c]", "[!c]"};
+    template <class C, class T>
+    static T eval(const C& c, const T& a, const T& b) { return if_else<T>(c, a, b); }
+    template <class C, class T>
+    static auto partial(arg_t<1>, const C& c, const T&, const T&, const T&) { return gate{c}; }
+    template <class C, class T>
+    static auto partial(arg_t<2>, const C& c, const T&, const T&, const T&) {
+        return gate{logical_not(c)};
+    }
+};
+
+template <>
+inline constexpr bool is_differentiable_operand<where, 0> = false;
+
+}  // namespace gradc::rules

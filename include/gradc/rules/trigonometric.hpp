@@ -1,0 +1,115 @@
+#pragma once
+/// Circular functions and their inverses, atan2 and hypot.
+
+#include <cmath>
+
+#include <gradc/rules/rule.hpp>
+
+namespace gradc::rules {
+
+/// sin(a);  d/da = cos(a).
+struct sin {
+    static constexpr std::string_view name = "sin";
+    static constexpr int arity = 1;
+    static constexpr std::array<std::string_view, 1> partial_text{"cos(a)"};
+    template <class T>
+    static T eval(const T& a) { using std::sin; return sin(a); }
+    template <class T>
+    static T partial(arg_t<0>, const T& a, const T&) { using std::cos; return cos(a); }
+};
+
+/// cos(a);  d/da = -sin(a).
+struct cos {
+    static constexpr std::string_view name = "cos";
+    static constexpr int arity = 1;
+    static constexpr std::array<std::string_view, 1> partial_text{"-sin(a)"};
+    template <class T>
+    static T eval(const T& a) { using std::cos; return cos(a); }
+    template <class T>
+    static T partial(arg_t<0>, const T& a, const T&) { using std::sin; return -sin(a); }
+};
+
+/// tan(a);  d/da = 1 + y².
+struct tan {
+    static constexpr std::string_view name = "tan";
+    static constexpr int arity = 1;
+    static constexpr std::array<std::string_view, 1> partial_text{"1+y*y"};
+    template <class T>
+    static T eval(const T& a) { using std::tan; return tan(a); }
+    template <class T>
+    static T partial(arg_t<0>, const T&, const T& y) { return scalar_t<T>(1) + y * y; }
+};
+
+/// asin(a);  d/da = 1/sqrt(1 - a²)  (+inf at ±1, NaN outside [-1, 1]).
+struct asin {
+    static constexpr std::string_view name = "asin";
+    static constexpr int arity = 1;
+    static constexpr std::array<std::string_view, 1> partial_text{"1/sqrt(1-a*a)"};
+    template <class T>
+    static T eval(const T& a) { using std::asin; return asin(a); }
+    template <class T>
+    static T partial(arg_t<0>, const T& a, const T&) {
+        using std::sqrt;
+        using K = scalar_t<T>;
+        return K(1) / sqrt(K(1) - a * a);
+    }
+};
+
+/// acos(a);  d/da = -1/sqrt(1 - a²)  (-inf at ±1).
+struct acos {
+    static constexpr std::string_view name = "acos";
+    static constexpr int arity = 1;
+    static constexpr std::array<std::string_view, 1> partial_text{"-1/sqrt(1-a*a)"};
+    template <class T>
+    static T eval(const T& a) { using std::acos; return acos(a); }
+    template <class T>
+    static T partial(arg_t<0>, const T& a, const T&) {
+        using std::sqrt;
+        using K = scalar_t<T>;
+        return K(-1) / sqrt(K(1) - a * a);
+    }
+};
+
+/// atan(a);  d/da = 1/(1 + a²).
+struct atan {
+    static constexpr std::string_view name = "atan";
+    static constexpr int arity = 1;
+    static constexpr std::array<std::string_view, 1> partial_text{"1/(1+a*a)"};
+    template <class T>
+    static T eval(const T& a) { using std::atan; return atan(a); }
+    template <class T>
+    static T partial(arg_t<0>, const T& a, const T&) {
+        using K = scalar_t<T>;
+        return K(1) / (K(1) + a * a);
+    }
+};
+
+/// atan2(a, b): the angle of the point (b, a);  d/da = b/(a² + b²), d/db = -a/(a² + b²)
+/// (NaN at the origin, as PyTorch).
+struct atan2 {
+    static constexpr std::string_view name = "atan2";
+    static constexpr int arity = 2;
+    static constexpr std::array<std::string_view, 2> partial_text{"b/(a*a+b*b)", "-a/(a*a+b*b)"};
+    template <class T>
+    static T eval(const T& a, const T& b) { using std::atan2; return atan2(a, b); }
+    template <class T>
+    static T partial(arg_t<0>, const T& a, const T& b, const T&) { return b / (a * a + b * b); }
+    template <class T>
+    static T partial(arg_t<1>, const T& a, const T& b, const T&) { return -a / (a * a + b * b); }
+};
+
+/// hypot(a, b) = sqrt(a² + b²) without overflow;  d/da = a/y, d/db = b/y
+/// (NaN at the origin, as PyTorch).
+struct hypot {
+    static constexpr std::string_view name = "hypot";
+    static constexpr int arity = 2;
+    static constexpr std::array<std::string_view, 2> partial_text{"a/y", "b/y"};
+    template <class T>
+    static T eval(const T& a, const T& b) { using std::hypot; return hypot(a, b); }
+    template <class T>
+    static T partial(arg_t<0>, const T& a, const T&, const T& y) { return a / y; }
+    template <class T>
+    static T partial(arg_t<1>, const T&, const T& b, const T& y) { return b / y; }
+};
+
+}  // namespace gradc::rules

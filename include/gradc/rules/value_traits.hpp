@@ -1,0 +1,70 @@
+#pragma once
+/// What the rule table needs to know about a value type `T` it is instantiated on:
+/// its scalar type (for constants such as `K(0.5)`), and how to choose between two
+/// values by a condition. Plain arithmetic types are handled here; SIMD batches and
+/// tensors add their own specialisation or ADL overload of `select` next to their type.
+
+#include <type_traits>
+
+namespace gradc::rules {
+
+/// Scalar type of a value type: `double` for `double`, `float` for
+/// `xsimd::batch<float>`, ... Constants inside rules are written `K(1)` with
+/// `using K = scalar_t<T>` so that they mix with every value type without conversions.
+template <class T, class = void>
+struct scalar_of {
+    using type = T;
+};
+
+template <class T>
+struct scalar_of<T, std::void_t<typename T::value_type>> {
+    using type = typename T::value_type;
+};
+
+template <class T>
+using scalar_t = typename scalar_of<T>::type;
+
+/// `if_else<R>(c, a, b)`: `c ? a : b` lane by lane, converted to `R` (by default the
+/// non-scalar one of `A`, `B`). For `bool` conditions it is the conditional operator;
+/// otherwise it defers to an ADL-found `select(c, a, b)` (xsimd's for batches, the
+/// tensor's own for tensors).
+template <class R = void, class C, class A, class B>
+constexpr auto if_else(const C& c, const A& a, const B& b) {
+    using Res = std::conditional_t<!std::is_void_v<R>, R,
+                                   std::conditional_t<std::is_arithmetic_v<A>, B, A>>;
+    if constexpr (std::is_same_v<C, bool>) {
+        return c ? Res(a) : Res(b);
+    } else {
+        return select(c, Res(a), Res(b));
+    }
+}
+
+/// Lane-wise logical operations on conditions (`bool`, `xsimd::batch_bool`, bool tensors).
+template <class C>
+constexpr C logical_and(const C& a, const C& b) {
+    if constexpr (std::is_same_v<C, bool>) {
+        return a && b;
+    } else {
+        return a & b;
+    }
+}
+
+template <class C>
+constexpr C logical_or(const C& a, const C& b) {
+    if constexpr (std::is_same_v<C, bool>) {
+        return a || b;
+    } else {
+        return a | b;
+    }
+}
+
+template <class C>
+constexpr C logical_not(const C& a) {
+    if constexpr (std::is_same_v<C, bool>) {
+        return !a;
+    } else {
+        return ~a;
+    }
+}
+
+}  // namespace gradc::rules
