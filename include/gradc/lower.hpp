@@ -7,5 +7,6 @@
 #include <gradc/lower/describe.hpp>
 #include <gradc/lower/kernel.hpp>
 #include <gradc/lower/order.hpp>
+#include <gradc/lower/print.hpp>
 #include <gradc/lower/program.hpp>
 #include <gradc/lower/results.hpp>

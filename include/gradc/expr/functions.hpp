@@ -56,8 +56,7 @@ constexpr auto where(const C& c, const A& a, const B& b) {
                                 "such as x < y, combined with &&, || or !");
     static_assert(Operand<A> && Operand<B>, "gradc::where(c, a, b): a and b must be gradc expressions "
                                             "or numbers (double, float or an integer type)");
-    using N = node<rules::where, C, decltype(as_expression(a)), decltype(as_expression(b))>;
-    return N{boost::hana::make_tuple(c, as_expression(a), as_expression(b))};
+    return make_node<rules::where>(c, a, b);
 }
 
 /// select(c, a, b): another name for where.

@@ -10,8 +10,6 @@
 #include <cstddef>
 #include <type_traits>
 
-#include <boost/hana/tuple.hpp>
-
 #include <gradc/rules/rule.hpp>
 
 namespace gradc::expr {
@@ -29,14 +27,61 @@ struct literal {
 };
 
 template <class Rule, class... Args>
-struct node {
-    boost::hana::tuple<Args...> args;
+struct node;
+template <class Op, class... Args>
+struct condition;
+
+/// True when a subtree carries no run-time value: two such subtrees of equal type are
+/// the same computation and the lowering pass merges them.
+template <class E>
+inline constexpr bool is_payload_free = true;  // variables
+template <class V>
+inline constexpr bool is_payload_free<literal<V>> = false;
+template <class R, class... A>
+inline constexpr bool is_payload_free<node<R, A...>> = (is_payload_free<A> && ...);
+template <class Op, class... A>
+inline constexpr bool is_payload_free<condition<Op, A...>> = (is_payload_free<A> && ...);
+
+
+/// Operands are stored only when some carry a literal: a payload-free subtree is an
+/// empty object, so sharing it many times (x*x, (x*x)*(x*x), ...) costs no memory.
+/// Stored operands are plain members of an aggregate, not a tuple: building an
+/// expression then instantiates no constructor per node, which matters for compile time
+/// (each function whose signature names a deep expression type costs mangling time).
+template <bool Stored, class... Args>
+struct operands {};
+template <class A>
+struct operands<true, A> {
+    A a;
+};
+template <class A, class B>
+struct operands<true, A, B> {
+    A a;
+    B b;
+};
+template <class A, class B, class C>
+struct operands<true, A, B, C> {
+    A a;
+    B b;
+    C c;
 };
 
+template <std::size_t K, class E>
+constexpr const auto& operand(const E& e) {
+    if constexpr (K == 0) {
+        return e.a;
+    } else if constexpr (K == 1) {
+        return e.b;
+    } else {
+        return e.c;
+    }
+}
+
+template <class Rule, class... Args>
+struct node : operands<!(is_payload_free<Args> && ...), Args...> {};
+
 template <class Op, class... Args>
-struct condition {
-    boost::hana::tuple<Args...> args;
-};
+struct condition : operands<!(is_payload_free<Args> && ...), Args...> {};
 
 // ---- classification ------------------------------------------------------------
 
@@ -73,17 +118,6 @@ concept Condition = is_condition<E>;
 template <class A>
 concept Operand = Expression<A> || (std::is_arithmetic_v<A> && !std::is_same_v<A, bool>);
 
-/// True when a subtree carries no run-time value: two such subtrees of equal type are
-/// the same computation and the lowering pass merges them.
-template <class E>
-inline constexpr bool is_payload_free = true;
-template <class V>
-inline constexpr bool is_payload_free<literal<V>> = false;
-template <class R, class... A>
-inline constexpr bool is_payload_free<node<R, A...>> = (is_payload_free<A> && ...);
-template <class Op, class... A>
-inline constexpr bool is_payload_free<condition<Op, A...>> = (is_payload_free<A> && ...);
-
 /// Size of the variable set the expression's variables come from (0 if it has none);
 /// `mixed_sets` when variables of different `variables<N>()` sets meet.
 inline constexpr std::size_t mixed_sets = static_cast<std::size_t>(-1);
@@ -109,27 +143,29 @@ inline constexpr std::size_t set_size_of<condition<Op, A...>> = set_size_of<node
 
 // ---- making nodes ----------------------------------------------------------------
 
-/// An operand as an expression: numbers become literals (integers as themselves, so
-/// that they print as written; they are converted to the kernel's value type on use).
-template <Operand A>
-constexpr auto as_expression(const A& a) {
-    if constexpr (Expression<A>) {
-        return a;
-    } else {
-        return literal<A>{a};
-    }
-}
+/// The expression type of an operand: itself, or a literal for a number.
+template <class A>
+using expression_of_t = std::conditional_t<Expression<A> || Condition<A>, A, literal<A>>;
 
 template <class Rule, class... A>
 constexpr auto make_node(const A&... a) {
-    using N = node<Rule, decltype(as_expression(a))...>;
-    return N{boost::hana::make_tuple(as_expression(a)...)};
+    // Brace-initialised in place: no helper function per operand type (see operands).
+    using N = node<Rule, expression_of_t<A>...>;
+    if constexpr (is_payload_free<N>) {
+        return N{};
+    } else {
+        return N{{expression_of_t<A>{a}...}};
+    }
 }
 
 template <class Op, class... A>
 constexpr auto make_condition(const A&... a) {
     using C = condition<Op, std::remove_cvref_t<A>...>;
-    return C{boost::hana::make_tuple(a...)};
+    if constexpr (is_payload_free<C>) {
+        return C{};
+    } else {
+        return C{{a...}};
+    }
 }
 
 }  // namespace gradc::expr

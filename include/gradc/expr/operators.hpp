@@ -28,7 +28,7 @@ GRADC_BINARY_OPERATOR(/, rules::div)
         static_assert(Operand<A> && Operand<B>, "gradc: an operand of '" #op "' is neither a " \
                       "gradc expression nor a number (double, float or an integer type)");     \
         if constexpr (Operand<A> && Operand<B>)                                           \
-            return make_condition<cmp>(as_expression(a), as_expression(b));              \
+            return make_condition<cmp>(expression_of_t<A>{a}, expression_of_t<B>{b});       \
     }
 GRADC_COMPARISON(<, rules::less)
 GRADC_COMPARISON(<=, rules::less_equal)

@@ -65,14 +65,6 @@ struct wrt_indices<void, N> {
     using type = std::make_index_sequence<N>;
 };
 
-/// Positions of the outputs in the node order.
-template <class Order, class Seq, class... Outs>
-struct output_nodes;
-template <class Order, std::size_t... m, class... Outs>
-struct output_nodes<Order, std::index_sequence<m...>, Outs...> {
-    using type = std::index_sequence<Order::template index_of<lower::key_t<Outs, std::index_sequence<m>>>...>;
-};
-
 template <class Wrt, class... Outs>
 constexpr auto compile_outputs(const Outs&... outs) {
     static_assert(sizeof...(Outs) >= 1, "gradc::compile(): give at least one output expression");
@@ -95,10 +87,9 @@ constexpr auto compile_outputs(const Outs&... outs) {
                           "gradc::compile(): the wrt() variables come from another gradc::variables<N>() "
                           "set than the outputs");
         }
-        using Order = lower::order_t<Outs...>;
-        using Outputs = typename output_nodes<Order, std::index_sequence_for<Outs...>, Outs...>::type;
-        using Program = lower::program<Order, Outputs, WrtIndices>;
-        return kernel<Program, n, Outs...>(outs...);
+        using L = lower::lowered<Outs...>;
+        using Program = lower::program<typename L::flat_type, typename L::output_nodes, WrtIndices>;
+        return kernel<Program, n, L::literal_count>(outs...);
     }
 }
 

@@ -1,12 +1,12 @@
 #pragma once
-/// Step 2 of lowering: a plain constexpr description of each node of the order (its
-/// kind, its operands' positions, which operands carry a derivative), so that the
-/// analyses after it are ordinary constexpr loops instead of template recursion.
+/// Step 3 of lowering: a plain constexpr description of each flat node (its kind, its
+/// operands' positions, which operands carry a derivative), so that the analyses after
+/// it are ordinary constexpr loops instead of template recursion.
 
 #include <array>
 #include <cstddef>
 
-#include <gradc/lower/order.hpp>
+#include <gradc/lower/flat.hpp>
 
 namespace gradc::lower {
 
@@ -22,50 +22,52 @@ struct node_desc {
     std::array<bool, 3> differentiable{false, false, false};
 };
 
-/// Position in Order of operand K of the occurrence Occ (no_node for a condition).
-template <class Order, class Occ, std::size_t K>
-constexpr std::size_t operand_index() {
-    using E = typename Occ::expr;
-    using Operand = typename operands_of<E>::template at<K>;
-    if constexpr (expr::is_condition<Operand>) {
-        return no_node;
-    } else {
-        using Path = typename child_path<typename Occ::path, K>::type;
-        return Order::template index_of<key_t<Operand, Path>>;
-    }
-}
+template <class Operand>
+inline constexpr std::size_t operand_node = no_node;  // a test
+template <std::size_t I>
+inline constexpr std::size_t operand_node<ref<I>> = I;
 
-template <class E>
-struct rule_of;
-template <class R, class... A>
-struct rule_of<expr::node<R, A...>> {
-    using type = R;
+template <class Node>
+struct describe;
+
+template <std::size_t J>
+struct describe<input<J>> {
+    static constexpr node_desc value{node_kind::variable, J, 0, {no_node, no_node, no_node}, {false, false, false}};
 };
 
-template <class Order, class Occ>
-constexpr node_desc describe() {
-    using E = typename Occ::expr;
-    node_desc d;
-    if constexpr (expr::is_variable<E>) {
-        d.kind = node_kind::variable;
-        d.variable = E::index;
-    } else if constexpr (expr::is_literal<E>) {
-        d.kind = node_kind::literal;
-    } else {
-        using R = typename rule_of<E>::type;
-        d.kind = node_kind::primitive;
-        d.arity = operands_of<E>::count;
-        [&]<std::size_t... K>(std::index_sequence<K...>) {
-            ((d.operand[K] = operand_index<Order, Occ, K>()), ...);
-            ((d.differentiable[K] = rules::is_differentiable_operand<R, static_cast<int>(K)>), ...);
-        }(std::make_index_sequence<operands_of<E>::count>{});
-    }
-    return d;
-}
+template <std::size_t L>
+struct describe<constant<L>> {
+    static constexpr node_desc value{};
+};
 
-template <class Order>
-inline constexpr auto descriptions = []<std::size_t... I>(std::index_sequence<I...>) {
-    return std::array<node_desc, sizeof...(I)>{describe<Order, typename Order::template at<I>>()...};
-}(std::make_index_sequence<Order::size>{});
+template <class R, class... Operands>
+struct describe<apply<R, Operands...>> {
+    static constexpr node_desc value = [] {
+        node_desc d{node_kind::primitive, 0, sizeof...(Operands), {no_node, no_node, no_node}, {false, false, false}};
+        std::size_t k = 0;
+        ((d.operand[k++] = operand_node<Operands>), ...);
+        [&]<int... K>(std::integer_sequence<int, K...>) {
+            ((d.differentiable[K] = rules::is_differentiable_operand<R, K> && operand_node<Operands> != no_node), ...);
+        }(std::make_integer_sequence<int, sizeof...(Operands)>{});
+        return d;
+    }();
+};
+
+template <class Flat>
+struct descriptions_of;
+template <class... Nodes>
+struct descriptions_of<flat<Nodes...>> {
+    static constexpr std::array<node_desc, sizeof...(Nodes)> value{describe<Nodes>::value...};
+};
+
+template <class Flat>
+inline constexpr auto descriptions = descriptions_of<Flat>::value;
+
+template <class Node>
+struct rule_of;
+template <class R, class... Operands>
+struct rule_of<apply<R, Operands...>> {
+    using type = R;
+};
 
 }  // namespace gradc::lower

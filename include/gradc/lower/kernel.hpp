@@ -7,10 +7,9 @@
 #include <cstddef>
 #include <type_traits>
 
-#include <boost/hana/tuple.hpp>
-
 #include <gradc/lower/program.hpp>
 #include <gradc/lower/results.hpp>
+#include <gradc/simd/batch_interface.hpp>
 
 namespace gradc {
 
@@ -35,20 +34,27 @@ struct argument_count {
 
 }  // namespace detail
 
-template <class Program, std::size_t Arity, class... Outs>
-class kernel {
+template <class Program, std::size_t Arity, std::size_t LiteralCount>
+class kernel : public simd::batch_interface<kernel<Program, Arity, LiteralCount>> {
 public:
     using program = Program;
     /// Number of arguments: the size of the variables<N>() set the outputs come from.
     static constexpr std::size_t arity = Arity;
-    static constexpr std::size_t output_count = sizeof...(Outs);
+    static constexpr std::size_t output_count = Program::output_count;
     /// Number of variables derivatives are taken with respect to (entries of a gradient).
     static constexpr std::size_t wrt_count = Program::wrt_count;
     static constexpr std::array<std::size_t, wrt_count> wrt_variables = Program::wrt_variables;
 
-    constexpr explicit kernel(const Outs&... outputs) : outputs_(outputs...) {}
+    /// The literals of the outputs, in the order the programs number them.
+    using literal_values = std::array<double, LiteralCount>;
 
-    const boost::hana::tuple<Outs...>& outputs() const { return outputs_; }
+    template <class... Outs>
+    explicit kernel(const Outs&... outputs) : literals_{} {
+        double* next = literals_.data();
+        (lower::collect_literals(outputs, next), ...);
+    }
+
+    const literal_values& literals() const { return literals_; }
 
     /// The value(s) at x: T for one output, std::array<T, M> for M outputs.
     template <class... Ts>
@@ -59,7 +65,7 @@ public:
     template <class T>
     auto value(const std::array<T, arity>& x) const {
         typename Program::template values<T> v;
-        Program::primal(outputs_, x.data(), v);
+        Program::primal(literals_, x.data(), v);
         return outputs_of(v);
     }
 
@@ -75,7 +81,7 @@ public:
                       "gradc kernel: gradient() is for a kernel with one output; "
                       "use jacobian(x...) or vjp(x, w) for several outputs");
         typename Program::template values<T> v;
-        Program::primal(outputs_, x.data(), v);
+        Program::primal(literals_, x.data(), v);
         const auto lin = Program::linearize(v);
         gradient_result<T, wrt_count> r{v[Program::output_nodes[0]], {}};
         const T one(rules::scalar_t<T>(1));
@@ -87,7 +93,7 @@ public:
     template <class T>
     auto jvp(const std::array<T, arity>& x, const std::array<T, wrt_count>& dx) const {
         typename Program::template values<T> v;
-        Program::primal(outputs_, x.data(), v);
+        Program::primal(literals_, x.data(), v);
         const auto lin = Program::linearize(v);
         std::array<T, output_count> t;
         Program::tangent(lin, dx.data(), t.data());
@@ -103,15 +109,16 @@ public:
     vjp_result<T, output_count, wrt_count> vjp(const std::array<T, arity>& x,
                                                const std::array<T, output_count>& w) const {
         typename Program::template values<T> v;
-        Program::primal(outputs_, x.data(), v);
+        Program::primal(literals_, x.data(), v);
         const auto lin = Program::linearize(v);
         vjp_result<T, output_count, wrt_count> r{values_of(v), {}};
         Program::adjoint(lin, w.data(), r.gradient.data());
         return r;
     }
 
-    /// Values and the full Jacobian, by one sweep per output (reverse) or per wrt
-    /// variable (forward), whichever is fewer; the partials are computed once.
+    /// Values and the full Jacobian, by one reverse sweep carrying one weight vector per
+    /// output, or one forward sweep carrying one tangent per wrt variable, whichever
+    /// carries fewer; each partial is computed once.
     template <class... Ts>
     auto jacobian(const Ts&... x) const {
         return jacobian(pack(x...));
@@ -120,27 +127,30 @@ public:
     template <class T>
     jacobian_result<T, output_count, wrt_count> jacobian(const std::array<T, arity>& x) const {
         typename Program::template values<T> v;
-        Program::primal(outputs_, x.data(), v);
+        Program::primal(literals_, x.data(), v);
         const auto lin = Program::linearize(v);
         jacobian_result<T, output_count, wrt_count> r{values_of(v), {}};
         const T zero(rules::scalar_t<T>(0));
         const T one(rules::scalar_t<T>(1));
         if constexpr (output_count <= wrt_count) {
+            // One reverse sweep carrying the M unit weight vectors.
+            std::array<std::array<T, output_count>, output_count> w;
             for (std::size_t m = 0; m < output_count; ++m) {
-                std::array<T, output_count> w;
-                w.fill(zero);
-                w[m] = one;
-                Program::adjoint(lin, w.data(), r.jacobian[m].data());
+                w[m].fill(zero);
+                w[m][m] = one;
             }
+            std::array<std::array<T, output_count>, wrt_count> g;
+            Program::adjoint(lin, w.data(), g.data());
+            for (std::size_t m = 0; m < output_count; ++m)
+                for (std::size_t j = 0; j < wrt_count; ++j) r.jacobian[m][j] = g[j][m];
         } else {
+            // One forward sweep carrying the W unit tangent vectors.
+            std::array<std::array<T, wrt_count>, wrt_count> dx;
             for (std::size_t j = 0; j < wrt_count; ++j) {
-                std::array<T, wrt_count> dx;
-                dx.fill(zero);
-                dx[j] = one;
-                std::array<T, output_count> column;
-                Program::tangent(lin, dx.data(), column.data());
-                for (std::size_t m = 0; m < output_count; ++m) r.jacobian[m][j] = column[m];
+                dx[j].fill(zero);
+                dx[j][j] = one;
             }
+            Program::tangent(lin, dx.data(), r.jacobian.data());
         }
         return r;
     }
@@ -172,7 +182,7 @@ private:
         }
     }
 
-    boost::hana::tuple<Outs...> outputs_;
+    literal_values literals_;
 };
 
 }  // namespace gradc

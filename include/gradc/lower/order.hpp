@@ -1,128 +1,156 @@
 #pragma once
-/// Step 1 of lowering: the topological order of the unique nodes of an expression.
+/// Step 1 of lowering: the walk. A depth-first walk of the outputs lists every unique
+/// node after its operands and writes it as a flat node (flat.hpp) that refers to its
+/// operands by position.
 ///
-/// A depth-first walk lists every node after its operands. Each node is identified by
-/// a key: a payload-free subtree by its type alone, so that equal subtrees are merged
-/// (common-subexpression elimination by type), and a subtree that carries a literal by
-/// its type and its path from the root, so that `x*2.0 + x*3.0` keeps two products.
-/// A payload-free subtree already listed is not walked again, which keeps the walk
-/// linear in the number of unique nodes even when a subtree is shared many times.
+/// A payload-free subtree is identified by its type: met again, it is not walked again
+/// but referred to (common-subexpression elimination by type, and a walk linear in the
+/// number of unique nodes even when a subtree is shared many times). A subtree that
+/// carries a literal is new at each occurrence, so `x*2.0 + x*3.0` keeps two products.
 /// Conditions (the first operand of `where`) are walked for their operands but are not
-/// nodes themselves: they have no value slot and no derivative.
+/// nodes: they become `test` operands, with no value slot and no derivative.
+///
+/// Written as class-template metafunctions with pack expansions, not as Hana algorithms
+/// on tuples of occurrence types: with hana::contains/append and keys that carried the
+/// subtree type and its path, ordering a 123-node kernel took 10 s and a 300-node chain
+/// was dominated by hashing those keys; here each lookup is one expansion of a builtin
+/// type comparison over the nodes listed so far.
 
+#include <array>
 #include <cstddef>
+#include <type_traits>
 #include <utility>
 
-#include <boost/hana/append.hpp>
-#include <boost/hana/at.hpp>
-#include <boost/hana/contains.hpp>
-#include <boost/hana/tuple.hpp>
-#include <boost/hana/type.hpp>
-#include <boost/hana/unpack.hpp>
-
 #include <gradc/expr/nodes.hpp>
+#include <gradc/lower/flat.hpp>
+#include <gradc/lower/type_at.hpp>
 
 namespace gradc::lower {
 
-namespace hana = boost::hana;
-
-/// Path of a payload-free occurrence: its position does not matter.
-struct anywhere {};
-
-template <class Path, std::size_t K>
-struct child_path {
-    using type = anywhere;
-};
-template <std::size_t... P, std::size_t K>
-struct child_path<std::index_sequence<P...>, K> {
-    using type = std::index_sequence<P..., K>;
+/// A listed node: Key is the payload-free expression type it stands for (void for a
+/// node that carries a literal, which is never looked up), Node its flat form.
+template <class Key, class Node>
+struct entry {
+    using key = Key;
+    using node = Node;
 };
 
-/// The key that identifies an occurrence of expression E at Path.
-template <class E, class Path>
-struct occurrence {
-    using expr = E;
-    using path = Path;
-};
-
-template <class E, class Path>
-using key_t = occurrence<E, std::conditional_t<expr::is_payload_free<E>, anywhere, Path>>;
-
-template <class E>
-struct operands_of {
-    static constexpr std::size_t count = 0;
-};
-template <template <class, class...> class Kind, class Head, class... A>
-    requires(expr::is_node<Kind<Head, A...>> || expr::is_condition<Kind<Head, A...>>)
-struct operands_of<Kind<Head, A...>> {
-    static constexpr std::size_t count = sizeof...(A);
-    template <std::size_t K>
-    using at = typename decltype(+hana::at_c<K>(hana::tuple_t<A...>))::type;
-};
-
-template <class E, class Path, class List>
-constexpr auto walk(List list);
-
-template <class E, class Path, std::size_t K, class List>
-constexpr auto walk_operands(List list) {
-    if constexpr (K == operands_of<E>::count) {
-        return list;
-    } else {
-        using Operand = typename operands_of<E>::template at<K>;
-        using OperandPath = typename child_path<Path, K>::type;
-        return walk_operands<E, Path, K + 1>(walk<Operand, OperandPath>(list));
-    }
-}
-
-template <class E, class Path, class List>
-constexpr auto walk(List list) {
-    using Key = key_t<E, Path>;
-    using KeyPath = typename Key::path;
-    if constexpr (expr::is_condition<E>) {
-        return walk_operands<E, KeyPath, 0>(list);
-    } else if constexpr (decltype(hana::contains(list, hana::type_c<Key>))::value) {
-        return list;
-    } else {
-        return hana::append(walk_operands<E, KeyPath, 0>(list), hana::type_c<Key>);
-    }
-}
-
-template <std::size_t M, class List>
-constexpr auto walk_outputs(List list) {
-    return list;
-}
-
-template <std::size_t M, class Out, class... Rest, class List>
-constexpr auto walk_outputs(List list) {
-    return walk_outputs<M + 1, Rest...>(walk<Out, std::index_sequence<M>>(list));
-}
-
-/// The unique nodes of the outputs Outs..., operands first, as a pack of occurrences.
-template <class... Occ>
-struct node_order {
-    static constexpr std::size_t size = sizeof...(Occ);
-
-    template <std::size_t I>
-    using at = typename decltype(+hana::at_c<I>(hana::tuple_t<Occ...>))::type;
-
-    /// Position of the occurrence Key in the order (`size` if absent).
-    template <class Key>
-    static constexpr std::size_t index_of = [] {
-        constexpr bool match[] = {std::is_same_v<Key, Occ>..., false};
-        std::size_t i = 0;
-        while (i < size && !match[i]) ++i;
-        return i;
-    }();
-};
-
-template <class List>
-struct to_node_order;
 template <class... T>
-struct to_node_order<hana::tuple<T...>> {
-    using type = node_order<typename T::type...>;
+struct type_list {};
+
+/// The walk's state: the nodes listed so far and the number of literals among them.
+template <std::size_t Literals, class... Entries>
+struct walk_state {
+    static constexpr std::size_t size = sizeof...(Entries);
+    static constexpr std::size_t literals = Literals;
+
+    /// Position of the node listed for the payload-free type E (size if none). The
+    /// builtin comparison instantiates nothing per pair of types.
+    template <class E>
+    static constexpr std::size_t find = first_true(std::array<bool, sizeof...(Entries)>{__is_same(E, typename Entries::key)...});
+
+    template <class Key, class Node>
+    using append = walk_state<Literals, Entries..., entry<Key, Node>>;
+    using append_literal = walk_state<Literals + 1, Entries..., entry<void, constant<Literals>>>;
+    using flat_type = flat<typename Entries::node...>;
 };
 
+/// True when E is payload-free and already listed in S.
+template <class E, class S>
+inline constexpr bool is_listed = expr::is_payload_free<E> && (S::template find<E> < S::size);
+
+/// Walks one node. Two instantiation levels per tree level (walk, then walk_operands
+/// for its first operand), so expressions hundreds of levels deep stay within the
+/// compilers' default template depth.
+template <class E, class S, bool Listed = is_listed<E, S>>
+struct walk;
+
+template <class E, class S>
+struct walk<E, S, true> {
+    using state = S;
+    static constexpr std::size_t index = S::template find<E>;
+};
+
+/// Walks operands A... in order; gives the state after them and their flat operands.
+template <class S, class Done, class... A>
+struct walk_operands {
+    using state = S;
+    using operands = Done;
+};
+
+template <class S, class... Done, class A, class... Rest>
+struct walk_operands<S, type_list<Done...>, A, Rest...> {
+    using first = walk<A, S>;
+    using rest = walk_operands<typename first::state, type_list<Done..., ref<first::index>>, Rest...>;
+    using state = typename rest::state;
+    using operands = typename rest::operands;
+};
+
+template <class S, class... Done, class Op, class... B, class... Rest>
+struct walk_operands<S, type_list<Done...>, expr::condition<Op, B...>, Rest...> {
+    using first = walk_operands<S, type_list<>, B...>;
+    template <class L>
+    struct as_test;
+    template <class... O>
+    struct as_test<type_list<O...>> {
+        using type = test<Op, O...>;
+    };
+    using rest = walk_operands<typename first::state,
+                               type_list<Done..., typename as_test<typename first::operands>::type>, Rest...>;
+    using state = typename rest::state;
+    using operands = typename rest::operands;
+};
+
+template <std::size_t I, std::size_t N, class S>
+struct walk<expr::variable<I, N>, S, false> {
+    using state = typename S::template append<expr::variable<I, N>, input<I>>;
+    static constexpr std::size_t index = S::size;
+};
+
+template <class V, class S>
+struct walk<expr::literal<V>, S, false> {
+    using state = typename S::append_literal;
+    static constexpr std::size_t index = S::size;
+};
+
+template <class R, class... A, class S>
+struct walk<expr::node<R, A...>, S, false> {
+    using E = expr::node<R, A...>;
+    using w = walk_operands<S, type_list<>, A...>;
+    template <class L>
+    struct as_apply;
+    template <class... O>
+    struct as_apply<type_list<O...>> {
+        using type = apply<R, O...>;
+    };
+    using key = std::conditional_t<expr::is_payload_free<E>, E, void>;
+    using state = typename w::state::template append<key, typename as_apply<typename w::operands>::type>;
+    static constexpr std::size_t index = w::state::size;
+};
+
+/// Walks the outputs in order; gives the final state and each output's node.
+template <class S, class Indices, class... Outs>
+struct walk_outputs {
+    using state = S;
+    using output_nodes = Indices;
+};
+
+template <class S, std::size_t... I, class Out, class... Rest>
+struct walk_outputs<S, std::index_sequence<I...>, Out, Rest...> {
+    using w = walk<Out, S>;
+    using rest = walk_outputs<typename w::state, std::index_sequence<I..., w::index>, Rest...>;
+    using state = typename rest::state;
+    using output_nodes = typename rest::output_nodes;
+};
+
+/// The lowering of outputs Outs...: the flat program, each output's node, and the
+/// number of literals.
 template <class... Outs>
-using order_t = typename to_node_order<decltype(walk_outputs<0, Outs...>(hana::tuple<>{}))>::type;
+struct lowered {
+    using w = walk_outputs<walk_state<0>, std::index_sequence<>, Outs...>;
+    using flat_type = typename w::state::flat_type;
+    using output_nodes = typename w::output_nodes;
+    static constexpr std::size_t literal_count = w::state::literals;
+};
 
 }  // namespace gradc::lower

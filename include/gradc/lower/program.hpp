@@ -2,47 +2,119 @@
 /// Step 4 of lowering: the straight-line programs, generic in the value type T.
 ///
 ///  - `primal`: every node's value, in order, into a fixed array (one slot per node);
-///  - `linearize`: every live edge's local partial, computed once from the values;
 ///  - `tangent`: forward sweep over the edges (JVP), from input tangents to outputs;
 ///  - `adjoint`: backward sweep over the edges (VJP), from output weights to inputs.
-/// Every index is a compile-time constant: the code is a fold expression over the node
-/// and edge lists, with no loop, branch on structure, tape, heap or virtual call left
+/// Each sweep computes an edge's local partial from the values where it needs it, and
+/// may carry several directions at once (a Jacobian is one sweep).
+/// Every index is a compile-time constant: the code is a pack expansion over the node
+/// and edge lists (in a braced list, which orders it and has no nesting limit), with no loop, branch on structure, tape, heap or virtual call left
 /// at run time. Run on double, float, xsimd batches or any type the rules accept.
 
 #include <array>
 #include <cstddef>
 #include <utility>
 
-#include <boost/hana/at.hpp>
-#include <boost/hana/tuple.hpp>
+#include <initializer_list>
+#include <tuple>
 
 #include <gradc/lower/activity.hpp>
+#include <gradc/lower/flat.hpp>
 #include <gradc/rules/partial.hpp>
 #include <gradc/rules/value_traits.hpp>
 
 namespace gradc::lower {
 
-/// The sub-expression of a tuple of outputs at a path (output index, operand, ...).
-template <class Outputs, std::size_t M, std::size_t... P>
-constexpr const auto& at_path(const Outputs& outputs, std::index_sequence<M, P...>) {
-    const auto& root = hana::at_c<M>(outputs);
-    if constexpr (sizeof...(P) == 0) {
-        return root;
+/// Value of an operand: node I's value, or a condition evaluated from node values
+/// (bool for scalars, a batch of bools for SIMD batches).
+template <class Operand>
+struct operand_value;
+
+template <std::size_t I>
+struct operand_value<ref<I>> {
+    template <class Values>
+    static const auto& get(const Values& v) {
+        return v[I];
+    }
+};
+
+template <class Op, class... Operands>
+struct operand_value<test<Op, Operands...>> {
+    template <class Values>
+    static auto get(const Values& v) {
+        return Op::eval(operand_value<Operands>::get(v)...);
+    }
+};
+
+/// The steps of the programs, as free functions templated on one node or edge: their
+/// names stay short (the whole node list appears only in the few sweep drivers), which
+/// keeps mangling, and so compile time, linear in the number of nodes.
+namespace step {
+
+template <std::size_t I, std::size_t K, class Literals, class T, std::size_t N>
+void evaluate(input<K>, const Literals&, const T* x, std::array<T, N>& v) {
+    v[I] = x[K];
+}
+
+template <std::size_t I, std::size_t L, class Literals, class T, std::size_t N>
+void evaluate(constant<L>, const Literals& literals, const T*, std::array<T, N>& v) {
+    v[I] = T(rules::scalar_t<T>(literals[L]));
+}
+
+template <std::size_t I, class R, class... Operands, class Literals, class T, std::size_t N>
+void evaluate(apply<R, Operands...>, const Literals&, const T*, std::array<T, N>& v) {
+    v[I] = R::eval(operand_value<Operands>::get(v)...);
+}
+
+/// Partial of node I (a primitive) with respect to its operand K.
+template <std::size_t I, int K, class R, class... Operands, class T, std::size_t N>
+auto partial(apply<R, Operands...>, const std::array<T, N>& v) {
+    return R::partial(rules::arg<K>, operand_value<Operands>::get(v)..., v[I]);
+}
+
+/// partial * d, for a derivative d that is one value or a vector of them (one per
+/// direction of a multi-direction sweep).
+template <class P, class D>
+D times(const P& partial, const D& d) {
+    if constexpr (requires { typename D::value_type; std::tuple_size<D>::value; }) {
+        D r;
+        for (std::size_t k = 0; k < d.size(); ++k) r[k] = rules::scale(partial, d[k]);
+        return r;
     } else {
-        return at_path(root.args, std::index_sequence<P...>{});
+        return rules::scale(partial, d);
     }
 }
 
-template <class Order, class OutputNodes, class Wrt>
+template <class D>
+void accumulate(D& to, const D& term) {
+    if constexpr (requires { std::tuple_size<D>::value; }) {
+        for (std::size_t k = 0; k < to.size(); ++k) to[k] += term[k];
+    } else {
+        to += term;
+    }
+}
+
+/// d[To] (=|+=) partial * d[From]: one edge of a sweep, To and From being slots.
+template <std::size_t To, std::size_t From, bool First, class P, class D, std::size_t N>
+void propagate(const P& partial, std::array<D, N>& d) {
+    if constexpr (First) {
+        d[To] = times(partial, d[From]);
+    } else {
+        accumulate(d[To], times(partial, d[From]));
+    }
+}
+
+}  // namespace step
+
+template <class Flat, class OutputNodes, class Wrt>
 struct program;
 
-template <class Order, std::size_t... O, std::size_t... J>
-struct program<Order, std::index_sequence<O...>, std::index_sequence<J...>> {
-    using order = Order;
-    static constexpr std::size_t size = Order::size;
+template <class Flat, std::size_t... O, std::size_t... J>
+struct program<Flat, std::index_sequence<O...>, std::index_sequence<J...>> {
+    using nodes = Flat;
+    static constexpr std::size_t size = Flat::size;
     static constexpr std::size_t output_count = sizeof...(O);
     static constexpr std::size_t wrt_count = sizeof...(J);
-    static constexpr auto desc = descriptions<Order>;
+    static constexpr auto desc = descriptions<Flat>;
     static constexpr std::array<std::size_t, output_count> output_nodes{O...};
     static constexpr std::array<std::size_t, wrt_count> wrt_variables{J...};
     static constexpr auto live = find_live(desc, output_nodes, wrt_variables);
@@ -67,166 +139,119 @@ struct program<Order, std::index_sequence<O...>, std::index_sequence<J...>> {
 
     // ---- primal ------------------------------------------------------------------
 
-    template <class T, class Outputs>
-    static void primal(const Outputs& outputs, const T* x, values<T>& v) {
+    /// Values of all nodes at x, given the kernel's literal values.
+    template <class T, class Literals>
+    static void primal(const Literals& literals, const T* x, values<T>& v) {
         [&]<std::size_t... I>(std::index_sequence<I...>) {
-            (evaluate<I>(outputs, x, v), ...);
+            (void)std::initializer_list<int>{(step::evaluate<I>(typename Flat::template at<I>{}, literals, x, v), 0)...};
         }(std::make_index_sequence<size>{});
     }
 
-    template <std::size_t I, class T, class Outputs>
-    static void evaluate(const Outputs& outputs, const T* x, values<T>& v) {
-        using Occ = typename Order::template at<I>;
-        using E = typename Occ::expr;
-        if constexpr (expr::is_variable<E>) {
-            v[I] = x[E::index];
-        } else if constexpr (expr::is_literal<E>) {
-            v[I] = T(rules::scalar_t<T>(at_path(outputs, typename Occ::path{}).value));
-        } else {
-            using R = typename rule_of<E>::type;
-            v[I] = with_operands<I>(v, [](const auto&... a) { return R::eval(a...); });
-        }
-    }
-
-    /// Calls f with the operand values of node I: node values, or evaluated conditions.
-    template <std::size_t I, class T, class F>
-    static decltype(auto) with_operands(const values<T>& v, F&& f) {
-        using Occ = typename Order::template at<I>;
-        return [&]<std::size_t... K>(std::index_sequence<K...>) -> decltype(auto) {
-            return f(operand<Occ, K>(v)...);
-        }(std::make_index_sequence<desc[I].arity>{});
-    }
-
-    template <class Occ, std::size_t K, class T>
-    static decltype(auto) operand(const values<T>& v) {
-        using Operand = typename operands_of<typename Occ::expr>::template at<K>;
-        using Path = typename child_path<typename Occ::path, K>::type;
-        if constexpr (expr::is_condition<Operand>) {
-            return test<Operand, Path>(v);
-        } else {
-            return static_cast<const T&>(v[Order::template index_of<key_t<Operand, Path>>]);
-        }
-    }
-
-    /// Value of a condition (bool, or a batch of bools) from the values of its operands.
-    template <class C, class Path, class T>
-    static auto test(const values<T>& v) {
-        using Op = typename rule_of_condition<C>::type;
-        return [&]<std::size_t... K>(std::index_sequence<K...>) {
-            return Op::eval(operand<occurrence<C, Path>, K>(v)...);
-        }(std::make_index_sequence<operands_of<C>::count>{});
-    }
-
-    template <class C>
-    struct rule_of_condition;
-    template <class Op, class... A>
-    struct rule_of_condition<expr::condition<Op, A...>> {
-        using type = Op;
-    };
-
     // ---- linearize -----------------------------------------------------------------
 
-    /// The local partial of every live edge, in edge order.
+    /// What the sweeps need from the primal: the values; each sweep computes every
+    /// edge's partial once from them. (A sweep may carry several directions at once, so
+    /// a Jacobian computes each partial once in all.)
     template <class T>
-    static auto linearize(const values<T>& v) {
-        return [&]<std::size_t... e>(std::index_sequence<e...>) {
-            return hana::make_tuple(edge_partial<e>(v)...);
-        }(std::make_index_sequence<edge_count>{});
-    }
+    struct linearization {
+        const values<T>& v;
+    };
 
-    template <std::size_t e, class T>
-    static auto edge_partial(const values<T>& v) {
-        constexpr edge ed = plan.edges[e];
-        using R = typename rule_of<typename Order::template at<ed.node>::expr>::type;
-        return with_operands<ed.node>(v, [&](const auto&... a) {
-            return R::partial(rules::arg<static_cast<int>(ed.operand)>, a..., v[ed.node]);
-        });
+    template <class T>
+    static linearization<T> linearize(const values<T>& v) {
+        return {v};
     }
 
     // ---- tangent (forward) sweep -----------------------------------------------------
 
     /// Output tangents `out[m]` for input tangents `dx[j]` (one per wrt variable).
-    template <class T, class Linear>
-    static void tangent(const Linear& lin, const T* dx, T* out) {
-        derivatives<T> t;
+    /// D is T, or std::array<T, K> to sweep K directions at once.
+    template <class T, class D>
+    static void tangent(const linearization<T>& lin, const D* dx, D* out) {
+        std::array<D, live.live_count> t;
         [&]<std::size_t... j>(std::index_sequence<j...>) {
             (load_tangent<j>(dx, t), ...);
         }(std::make_index_sequence<wrt_count>{});
         [&]<std::size_t... e>(std::index_sequence<e...>) {
-            (tangent_step<e>(lin, t), ...);
+            (void)std::initializer_list<int>{
+                (step::propagate<live.slot[plan.edges[e].node], live.slot[plan.edges[e].child],
+                                 plan.edges[e].tangent_first>(
+                     step::partial<plan.edges[e].node, static_cast<int>(plan.edges[e].operand)>(
+                         typename Flat::template at<plan.edges[e].node>{}, lin.v),
+                     t),
+                 0)...};
         }(std::make_index_sequence<edge_count>{});
         [&]<std::size_t... m>(std::index_sequence<m...>) {
             ((out[m] = derivative_or_zero<output_nodes[m]>(t)), ...);
         }(std::make_index_sequence<output_count>{});
     }
 
-    template <std::size_t j, class T>
-    static void load_tangent(const T* dx, derivatives<T>& t) {
+    template <std::size_t j, class D>
+    static void load_tangent(const D* dx, std::array<D, live.live_count>& t) {
         if constexpr (is_live(wrt_nodes[j])) t[live.slot[wrt_nodes[j]]] = dx[j];
     }
 
     static constexpr bool is_live(std::size_t node) { return node != no_node && live.live[node]; }
 
     /// The tangent or adjoint of a node, or 0 for a node that carries none.
-    template <std::size_t node, class T>
-    static T derivative_or_zero(const derivatives<T>& d) {
+    template <std::size_t node, class D>
+    static D derivative_or_zero(const std::array<D, live.live_count>& d) {
         if constexpr (is_live(node)) {
             return d[live.slot[node]];
         } else {
-            return T(rules::scalar_t<T>(0));
+            return zero<D>();
         }
     }
 
-    template <std::size_t e, class T, class Linear>
-    static void tangent_step(const Linear& lin, derivatives<T>& t) {
-        constexpr edge ed = plan.edges[e];
-        const T term = rules::scale(hana::at_c<e>(lin), t[live.slot[ed.child]]);
-        if constexpr (ed.tangent_first) {
-            t[live.slot[ed.node]] = term;
+    template <class D>
+    static D zero() {
+        if constexpr (requires { std::tuple_size<D>::value; }) {
+            D z;
+            z.fill(zero<typename D::value_type>());
+            return z;
         } else {
-            t[live.slot[ed.node]] += term;
+            return D(rules::scalar_t<D>(0));
         }
     }
+
 
     // ---- adjoint (reverse) sweep -----------------------------------------------------
 
     /// Input adjoints `grad[j]` (one per wrt variable) for output weights `w[m]`.
-    template <class T, class Linear>
-    static void adjoint(const Linear& lin, const T* w, T* grad) {
-        derivatives<T> a;
+    /// D is T, or std::array<T, K> to sweep K weight vectors at once.
+    template <class T, class D>
+    static void adjoint(const linearization<T>& lin, const D* w, D* grad) {
+        std::array<D, live.live_count> a;
         [&]<std::size_t... m>(std::index_sequence<m...>) {
             (seed<m>(w, a), ...);
         }(std::make_index_sequence<output_count>{});
-        [&]<std::size_t... e>(std::index_sequence<e...>) {
-            (adjoint_step<edge_count - 1 - e>(lin, a), ...);
+        [&]<std::size_t... r>(std::index_sequence<r...>) {
+            constexpr std::size_t last = edge_count - 1;
+            (void)std::initializer_list<int>{
+                (step::propagate<live.slot[plan.edges[last - r].child], live.slot[plan.edges[last - r].node],
+                                 plan.edges[last - r].adjoint_first>(
+                     step::partial<plan.edges[last - r].node, static_cast<int>(plan.edges[last - r].operand)>(
+                         typename Flat::template at<plan.edges[last - r].node>{}, lin.v),
+                     a),
+                 0)...};
         }(std::make_index_sequence<edge_count>{});
         [&]<std::size_t... j>(std::index_sequence<j...>) {
             ((grad[j] = derivative_or_zero<wrt_nodes[j]>(a)), ...);
         }(std::make_index_sequence<wrt_count>{});
     }
 
-    template <std::size_t m, class T>
-    static void seed(const T* w, derivatives<T>& a) {
+    template <std::size_t m, class D>
+    static void seed(const D* w, std::array<D, live.live_count>& a) {
         constexpr std::size_t node = output_nodes[m];
         if constexpr (live.live[node]) {
             if constexpr (plan.seed_first[m]) {
                 a[live.slot[node]] = w[m];
             } else {
-                a[live.slot[node]] += w[m];
+                step::accumulate(a[live.slot[node]], w[m]);
             }
         }
     }
 
-    template <std::size_t e, class T, class Linear>
-    static void adjoint_step(const Linear& lin, derivatives<T>& a) {
-        constexpr edge ed = plan.edges[e];
-        const T term = rules::scale(hana::at_c<e>(lin), a[live.slot[ed.node]]);
-        if constexpr (ed.adjoint_first) {
-            a[live.slot[ed.child]] = term;
-        } else {
-            a[live.slot[ed.child]] += term;
-        }
-    }
 };
 
 }  // namespace gradc::lower

@@ -79,11 +79,12 @@ struct min {
 
 /// where(c, a, b) = c ? a : b;  d/da = [c], d/db = [!c]; c has no derivative.
 /// The partials are gates, so an infinite derivative on the branch not taken stays out
-/// (PyTorch's `where(c, grad, 0)`).
+/// (PyTorch's `where(c, grad, 0)`). In `partial_text`, operands are named by position
+/// (a = the condition, b, c = the branches), as for every rule.
 struct where {
     static constexpr std::string_view name = "where";
     static constexpr int arity = 3;
-    static constexpr std::array<std::string_view, 3> partial_text{"", "[c]", "[!c]"};
+    static constexpr std::array<std::string_view, 3> partial_text{"", "[a]", "[!a]"};
     template <class C, class T>
     static T eval(const C& c, const T& a, const T& b) { return if_else<T>(c, a, b); }
     template <class C, class T>

@@ -1,0 +1,207 @@
+#pragma once
+/// `gradc::to_string(kernel)`: the lowered programs as readable text.
+///
+///   v<i>   value of node i                 x<j>  argument j
+///   dv<i>  tangent of node i (JVP sweep)   dx<j> tangent of wrt variable j
+///   bv<i>  adjoint of node i (VJP sweep)   w<m>  weight of output m
+/// Each derivative line is one edge: `dv3 += v0 * dv2` adds the partial of node 3 with
+/// respect to its operand node 2 (here `v0`), times node 2's tangent.
+
+#include <array>
+#include <cctype>
+#include <charconv>
+#include <initializer_list>
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+#include <gradc/lower/kernel.hpp>
+
+namespace gradc {
+
+namespace detail {
+
+inline std::string node_name(std::string_view prefix, std::size_t i) { return std::string(prefix) + std::to_string(i); }
+
+template <class V>
+std::string number_text(V value) {
+    char buf[64];
+    auto [end, ec] = std::to_chars(buf, buf + sizeof buf, value);
+    return ec == std::errc{} ? std::string(buf, end) : std::string("?");
+}
+
+/// Replace the standalone identifiers a, b, c, y in a partial's text.
+inline std::string substitute(std::string_view text, const std::array<std::string, 4>& names) {
+    std::string out;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const char ch = text[i];
+        const bool alone = (i == 0 || !std::isalnum(static_cast<unsigned char>(text[i - 1]))) &&
+                           (i + 1 == text.size() || !std::isalnum(static_cast<unsigned char>(text[i + 1])));
+        const auto slot = std::string_view("abcy").find(ch);
+        if (alone && slot != std::string_view::npos) {
+            out += names[slot];
+        } else {
+            out += ch;
+        }
+    }
+    return out;
+}
+
+/// True when text needs no parentheses before "* derivative": no operator outside
+/// parentheses (a leading unary minus is fine).
+inline bool is_single_term(std::string_view text) {
+    int depth = 0;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const char ch = text[i];
+        if (ch == '(' || ch == '[') ++depth;
+        if (ch == ')' || ch == ']') --depth;
+        if (depth == 0 && i > 0 && std::string_view(" +-*/?:").find(ch) != std::string_view::npos) return false;
+    }
+    return true;
+}
+
+template <class Operand>
+struct operand_text;
+
+template <std::size_t I>
+struct operand_text<lower::ref<I>> {
+    static std::string get() { return node_name("v", I); }
+};
+
+template <class Op, class... Operands>
+struct operand_text<lower::test<Op, Operands...>> {
+    static std::string get() {
+        const std::array<std::string, sizeof...(Operands)> parts{operand_text<Operands>::get()...};
+        if constexpr (sizeof...(Operands) == 1) {
+            return std::string(Op::symbol) + parts[0];
+        } else {
+            return "(" + parts[0] + " " + std::string(Op::symbol) + " " + parts[1] + ")";
+        }
+    }
+};
+
+template <class Node>
+struct node_text;
+
+template <std::size_t J>
+struct node_text<lower::input<J>> {
+    template <class Literals>
+    static std::string get(const Literals&) { return node_name("x", J); }
+};
+
+template <std::size_t L>
+struct node_text<lower::constant<L>> {
+    template <class Literals>
+    static std::string get(const Literals& literals) { return number_text(literals[L]); }
+};
+
+template <class R, class... Operands>
+struct node_text<lower::apply<R, Operands...>> {
+    /// Names of the operands, then the node's own value (for a, b, c and y).
+    static std::array<std::string, 4> names(std::size_t self) {
+        std::array<std::string, 4> n;
+        std::size_t k = 0;
+        ((n[k++] = operand_text<Operands>::get()), ...);
+        n[3] = node_name("v", self);
+        return n;
+    }
+
+    template <class Literals>
+    static std::string get(const Literals&) {
+        std::string s = std::string(R::name) + "(";
+        std::size_t k = 0;
+        ((s += (k++ ? ", " : "") + operand_text<Operands>::get()), ...);
+        return s + ")";
+    }
+};
+
+template <class Program>
+struct printer {
+    using nodes = typename Program::nodes;
+
+    template <std::size_t I, class Literals>
+    static std::string primal_line(const Literals& literals) {
+        return "  " + node_name("v", I) + " = " + node_text<typename nodes::template at<I>>::get(literals) + "\n";
+    }
+
+    /// `partial * derivative`, simplified for the structural partials 1, -1 and gates.
+    template <std::size_t e>
+    static std::string edge_term(std::string_view derivative) {
+        constexpr lower::edge ed = Program::plan.edges[e];
+        using Node = typename nodes::template at<ed.node>;
+        using R = typename lower::rule_of<Node>::type;
+        const std::string p = substitute(R::partial_text[ed.operand], node_text<Node>::names(ed.node));
+        if (p == "1") return std::string(derivative);
+        if (p == "-1") return "-" + std::string(derivative);
+        const bool simple = is_single_term(p);
+        return (simple ? p : "(" + p + ")") + " * " + std::string(derivative);
+    }
+
+    template <std::size_t e>
+    static std::string tangent_line() {
+        constexpr lower::edge ed = Program::plan.edges[e];
+        return "  " + node_name("dv", ed.node) + (ed.tangent_first ? " = " : " += ") +
+               edge_term<e>(node_name("dv", ed.child)) + "\n";
+    }
+
+    template <std::size_t e>
+    static std::string adjoint_line() {
+        constexpr lower::edge ed = Program::plan.edges[e];
+        return "  " + node_name("bv", ed.child) + (ed.adjoint_first ? " = " : " += ") +
+               edge_term<e>(node_name("bv", ed.node)) + "\n";
+    }
+
+    template <class Literals>
+    static std::string print(const Literals& literals) {
+        constexpr auto& live = Program::live;
+        std::string s = "primal:\n";
+        [&]<std::size_t... I>(std::index_sequence<I...>) {
+            (void)std::initializer_list<int>{((s += primal_line<I>(literals)), 0)...};
+        }(std::make_index_sequence<Program::size>{});
+        for (std::size_t m = 0; m < Program::output_count; ++m)
+            s += "  " + node_name("y", m) + " = " + node_name("v", Program::output_nodes[m]) + "\n";
+
+        s += "tangent (JVP):\n";
+        for (std::size_t j = 0; j < Program::wrt_count; ++j) {
+            const std::size_t n = Program::wrt_nodes[j];
+            if (n != lower::no_node && live.live[n]) s += "  " + node_name("dv", n) + " = " + node_name("dx", j) + "\n";
+        }
+        [&]<std::size_t... e>(std::index_sequence<e...>) {
+            (void)std::initializer_list<int>{((s += tangent_line<e>()), 0)...};
+        }(std::make_index_sequence<Program::edge_count>{});
+        for (std::size_t m = 0; m < Program::output_count; ++m) {
+            const std::size_t n = Program::output_nodes[m];
+            s += "  " + node_name("dy", m) + " = " + (live.live[n] ? node_name("dv", n) : std::string("0")) + "\n";
+        }
+
+        s += "adjoint (VJP):\n";
+        for (std::size_t m = 0; m < Program::output_count; ++m) {
+            const std::size_t n = Program::output_nodes[m];
+            if (live.live[n])
+                s += "  " + node_name("bv", n) + (Program::plan.seed_first[m] ? " = " : " += ") + node_name("w", m) + "\n";
+        }
+        [&]<std::size_t... e>(std::index_sequence<e...>) {
+            (void)std::initializer_list<int>{((s += adjoint_line<Program::edge_count - 1 - e>()), 0)...};
+        }(std::make_index_sequence<Program::edge_count>{});
+        for (std::size_t j = 0; j < Program::wrt_count; ++j) {
+            const std::size_t n = Program::wrt_nodes[j];
+            s += "  " + node_name("gx", Program::wrt_variables[j]) + " = " +
+                 (n != lower::no_node && live.live[n] ? node_name("bv", n) : std::string("0")) + "\n";
+        }
+        return s;
+    }
+};
+
+}  // namespace detail
+
+/// The lowered primal, tangent and adjoint programs of a kernel, one line per step.
+template <class Program, std::size_t Arity, std::size_t Literals>
+std::string to_string(const kernel<Program, Arity, Literals>& k) {
+    std::string head = "kernel: " + std::to_string(Arity) + " variable(s), " + std::to_string(Program::output_count) +
+                       " output(s), derivatives with respect to";
+    for (std::size_t j : Program::wrt_variables) head += " x" + std::to_string(j);
+    head += "\n";
+    return head + detail::printer<Program>::print(k.literals());
+}
+
+}  // namespace gradc

@@ -1,0 +1,143 @@
+// What the lowering pass merges and keeps apart, and which derivatives it computes.
+
+#include <cmath>
+
+#include <approx.hpp>
+#include <gradc/gradc.hpp>
+
+using gradc::test::is_close_to;
+
+template <class K>
+constexpr std::size_t node_count = K::program::size;
+template <class K>
+constexpr std::size_t edge_count = K::program::edge_count;
+
+TEST_CASE("literals stay distinct: x*2 + x*3 has derivative 5", "[lower][cse]") {
+    auto [x] = gradc::variables<1>();
+    auto k = gradc::compile(x * 2.0 + x * 3.0);
+    CHECK(k.gradient(1.5).gradient[0] == 5.0);
+    CHECK(k(1.5) == 7.5);
+    // x, 2, x*2, 3, x*3, sum: the two products are different nodes.
+    STATIC_REQUIRE(node_count<decltype(k)> == 6);
+}
+
+TEST_CASE("equal payload-free subtrees are computed once", "[lower][cse]") {
+    auto [x, y] = gradc::variables<2>();
+    auto s = sin(x * y);
+    auto k = gradc::compile(s * s + s);
+    // x, y, x*y, sin, s*s, add: `sin(x*y)` appears three times in the tree, once here.
+    STATIC_REQUIRE(node_count<decltype(k)> == 6);
+    const double v = std::sin(0.7 * -1.3);
+    const auto r = k.gradient(0.7, -1.3);
+    CHECK_THAT(r.value, is_close_to(v * v + v));
+    const double dv = (2 * v + 1) * std::cos(0.7 * -1.3);
+    CHECK_THAT(r.gradient[0], is_close_to(dv * -1.3));
+    CHECK_THAT(r.gradient[1], is_close_to(dv * 0.7));
+}
+
+TEST_CASE("repeated squaring: a tree of 2^16 nodes lowers to 17 nodes", "[lower][cse]") {
+    auto [x] = gradc::variables<1>();
+    auto y = x;
+    auto f = [](auto e) { return e * e; };
+    // Each step doubles the tree; the lowering walks each unique node once.
+    auto y16 = f(f(f(f(f(f(f(f(f(f(f(f(f(f(f(f(y))))))))))))))));
+    STATIC_REQUIRE(sizeof(y16) == 1);  // payload-free subtrees store nothing
+    auto k = gradc::compile(y16);
+    STATIC_REQUIRE(node_count<decltype(k)> == 17);
+    // d/dx x^(2^16) at x = 1 is 2^16.
+    CHECK(k.gradient(1.0).gradient[0] == std::ldexp(1.0, 16));
+    CHECK(k(1.0) == 1.0);
+}
+
+TEST_CASE("same literal value twice is still two nodes with their own values", "[lower][cse]") {
+    auto [x] = gradc::variables<1>();
+    auto k = gradc::compile(pow(x, 2) + pow(x, 3) - 4 * x + 0.5f);
+    const auto r = k.gradient(2.0);
+    CHECK_THAT(r.value, is_close_to(4 + 8 - 8 + 0.5));
+    CHECK_THAT(r.gradient[0], is_close_to(4 + 12 - 4));
+}
+
+TEST_CASE("wrt: gradient only with respect to the named variables, in their order", "[lower][wrt]") {
+    auto [x1, x2, x3] = gradc::variables<3>();
+    auto f = sin(x1) * x2 + exp(x3 * x1);
+    auto all = gradc::compile(f).gradient(0.3, -0.8, 1.1);
+    auto k = gradc::compile(f, gradc::wrt(x3, x1));
+    STATIC_REQUIRE(decltype(k)::wrt_count == 2);
+    const auto r = k.gradient(0.3, -0.8, 1.1);
+    CHECK(r.value == all.value);
+    CHECK(r.gradient[0] == all.gradient[2]);
+    CHECK(r.gradient[1] == all.gradient[0]);
+    // Only edges towards x2 are dropped: the x2-only branch is not differentiated.
+    auto k2 = gradc::compile(f, gradc::wrt(x2));
+    CHECK(k2.gradient(0.3, -0.8, 1.1).gradient[0] == all.gradient[1]);
+    STATIC_REQUIRE(edge_count<decltype(k2)> < edge_count<decltype(gradc::compile(f))>);
+}
+
+TEST_CASE("activity: derivatives not asked for cost no edge", "[lower][wrt]") {
+    auto [x, y] = gradc::variables<2>();
+    // Nothing depends on y: with wrt(y) there is nothing to sweep.
+    auto k = gradc::compile(exp(sin(x)) * cos(x), gradc::wrt(y));
+    STATIC_REQUIRE(edge_count<decltype(k)> == 0);
+    CHECK(k.gradient(0.4, 9.0).gradient[0] == 0.0);
+    // Only the x side of x*y is an edge under wrt(x).
+    auto kx = gradc::compile(x * y, gradc::wrt(x));
+    STATIC_REQUIRE(edge_count<decltype(kx)> == 1);
+}
+
+TEST_CASE("unused variables get gradient 0", "[lower][wrt]") {
+    auto [a, b, c, d] = gradc::variables<4>();
+    (void)b;
+    (void)d;
+    auto k = gradc::compile(a * c);
+    STATIC_REQUIRE(decltype(k)::arity == 4);
+    const auto r = k.gradient(2.0, 100.0, 3.0, -7.0);
+    CHECK(r.gradient == std::array{3.0, 0.0, 2.0, 0.0});
+}
+
+TEST_CASE("a variable used only in a condition gets gradient 0", "[lower][wrt]") {
+    auto [x, y] = gradc::variables<2>();
+    auto k = gradc::compile(where(y > 0, x * x, -x));
+    CHECK(k.gradient(3.0, 1.0).gradient == std::array{6.0, 0.0});
+    CHECK(k.gradient(3.0, -1.0).gradient == std::array{-1.0, 0.0});
+    auto kc = gradc::compile(where(sin(x) > 0 && y < 2, y, 0.0));
+    CHECK(kc.gradient(1.0, 1.0).gradient == std::array{0.0, 1.0});
+    CHECK(kc.gradient(-1.0, 1.0).gradient == std::array{0.0, 0.0});
+    CHECK(kc.gradient(1.0, 3.0).gradient == std::array{0.0, 0.0});
+}
+
+TEST_CASE("where: an infinite partial on the branch not taken gives NaN, as in PyTorch", "[lower][wrt]") {
+    auto [x] = gradc::variables<1>();
+    // The adjoint of the unselected sqrt is 0, and sqrt'(0) * 0 = inf * 0 = NaN: reverse
+    // mode propagates it exactly as PyTorch's torch.where does.
+    auto k = gradc::compile(where(x > 0, sqrt(x), x * 0.5));
+    CHECK(std::isnan(k.gradient(0.0).gradient[0]));
+    CHECK(k.gradient(4.0).gradient[0] == 0.25);
+    CHECK(std::isnan(k.gradient(-4.0).gradient[0]));  // sqrt(-4) is NaN, and so is its partial
+    // The forward sweep gates the tangent itself, so the JVP is finite.
+    CHECK(k.jvp(std::array{0.0}, std::array{1.0}).tangent == 0.5);
+    // The usual remedy keeps the unselected branch away from the singular point.
+    auto safe = gradc::compile(where(x > 0, sqrt(where(x > 0, x, 1.0)), x * 0.5));
+    CHECK(safe.gradient(0.0).gradient[0] == 0.5);
+    CHECK(safe.gradient(4.0).gradient[0] == 0.25);
+}
+
+TEST_CASE("literals of type int, float and double mix on either side", "[lower]") {
+    auto [x] = gradc::variables<1>();
+    auto k = gradc::compile(2 * x + x * 0.5f + 1.0 / x - 3 + (1 - x) * 2);
+    const auto r = k.gradient(2.0);
+    CHECK_THAT(r.value, is_close_to(4 + 1 + 0.5 - 3 - 2));
+    CHECK_THAT(r.gradient[0], is_close_to(2 + 0.5 - 0.25 - 2));
+    // Integer arguments are taken as double.
+    CHECK(k(2) == r.value);
+}
+
+TEST_CASE("float kernels work like double ones", "[lower]") {
+    auto [x1, x2] = gradc::variables<2>();
+    auto k = gradc::compile(sin(x1) + x1 * x2 + pow(x2, 2.5) * 0.1);
+    const auto rf = k.gradient(0.5f, 0.75f);
+    const auto rd = k.gradient(0.5, 0.75);
+    STATIC_REQUIRE(std::is_same_v<decltype(rf.value), float>);
+    CHECK_THAT(rf.value, is_close_to(rd.value, 1e-6));
+    CHECK_THAT(rf.gradient[0], is_close_to(rd.gradient[0], 1e-6));
+    CHECK_THAT(rf.gradient[1], is_close_to(rd.gradient[1], 1e-6));
+}
