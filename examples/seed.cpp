@@ -1,0 +1,27 @@
+// The worked example of seed 001: v5 = sin(x1) + x1*x2 at x1 = x2 = 0.5.
+// Prints the value, the gradient (1.37758256, 0.5), a JVP and the lowered programs.
+
+#include <array>
+#include <cstdio>
+#include <iostream>
+
+#include <gradc/gradc.hpp>
+
+int main() {
+    auto [x1, x2] = gradc::variables<2>();
+    auto f = sin(x1) + x1 * x2;
+    auto k = gradc::compile(f);
+
+    const auto r = k.gradient(0.5, 0.5);
+    std::printf("f(0.5, 0.5)        = %.8f\n", r.value);
+    std::printf("gradient           = (%.8f, %.8f)\n", r.gradient[0], r.gradient[1]);
+
+    const auto t = k.jvp(std::array{0.5, 0.5}, std::array{1.0, 0.0});
+    std::printf("JVP along (1, 0)   = %.8f\n", t.tangent);
+
+    auto kw = gradc::compile(f, gradc::wrt(x2));
+    std::printf("d/dx2 only         = %.8f\n\n", kw.gradient(0.5, 0.5).gradient[0]);
+
+    std::cout << gradc::to_string(k);
+    return (r.gradient[0] > 1.3775825 && r.gradient[0] < 1.3775826 && r.gradient[1] == 0.5) ? 0 : 1;
+}
