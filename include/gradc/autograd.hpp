@@ -1,0 +1,20 @@
+#pragma once
+/// gradc's dynamic mode: define-by-run autograd over dense tensors, with PyTorch's
+/// semantics and LibTorch's names. See docs/dynamic.md.
+
+#include <gradc/autograd/chain.hpp>
+#include <gradc/autograd/creation.hpp>
+#include <gradc/autograd/dtype.hpp>
+#include <gradc/autograd/elementwise.hpp>
+#include <gradc/autograd/engine.hpp>
+#include <gradc/autograd/function.hpp>
+#include <gradc/autograd/grad_mode.hpp>
+#include <gradc/autograd/indexing.hpp>
+#include <gradc/autograd/linalg.hpp>
+#include <gradc/autograd/node.hpp>
+#include <gradc/autograd/options.hpp>
+#include <gradc/autograd/reduction.hpp>
+#include <gradc/autograd/saved_variable.hpp>
+#include <gradc/autograd/tensor.hpp>
+#include <gradc/autograd/tensor_impl.hpp>
+#include <gradc/autograd/view.hpp>

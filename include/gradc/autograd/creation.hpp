@@ -1,0 +1,86 @@
+#pragma once
+/// Creating tensors. Values given as `double` make float64 tensors unless the options
+/// ask for another dtype (gradc's default dtype is float64, LibTorch's is float32).
+
+#include <complex>
+#include <cstdint>
+#include <initializer_list>
+#include <type_traits>
+#include <vector>
+
+#include <gradc/autograd/options.hpp>
+#include <gradc/autograd/tensor.hpp>
+
+namespace gradc {
+
+namespace detail {
+Tensor make_tensor(const std::vector<double>& values, const Shape& sizes, ScalarType dtype, const TensorOptions& options);
+Tensor make_complex_tensor(const std::vector<std::complex<double>>& values, const TensorOptions& options);
+void check_row_length(std::size_t row, std::size_t length, std::size_t expected);
+}  // namespace detail
+
+/// A 0-dim tensor holding `value`.
+Tensor scalar_tensor(double value, TensorOptions options = {});
+/// 1-D tensor from values: `gradc::tensor({0.5, 0.25}, gradc::requires_grad())`.
+/// Floating values make float64 tensors, integers int64 (as LibTorch), unless the options
+/// name a dtype. (Templates, so that `{{1.5}, {2.0}}` unambiguously means a 2×1 matrix.)
+template <class T>
+    requires std::is_arithmetic_v<T>
+Tensor tensor(std::initializer_list<T> values, TensorOptions options = {}) {
+    std::vector<double> v(values.begin(), values.end());
+    return detail::make_tensor(v, {static_cast<std::int64_t>(v.size())},
+                               options.dtype_or(std::is_integral_v<T> && !std::is_same_v<T, bool> ? kInt64 : kFloat64), options);
+}
+/// 2-D tensor from rows, which must all have the same length.
+template <class T>
+    requires std::is_arithmetic_v<T>
+Tensor tensor(std::initializer_list<std::initializer_list<T>> rows, TensorOptions options = {}) {
+    std::vector<double> v;
+    const std::size_t cols = rows.size() ? rows.begin()->size() : 0;
+    std::size_t r = 0;
+    for (const auto& row : rows) {
+        detail::check_row_length(r++, row.size(), cols);
+        v.insert(v.end(), row.begin(), row.end());
+    }
+    return detail::make_tensor(v, {static_cast<std::int64_t>(rows.size()), static_cast<std::int64_t>(cols)},
+                               options.dtype_or(std::is_integral_v<T> && !std::is_same_v<T, bool> ? kInt64 : kFloat64), options);
+}
+/// Complex 1-D tensor (complex128 unless the options say complex64).
+template <class T>
+Tensor tensor(std::initializer_list<std::complex<T>> values, TensorOptions options = {}) {
+    std::vector<std::complex<double>> v(values.begin(), values.end());
+    return detail::make_complex_tensor(v, options);
+}
+/// Integer tensor (for indices): `gradc::tensor_i64({2, 0})`.
+Tensor tensor_i64(std::initializer_list<std::int64_t> values);
+Tensor tensor_i64(const std::vector<std::int64_t>& values, const Shape& sizes);
+/// A tensor of the given shape from row-major values.
+Tensor from_vector(const std::vector<double>& values, const Shape& sizes, TensorOptions options = {});
+
+Tensor empty(const Shape& sizes, TensorOptions options = {});
+Tensor zeros(const Shape& sizes, TensorOptions options = {});
+Tensor ones(const Shape& sizes, TensorOptions options = {});
+Tensor full(const Shape& sizes, double value, TensorOptions options = {});
+Tensor zeros_like(const Tensor& t, std::optional<TensorOptions> options = std::nullopt);
+Tensor ones_like(const Tensor& t, std::optional<TensorOptions> options = std::nullopt);
+Tensor full_like(const Tensor& t, double value, std::optional<TensorOptions> options = std::nullopt);
+/// 0, 1, ..., end-1 and start, start+step, ... (< end for step > 0).
+Tensor arange(double end, TensorOptions options = {});
+Tensor arange(double start, double end, double step = 1, TensorOptions options = {});
+/// `steps` points from start to end inclusive.
+Tensor linspace(double start, double end, std::int64_t steps, TensorOptions options = {});
+/// n×m identity (m = n by default).
+Tensor eye(std::int64_t n, TensorOptions options = {});
+Tensor eye(std::int64_t n, std::int64_t m, TensorOptions options = {});
+
+/// Seeds the generator used by rand/randn (a 64-bit Mersenne twister; normals by
+/// Box–Muller), so results are the same on every platform.
+void manual_seed(std::uint64_t seed);
+/// Uniform on [0, 1).
+Tensor rand(const Shape& sizes, TensorOptions options = {});
+/// Standard normal.
+Tensor randn(const Shape& sizes, TensorOptions options = {});
+/// Uniform integers in [low, high), int64.
+Tensor randint(std::int64_t low, std::int64_t high, const Shape& sizes);
+
+}  // namespace gradc

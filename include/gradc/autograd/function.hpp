@@ -1,0 +1,67 @@
+#pragma once
+/// How operations record themselves: `record(name, inputs, outputs, saved, formula)`
+/// creates one `FormulaNode` whose backward is a formula written with differentiable
+/// tensor operations (so that create_graph records it again). The formula receives the
+/// gradients of the outputs and the unpacked saved tensors; it may capture shapes and
+/// numbers but never tensors (captured tensors would escape the version checks and could
+/// form cycles).
+
+#include <functional>
+#include <string_view>
+#include <vector>
+
+#include <gradc/autograd/node.hpp>
+#include <gradc/autograd/saved_variable.hpp>
+#include <gradc/autograd/tensor.hpp>
+
+namespace gradc::autograd {
+
+/// What a backward formula sees.
+struct BackwardContext {
+    const tensor_list& saved;  // unpacked, in the order given to record()
+    const Node& node;          // for should_compute_output(i)
+    bool needs(std::size_t input) const { return node.should_compute_output(input); }
+};
+
+using BackwardFormula = std::function<tensor_list(const tensor_list& grads, const BackwardContext& ctx)>;
+
+/// A node whose backward is a formula over saved tensors.
+class FormulaNode : public Node {
+public:
+    FormulaNode(std::string_view op_name, BackwardFormula formula);
+    /// "Mul" → "MulBackward"; an op name given in lower case is capitalised ("sin" → "SinBackward").
+    std::string name() const override;
+    tensor_list apply(tensor_list&& grad_outputs) override;
+    void release_variables() override;
+
+    std::vector<SavedVariable>& saved_variables() { return saved_; }
+
+private:
+    std::string_view op_name_;
+    BackwardFormula formula_;
+    std::vector<SavedVariable> saved_;
+};
+
+/// True when an operation on `inputs` must be recorded: grad mode is on and one of them
+/// requires grad.
+bool compute_requires_grad(const tensor_list& inputs);
+bool compute_requires_grad(std::initializer_list<const Tensor*> inputs);
+
+/// Records `outputs` as produced by the operation `op_name` from `inputs` when
+/// `compute_requires_grad(inputs)`; `saved` are the tensors the formula will read (an
+/// output among them is recognised and saved as an output). Returns the node, or null
+/// when nothing was recorded. `op_name` must outlive the node (use a string literal).
+std::shared_ptr<Node> record(std::string_view op_name, const tensor_list& inputs, const tensor_list& outputs,
+                             const tensor_list& saved, BackwardFormula formula);
+
+/// Single-output convenience: returns `output`, recorded.
+Tensor record1(std::string_view op_name, const tensor_list& inputs, Tensor output, const tensor_list& saved,
+               BackwardFormula formula);
+
+/// Sets `t`'s history to output `output_nr` of `fn` (or clears it for null `fn`).
+void set_history(const Tensor& t, const std::shared_ptr<Node>& fn, std::uint32_t output_nr);
+
+/// Throws if `t` is an inference tensor and is about to be used in a recorded computation.
+void check_not_inference(const Tensor& t, std::string_view op_name);
+
+}  // namespace gradc::autograd

@@ -1,0 +1,108 @@
+#pragma once
+/// The backward graph (autograd notes, "How autograd encodes the history"; seed 001's
+/// Operator). A Node is one recorded operation seen backwards: `apply` maps the gradients
+/// of its forward outputs to the gradients of its forward inputs, and `next_edges()[i]`
+/// says where the gradient of input i goes (a node and which of its inputs).
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <gradc/autograd/tensor.hpp>
+
+namespace gradc::autograd {
+
+class Node;
+
+/// Where a gradient flows: input `input_nr` of node `function`. An edge without a
+/// function leads nowhere (the input did not require grad).
+struct Edge {
+    std::shared_ptr<Node> function;
+    std::uint32_t input_nr = 0;
+    bool is_valid() const { return function != nullptr; }
+};
+
+/// Shape and dtype of a forward output, checked against the gradient that arrives for it;
+/// a gradient with the broadcast shape is summed back to this shape by the engine.
+struct InputMetadata {
+    Shape sizes;
+    ScalarType dtype = kFloat64;
+};
+
+class Node : public std::enable_shared_from_this<Node> {
+public:
+    /// Runs before apply with the incoming gradients; may replace them.
+    using PreHook = std::function<tensor_list(const tensor_list& grad_outputs)>;
+    /// Runs after apply with (grad_inputs, grad_outputs); may replace grad_inputs.
+    using PostHook = std::function<tensor_list(const tensor_list& grad_inputs, const tensor_list& grad_outputs)>;
+
+    Node();
+    virtual ~Node() = default;
+    Node(const Node&) = delete;
+    Node& operator=(const Node&) = delete;
+
+    /// PyTorch-style name, e.g. "MulBackward".
+    virtual std::string name() const = 0;
+    /// Gradients of the forward inputs from gradients of the forward outputs.
+    virtual tensor_list apply(tensor_list&& grad_outputs) = 0;
+    /// Frees what was saved for backward (called after backward unless retain_graph).
+    virtual void release_variables() {}
+
+    const std::vector<Edge>& next_edges() const { return next_edges_; }
+    std::vector<Edge>& mutable_next_edges() { return next_edges_; }
+    const Edge& next_edge(std::size_t i) const { return next_edges_.at(i); }
+    std::size_t num_outputs() const { return next_edges_.size(); }
+    std::size_t num_inputs() const { return input_metadata_.size(); }
+    /// Order of creation; the engine runs ready nodes newest first, as PyTorch does.
+    std::uint64_t sequence_nr() const { return sequence_nr_; }
+    const InputMetadata& input_metadata(std::size_t i) const { return input_metadata_.at(i); }
+    std::uint32_t add_input_metadata(const Tensor& t);
+    /// Whether input `i` of the forward op needs a gradient (its edge leads somewhere).
+    bool should_compute_output(std::size_t i) const { return i < next_edges_.size() && next_edges_[i].is_valid(); }
+
+    std::vector<PreHook>& pre_hooks() { return pre_hooks_; }
+    std::vector<PostHook>& post_hooks() { return post_hooks_; }
+    /// Non-leaf tensors that asked for retain_grad(), by output number (weakly held: the
+    /// tensor owns this node).
+    std::vector<std::pair<std::uint32_t, std::weak_ptr<TensorImpl>>>& retained_grads() { return retained_; }
+
+    /// Pre-hooks, apply, post-hooks, in that order.
+    tensor_list run(tensor_list&& grad_outputs);
+
+protected:
+    std::vector<Edge> next_edges_;
+    std::vector<InputMetadata> input_metadata_;
+
+private:
+    std::uint64_t sequence_nr_;
+    std::vector<PreHook> pre_hooks_;
+    std::vector<PostHook> post_hooks_;
+    std::vector<std::pair<std::uint32_t, std::weak_ptr<TensorImpl>>> retained_;
+};
+
+/// The sink of a leaf: adds the gradient that reaches it into `leaf.grad()`.
+class AccumulateGrad : public Node {
+public:
+    explicit AccumulateGrad(Tensor leaf);
+    std::string name() const override { return "AccumulateGrad"; }
+    tensor_list apply(tensor_list&& grad_outputs) override;
+    const Tensor& variable() const { return variable_; }
+
+    /// `grad += new_grad` in place when no graph is being built, out of place otherwise
+    /// (create_graph keeps the gradient differentiable).
+    static void accumulate(const Tensor& variable, const Tensor& new_grad);
+
+private:
+    Tensor variable_;
+};
+
+/// The edge a gradient for `t` must be sent along: (grad_fn, output_nr) for a non-leaf,
+/// (the leaf's AccumulateGrad, 0) for a leaf that requires grad, nothing otherwise.
+Edge gradient_edge(const Tensor& t);
+/// The AccumulateGrad of a leaf that requires grad, created on first use.
+std::shared_ptr<Node> grad_accumulator(const Tensor& leaf);
+
+}  // namespace gradc::autograd

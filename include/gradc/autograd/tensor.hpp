@@ -1,0 +1,222 @@
+#pragma once
+/// `gradc::Tensor`: a reference-counted handle to a strided view of a storage, with the
+/// autograd state of PyTorch's tensors (requires_grad, grad, grad_fn, version). Copying a
+/// Tensor copies the handle, as in LibTorch; `clone()` copies the data.
+
+#include <complex>
+#include <cstdint>
+#include <iosfwd>
+#include <memory>
+#include <optional>
+#include <string>
+#include <tuple>
+#include <type_traits>
+#include <vector>
+
+#include <gradc/autograd/dtype.hpp>
+#include <gradc/autograd/options.hpp>
+#include <gradc/rules/value_traits.hpp>
+
+namespace gradc {
+
+using Shape = std::vector<std::int64_t>;
+
+class TensorImpl;
+class Tensor;
+using tensor_list = std::vector<Tensor>;
+
+namespace autograd {
+class Node;
+}
+
+class Tensor {
+public:
+    Tensor() = default;
+    explicit Tensor(std::shared_ptr<TensorImpl> impl) : impl_(std::move(impl)) {}
+    /// A 0-dim float64 "wrapped number": in mixed arithmetic it takes the dtype of the
+    /// other operand (`x * 2.0` stays float32 for a float32 `x`), as Python scalars do.
+    explicit Tensor(double value);
+
+    // ---- metadata -------------------------------------------------------------------
+    bool defined() const { return impl_ != nullptr; }
+    ScalarType dtype() const;
+    ScalarType scalar_type() const { return dtype(); }
+    const Shape& sizes() const;
+    /// Size of dimension `dim`; negative `dim` counts from the end.
+    std::int64_t size(std::int64_t dim) const;
+    const Shape& strides() const;
+    std::int64_t stride(std::int64_t dim) const;
+    std::int64_t dim() const;
+    std::int64_t numel() const;
+    std::int64_t storage_offset() const;
+    bool is_contiguous() const;
+    bool is_complex() const { return gradc::is_complex(dtype()); }
+    bool is_floating_point() const { return gradc::is_floating_point(dtype()); }
+    TensorOptions options() const;
+    /// The single element of a one-element tensor, converted to `T` (the real part when a
+    /// complex value is read as a real type).
+    template <class T>
+    T item() const;
+    /// Pointer to element 0; `T` must be the tensor's element type.
+    template <class T>
+    T* data_ptr() const {
+        check_element_type(dtype_of_v<T>, "data_ptr");
+        return static_cast<T*>(raw_data());
+    }
+    void* raw_data() const;
+    bool is_same(const Tensor& other) const { return impl_ == other.impl_; }
+    TensorImpl* unsafeGetTensorImpl() const { return impl_.get(); }
+    const std::shared_ptr<TensorImpl>& impl() const { return impl_; }
+
+    // ---- copies and conversions (differentiable) ------------------------------------
+    Tensor contiguous() const;
+    Tensor clone() const;
+    Tensor to(ScalarType t) const;
+
+    // ---- autograd -------------------------------------------------------------------
+    bool requires_grad() const;
+    /// Marks a leaf as requiring grad (or not). Throws for a non-leaf asked to stop:
+    /// its requires_grad follows from its history.
+    Tensor& requires_grad_(bool requires_grad = true);
+    const Tensor& set_requires_grad(bool requires_grad) const;
+    /// A leaf is a tensor without grad_fn: created by the user, or made while nothing it
+    /// came from required grad.
+    bool is_leaf() const;
+    const std::shared_ptr<autograd::Node>& grad_fn() const;
+    std::uint32_t output_nr() const;
+    /// The gradient accumulated by backward (leaves and tensors with retain_grad()).
+    const Tensor& grad() const;
+    Tensor& mutable_grad() const;
+    void retain_grad() const;
+    bool retains_grad() const;
+    /// Same data and version counter, no history, requires_grad = false.
+    Tensor detach() const;
+    Tensor& detach_();
+    std::uint32_t _version() const;
+    bool is_inference() const;
+    bool is_view() const;
+    /// For a view: the tensor whose storage it looks at; undefined otherwise.
+    const Tensor& _base() const;
+    /// Reverse-mode differentiation of this tensor; see `gradc::autograd::backward`.
+    void backward(const Tensor& gradient = {}, std::optional<bool> retain_graph = std::nullopt,
+                  bool create_graph = false, const tensor_list& inputs = {}) const;
+
+    // ---- elementwise ----------------------------------------------------------------
+    Tensor abs() const;
+    Tensor neg() const;
+    Tensor exp() const;
+    Tensor log() const;
+    Tensor sqrt() const;
+    Tensor sin() const;
+    Tensor cos() const;
+    Tensor tanh() const;
+    Tensor sigmoid() const;
+    Tensor relu() const;
+    Tensor pow(const Tensor& exponent) const;
+    Tensor pow(double exponent) const;
+    Tensor clamp(std::optional<double> min, std::optional<double> max = std::nullopt) const;
+    Tensor real() const;
+    Tensor imag() const;
+    Tensor conj() const;
+    Tensor angle() const;
+
+    // ---- reductions -----------------------------------------------------------------
+    Tensor sum() const;
+    Tensor sum(const Shape& dims, bool keepdim = false) const;
+    Tensor mean() const;
+    Tensor mean(const Shape& dims, bool keepdim = false) const;
+    Tensor prod() const;
+    Tensor prod(std::int64_t dim, bool keepdim = false) const;
+    Tensor amax(const Shape& dims = {}, bool keepdim = false) const;
+    Tensor amin(const Shape& dims = {}, bool keepdim = false) const;
+    Tensor max() const;
+    std::tuple<Tensor, Tensor> max(std::int64_t dim, bool keepdim = false) const;
+    Tensor min() const;
+    std::tuple<Tensor, Tensor> min(std::int64_t dim, bool keepdim = false) const;
+    Tensor norm(double p = 2) const;
+    Tensor logsumexp(const Shape& dims, bool keepdim = false) const;
+    Tensor softmax(std::int64_t dim) const;
+    Tensor log_softmax(std::int64_t dim) const;
+
+    // ---- views (share storage and version counter) ---------------------------------
+    Tensor view(const Shape& sizes) const;
+    Tensor reshape(const Shape& sizes) const;
+    Tensor flatten() const;
+    Tensor transpose(std::int64_t dim0, std::int64_t dim1) const;
+    Tensor t() const;
+    Tensor permute(const Shape& dims) const;
+    Tensor select(std::int64_t dim, std::int64_t index) const;
+    Tensor slice(std::int64_t dim, std::optional<std::int64_t> start = std::nullopt,
+                 std::optional<std::int64_t> end = std::nullopt, std::int64_t step = 1) const;
+    Tensor narrow(std::int64_t dim, std::int64_t start, std::int64_t length) const;
+    Tensor expand(const Shape& sizes) const;
+    Tensor squeeze() const;
+    Tensor squeeze(std::int64_t dim) const;
+    Tensor unsqueeze(std::int64_t dim) const;
+    /// `t[i]`: select along dimension 0.
+    Tensor operator[](std::int64_t index) const { return select(0, index); }
+
+    // ---- linear algebra and indexing ------------------------------------------------
+    Tensor matmul(const Tensor& other) const;
+    Tensor mm(const Tensor& other) const;
+    Tensor mv(const Tensor& vec) const;
+    Tensor dot(const Tensor& other) const;
+    Tensor index_select(std::int64_t dim, const Tensor& index) const;
+    Tensor gather(std::int64_t dim, const Tensor& index) const;
+
+    // ---- in-place (bump the version counter) ----------------------------------------
+    Tensor& add_(const Tensor& other, double alpha = 1);
+    Tensor& add_(double other);
+    Tensor& sub_(const Tensor& other, double alpha = 1);
+    Tensor& sub_(double other);
+    Tensor& mul_(const Tensor& other);
+    Tensor& mul_(double other);
+    Tensor& div_(const Tensor& other);
+    Tensor& div_(double other);
+    Tensor& zero_();
+    Tensor& fill_(double value);
+    Tensor& copy_(const Tensor& src);
+    Tensor& clamp_(std::optional<double> min, std::optional<double> max = std::nullopt);
+    Tensor& relu_();
+    Tensor& sin_();
+    Tensor& cos_();
+    Tensor& exp_();
+    Tensor& neg_();
+    Tensor& sigmoid_();
+    Tensor& tanh_();
+
+private:
+    void check_element_type(ScalarType expected, const char* what) const;
+    std::complex<double> item_complex() const;
+
+    std::shared_ptr<TensorImpl> impl_;
+};
+
+template <class T>
+T Tensor::item() const {
+    std::complex<double> v = item_complex();
+    if constexpr (std::is_same_v<T, std::complex<double>>) {
+        return v;
+    } else if constexpr (std::is_same_v<T, std::complex<float>>) {
+        return std::complex<float>(v);
+    } else {
+        return static_cast<T>(v.real());
+    }
+}
+
+/// LibTorch's printing: the values (one row per line for 1-D and 2-D, blocks `(i,.,.)`
+/// above) followed by `[ CPUDoubleType{2,3} ]`.
+std::ostream& operator<<(std::ostream& os, const Tensor& t);
+/// The same text as `operator<<`.
+std::string to_string(const Tensor& t);
+
+}  // namespace gradc
+
+namespace gradc::rules {
+/// Constants inside rules instantiated on tensors are plain doubles (wrapped numbers).
+/// Declared with the type so that every instantiation of a rule on Tensor sees it.
+template <>
+struct scalar_of<gradc::Tensor, void> {
+    using type = double;
+};
+}  // namespace gradc::rules

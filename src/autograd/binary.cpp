@@ -1,0 +1,63 @@
+// The binary functions of the rule table on tensors, and the arithmetic operators.
+#include <gradc/autograd/elementwise.hpp>
+
+#include "elementwise.hpp"
+
+namespace gradc {
+
+namespace r = rules;
+using detail::binary_op;
+
+Tensor add(const Tensor& a, const Tensor& b, double alpha) {
+    return binary_op<r::add>(a, alpha == 1 ? b : binary_op<r::mul>(b, Tensor(alpha)));
+}
+Tensor sub(const Tensor& a, const Tensor& b, double alpha) {
+    return binary_op<r::sub>(a, alpha == 1 ? b : binary_op<r::mul>(b, Tensor(alpha)));
+}
+Tensor mul(const Tensor& a, const Tensor& b) { return binary_op<r::mul>(a, b); }
+Tensor div(const Tensor& a, const Tensor& b) { return binary_op<r::div>(a, b); }
+Tensor pow(const Tensor& a, const Tensor& b) { return binary_op<r::pow>(a, b); }
+Tensor pow(const Tensor& a, double b) { return binary_op<r::pow>(a, Tensor(b)); }
+Tensor pow(double a, const Tensor& b) { return binary_op<r::pow>(Tensor(a), b); }
+Tensor atan2(const Tensor& a, const Tensor& b) { return binary_op<r::atan2>(a, b); }
+Tensor hypot(const Tensor& a, const Tensor& b) { return binary_op<r::hypot>(a, b); }
+Tensor maximum(const Tensor& a, const Tensor& b) { return binary_op<r::max>(a, b); }
+Tensor minimum(const Tensor& a, const Tensor& b) { return binary_op<r::min>(a, b); }
+
+Tensor operator+(const Tensor& a, const Tensor& b) { return binary_op<r::add>(a, b); }
+Tensor operator-(const Tensor& a, const Tensor& b) { return binary_op<r::sub>(a, b); }
+Tensor operator*(const Tensor& a, const Tensor& b) { return binary_op<r::mul>(a, b); }
+Tensor operator/(const Tensor& a, const Tensor& b) { return binary_op<r::div>(a, b); }
+Tensor operator+(const Tensor& a, double b) { return binary_op<r::add>(a, Tensor(b)); }
+Tensor operator-(const Tensor& a, double b) { return binary_op<r::sub>(a, Tensor(b)); }
+Tensor operator*(const Tensor& a, double b) { return binary_op<r::mul>(a, Tensor(b)); }
+Tensor operator/(const Tensor& a, double b) { return binary_op<r::div>(a, Tensor(b)); }
+Tensor operator+(double a, const Tensor& b) { return binary_op<r::add>(Tensor(a), b); }
+Tensor operator-(double a, const Tensor& b) { return binary_op<r::sub>(Tensor(a), b); }
+Tensor operator*(double a, const Tensor& b) { return binary_op<r::mul>(Tensor(a), b); }
+Tensor operator/(double a, const Tensor& b) { return binary_op<r::div>(Tensor(a), b); }
+
+namespace kernels {
+
+ScalarType float_type(ScalarType t) {
+    return is_differentiable_type(t) ? t : kFloat64;
+}
+
+ScalarType result_type(const Tensor& a, const Tensor& b) {
+    const bool wa = a.unsafeGetTensorImpl()->wrapped_number, wb = b.unsafeGetTensorImpl()->wrapped_number;
+    ScalarType r;
+    if (wa == wb) {
+        r = promote_types(a.dtype(), b.dtype());
+    } else {
+        // A wrapped number only lifts the category: real → complex, integer → floating.
+        const ScalarType d = wa ? b.dtype() : a.dtype();
+        const ScalarType w = wa ? a.dtype() : b.dtype();
+        r = d;
+        if (is_complex(w) && !is_complex(d)) r = to_complex_type(float_type(d));
+        else if (is_differentiable_type(w) && !is_differentiable_type(d)) r = w;
+    }
+    return float_type(r);
+}
+
+}  // namespace kernels
+}  // namespace gradc

@@ -1,0 +1,151 @@
+// Matrix products with their gradients (ᴴ: conjugate transpose).
+#include <gradc/autograd/creation.hpp>
+#include <gradc/autograd/elementwise.hpp>
+#include <gradc/autograd/function.hpp>
+#include <gradc/autograd/linalg.hpp>
+#include <gradc/autograd/reduction.hpp>
+#include <gradc/autograd/view.hpp>
+
+#include "internal.hpp"
+#include "kernels/convert.hpp"
+#include "kernels/gemm.hpp"
+
+namespace gradc {
+
+using autograd::BackwardContext;
+
+namespace {
+
+void check_same_dtype(const Tensor& a, const Tensor& b, const char* op) {
+    if (a.dtype() != b.dtype())
+        throw Error(std::string("gradc: ") + op + ": expected both operands to have the same dtype, but got " +
+                    detail::describe(a) + " and " + detail::describe(b));
+    if (!is_differentiable_type(a.dtype()))
+        throw Error(std::string("gradc: ") + op + " expects floating or complex tensors, got " + detail::describe(a));
+}
+
+// batch × (m×k)·(k×n) on contiguous operands, no autograd.
+Tensor batched_product(const Tensor& a_in, const Tensor& b_in, std::int64_t batch, std::int64_t m, std::int64_t k,
+                       std::int64_t n, Shape out_sizes) {
+    Tensor a = detail::contiguous_as(a_in, a_in.dtype()), b = detail::contiguous_as(b_in, b_in.dtype());
+    Tensor c = empty_tensor(out_sizes, a.dtype());
+    dispatch_floating(a.dtype(), "matmul", [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        const T* pa = static_cast<const T*>(a.raw_data());
+        const T* pb = static_cast<const T*>(b.raw_data());
+        T* pc = static_cast<T*>(c.raw_data());
+        for (std::int64_t s = 0; s < batch; ++s) {
+            if constexpr (std::is_same_v<T, float>) kernels::gemm_f32(pa + s * m * k, pb + s * k * n, pc + s * m * n, m, k, n);
+            else if constexpr (std::is_same_v<T, double>) kernels::gemm_f64(pa + s * m * k, pb + s * k * n, pc + s * m * n, m, k, n);
+            else kernels::gemm_scalar(pa + s * m * k, pb + s * k * n, pc + s * m * n, m, k, n);
+        }
+    });
+    return c;
+}
+
+Tensor mH(const Tensor& t) { return conj(transpose(t, -2, -1)); }
+
+}  // namespace
+
+Tensor mm(const Tensor& a, const Tensor& b) {
+    detail::check_defined(a, "mm");
+    detail::check_defined(b, "mm");
+    if (a.dim() != 2 || b.dim() != 2)
+        throw Error("gradc: mm: expected 2-D matrices, got " + detail::describe(a) + " and " + detail::describe(b));
+    if (a.size(1) != b.size(0))
+        throw Error("gradc: mm: mat1 and mat2 shapes cannot be multiplied (" + std::to_string(a.size(0)) + "x" +
+                    std::to_string(a.size(1)) + " and " + std::to_string(b.size(0)) + "x" + std::to_string(b.size(1)) + ")");
+    check_same_dtype(a, b, "mm");
+    Tensor y = batched_product(a, b, 1, a.size(0), a.size(1), b.size(1), {a.size(0), b.size(1)});
+    return autograd::record1("mm", {a, b}, y, {a, b}, [](const tensor_list& g, const BackwardContext& ctx) -> tensor_list {
+        tensor_list out(2);
+        if (ctx.needs(0)) out[0] = mm(g[0], mH(ctx.saved[1]));
+        if (ctx.needs(1)) out[1] = mm(mH(ctx.saved[0]), g[0]);
+        return out;
+    });
+}
+
+Tensor bmm(const Tensor& a, const Tensor& b) {
+    detail::check_defined(a, "bmm");
+    detail::check_defined(b, "bmm");
+    if (a.dim() != 3 || b.dim() != 3 || a.size(0) != b.size(0) || a.size(2) != b.size(1))
+        throw Error("gradc: bmm: expected batches (b×n×k) and (b×k×m), got " + detail::describe(a) + " and " + detail::describe(b));
+    check_same_dtype(a, b, "bmm");
+    Tensor y = batched_product(a, b, a.size(0), a.size(1), a.size(2), b.size(2), {a.size(0), a.size(1), b.size(2)});
+    return autograd::record1("bmm", {a, b}, y, {a, b}, [](const tensor_list& g, const BackwardContext& ctx) -> tensor_list {
+        tensor_list out(2);
+        if (ctx.needs(0)) out[0] = bmm(g[0], mH(ctx.saved[1]));
+        if (ctx.needs(1)) out[1] = bmm(mH(ctx.saved[0]), g[0]);
+        return out;
+    });
+}
+
+Tensor mv(const Tensor& a, const Tensor& v) {
+    detail::check_defined(a, "mv");
+    detail::check_defined(v, "mv");
+    if (a.dim() != 2 || v.dim() != 1 || a.size(1) != v.size(0))
+        throw Error("gradc: mv: expected a matrix (n×k) and a vector (k), got " + detail::describe(a) + " and " + detail::describe(v));
+    check_same_dtype(a, v, "mv");
+    Tensor y = batched_product(a, v, 1, a.size(0), a.size(1), 1, {a.size(0)});
+    return autograd::record1("mv", {a, v}, y, {a, v}, [](const tensor_list& g, const BackwardContext& ctx) -> tensor_list {
+        tensor_list out(2);
+        if (ctx.needs(0)) out[0] = outer(g[0], conj(ctx.saved[1]));
+        if (ctx.needs(1)) out[1] = mv(mH(ctx.saved[0]), g[0]);
+        return out;
+    });
+}
+
+Tensor dot(const Tensor& a, const Tensor& b) {
+    detail::check_defined(a, "dot");
+    detail::check_defined(b, "dot");
+    if (a.dim() != 1 || b.dim() != 1 || a.size(0) != b.size(0))
+        throw Error("gradc: dot: expected two 1-D tensors of the same size, got " + detail::describe(a) + " and " + detail::describe(b));
+    check_same_dtype(a, b, "dot");
+    Tensor y = batched_product(a, b, 1, 1, a.size(0), 1, {});
+    return autograd::record1("dot", {a, b}, y, {a, b}, [](const tensor_list& g, const BackwardContext& ctx) -> tensor_list {
+        tensor_list out(2);
+        if (ctx.needs(0)) out[0] = g[0] * conj(ctx.saved[1]);
+        if (ctx.needs(1)) out[1] = g[0] * conj(ctx.saved[0]);
+        return out;
+    });
+}
+
+Tensor outer(const Tensor& a, const Tensor& b) {
+    detail::check_defined(a, "outer");
+    detail::check_defined(b, "outer");
+    if (a.dim() != 1 || b.dim() != 1)
+        throw Error("gradc: outer: expected two 1-D tensors, got " + detail::describe(a) + " and " + detail::describe(b));
+    return unsqueeze(a, 1) * unsqueeze(b, 0);
+}
+
+Tensor matmul(const Tensor& a, const Tensor& b) {
+    detail::check_defined(a, "matmul");
+    detail::check_defined(b, "matmul");
+    const auto da = a.dim(), db = b.dim();
+    if (da == 0 || db == 0)
+        throw Error("gradc: matmul: both arguments need at least 1 dimension, got " + detail::describe(a) + " and " + detail::describe(b));
+    if (da == 1 && db == 1) return dot(a, b);
+    if (da == 2 && db == 1) return mv(a, b);
+    if (da == 1 && db == 2) return squeeze(mm(unsqueeze(a, 0), b), 0);
+    if (da == 2 && db == 2) return mm(a, b);
+    // Batched: broadcast the batch dimensions, then one bmm.
+    Tensor a3 = da == 1 ? unsqueeze(a, 0) : a;
+    Tensor b3 = db == 1 ? unsqueeze(b, 1) : b;
+    const Shape ab(a3.sizes().begin(), a3.sizes().end() - 2), bb(b3.sizes().begin(), b3.sizes().end() - 2);
+    const Shape batch = broadcast_shapes(ab, bb, "matmul");
+    const std::int64_t n = a3.size(-2), k = a3.size(-1), k2 = b3.size(-2), m = b3.size(-1);
+    if (k != k2)
+        throw Error("gradc: matmul: shapes " + shape_string(a.sizes()) + " and " + shape_string(b.sizes()) +
+                    " cannot be multiplied (" + std::to_string(k) + " vs " + std::to_string(k2) + ")");
+    Shape ea = batch, eb = batch;
+    ea.insert(ea.end(), {n, k});
+    eb.insert(eb.end(), {k, m});
+    const std::int64_t nb = shape_numel(batch);
+    Tensor y = bmm(reshape(expand(a3, ea), {nb, n, k}), reshape(expand(b3, eb), {nb, k, m}));
+    Shape out = batch;
+    if (da > 1) out.push_back(n);
+    if (db > 1) out.push_back(m);
+    return reshape(y, out);
+}
+
+}  // namespace gradc

@@ -1,0 +1,320 @@
+// Reductions. The kernel moves the reduced dimensions last (one contiguous copy) and
+// reduces each run; gradients broadcast the incoming gradient back over them.
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include <gradc/autograd/creation.hpp>
+#include <gradc/autograd/elementwise.hpp>
+#include <gradc/autograd/function.hpp>
+#include <gradc/autograd/grad_mode.hpp>
+#include <gradc/autograd/indexing.hpp>
+#include <gradc/autograd/reduction.hpp>
+#include <gradc/autograd/view.hpp>
+
+#include "internal.hpp"
+#include "kernels/convert.hpp"
+#include "kernels/simd.hpp"
+
+namespace gradc {
+
+using autograd::BackwardContext;
+
+namespace {
+
+struct Plan {
+    std::vector<bool> reduced;  // per input dimension
+    Shape out_sizes;            // result shape (keepdim applied)
+    Shape keep_sizes;           // result shape with reduced dims kept as 1
+    std::int64_t outer = 1, inner = 1;
+    Tensor data;                // reduced dims last, contiguous
+};
+
+Plan plan(const Tensor& a, const Shape& dims, bool keepdim, const char* op, ScalarType dt) {
+    detail::check_defined(a, op);
+    Plan p;
+    const std::int64_t n = a.dim();
+    p.reduced.assign(n, dims.empty());
+    for (auto d : dims) {
+        const std::int64_t w = detail::wrap_dim(d, n, op);
+        if (n > 0) {
+            if (p.reduced[w] && !dims.empty()) throw Error(std::string("gradc: ") + op + ": dim " + std::to_string(d) + " appears multiple times in " + shape_string(dims));
+            p.reduced[w] = true;
+        }
+    }
+    Shape perm;
+    for (std::int64_t i = 0; i < n; ++i)
+        if (!p.reduced[i]) {
+            perm.push_back(i);
+            p.outer *= a.sizes()[i];
+        }
+    for (std::int64_t i = 0; i < n; ++i)
+        if (p.reduced[i]) {
+            perm.push_back(i);
+            p.inner *= a.sizes()[i];
+        }
+    for (std::int64_t i = 0; i < n; ++i) {
+        p.keep_sizes.push_back(p.reduced[i] ? 1 : a.sizes()[i]);
+        if (!p.reduced[i] || keepdim) p.out_sizes.push_back(p.keep_sizes.back());
+    }
+    Shape ps, pst;
+    for (auto i : perm) {
+        ps.push_back(a.sizes()[i]);
+        pst.push_back(a.strides()[i]);
+    }
+    p.data = detail::contiguous_as(alias_with_geometry(a, ps, pst, a.storage_offset()), dt);
+    return p;
+}
+
+// out[i] = f(run i), with runs of length plan.inner.
+template <class F>
+Tensor reduce_raw(const Plan& p, ScalarType out_type, const char* op, F f) {
+    Tensor out = uninitialized_tensor(p.out_sizes, out_type);
+    dispatch_floating(p.data.dtype(), op, [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        const T* src = static_cast<const T*>(p.data.raw_data());
+        dispatch(out_type, [&](auto otag) {
+            using O = typename decltype(otag)::type;
+            O* dst = static_cast<O*>(out.raw_data());
+            for (std::int64_t i = 0; i < p.outer; ++i) dst[i] = kernels::convert_value<O>(f(src + i * p.inner, p.inner));
+        });
+    });
+    return out;
+}
+
+template <class T>
+T sum_run(const T* x, std::int64_t n) {
+    std::int64_t i = 0;
+    T acc{};
+    if constexpr (kernels::has_batch<T>) {
+        using B = kernels::batch<T>;
+        constexpr std::int64_t W = B::size;
+        B b0(T(0)), b1(T(0));
+        for (; i + 2 * W <= n; i += 2 * W) {
+            b0 += B::load_unaligned(x + i);
+            b1 += B::load_unaligned(x + i + W);
+        }
+        acc = xsimd::hadd(b0 + b1);
+    }
+    for (; i < n; ++i) acc += x[i];
+    return acc;
+}
+
+// g with the reduced dimensions put back as size 1, then broadcast to `in`.
+Tensor expand_back(const Tensor& g, const Shape& keep_sizes, const Shape& in) {
+    return expand(reshape(g, keep_sizes), in);
+}
+
+}  // namespace
+
+Tensor sum(const Tensor& a, const Shape& dims, bool keepdim) {
+    const ScalarType dt = kernels::float_type(a.dtype());
+    Plan p = plan(a, dims, keepdim, "sum", dt);
+    Tensor y = reduce_raw(p, dt, "sum", [](const auto* x, std::int64_t n) { return sum_run(x, n); });
+    const Shape keep = p.keep_sizes, in = a.sizes();
+    return autograd::record1("sum", {a}, y, {}, [keep, in](const tensor_list& g, const BackwardContext&) -> tensor_list {
+        return {expand_back(g[0], keep, in)};
+    });
+}
+
+Tensor mean(const Tensor& a, const Shape& dims, bool keepdim) {
+    const ScalarType dt = kernels::float_type(a.dtype());
+    Plan p = plan(a, dims, keepdim, "mean", dt);
+    const double count = static_cast<double>(p.inner);
+    Tensor y = reduce_raw(p, dt, "mean", [count](const auto* x, std::int64_t n) {
+        using T = std::decay_t<decltype(*x)>;
+        return sum_run(x, n) / static_cast<kernels::real_of_t<T>>(count);
+    });
+    const Shape keep = p.keep_sizes, in = a.sizes();
+    return autograd::record1("mean", {a}, y, {}, [keep, in, count](const tensor_list& g, const BackwardContext&) -> tensor_list {
+        return {expand_back(g[0] / count, keep, in)};
+    });
+}
+
+namespace {
+
+Tensor prod_impl(const Tensor& a, const Shape& dims, bool keepdim) {
+    const ScalarType dt = kernels::float_type(a.dtype());
+    Plan p = plan(a, dims, keepdim, "prod", dt);
+    Tensor y = reduce_raw(p, dt, "prod", [](const auto* x, std::int64_t n) {
+        std::decay_t<decltype(*x)> acc(1);
+        for (std::int64_t i = 0; i < n; ++i) acc *= x[i];
+        return acc;
+    });
+    const Shape keep = p.keep_sizes, in = a.sizes(), d = dims;
+    return autograd::record1("prod", {a}, y, {a, y}, [keep, in, d](const tensor_list& g, const BackwardContext& ctx) -> tensor_list {
+        const Tensor& x = ctx.saved[0];
+        Tensor yk = reshape(ctx.saved[1], keep);
+        Tensor gk = expand_back(g[0], keep, in);
+        if (!any(x == 0.0)) return {gk * conj(yk / x)};
+        // With zeros, y/x is 0/0: use the product of the other elements, computed by
+        // prefix and suffix products along the reduced run (not differentiable again).
+        NoGradGuard no_grad;
+        Plan q = plan(x, d, true, "prod backward", x.dtype());
+        Tensor others = empty_tensor(q.data.sizes(), x.dtype());
+        dispatch_floating(x.dtype(), "prod backward", [&](auto tag) {
+            using T = typename decltype(tag)::type;
+            const T* src = static_cast<const T*>(q.data.raw_data());
+            T* dst = static_cast<T*>(others.raw_data());
+            for (std::int64_t i = 0; i < q.outer; ++i) {
+                const T* r = src + i * q.inner;
+                T* o = dst + i * q.inner;
+                T acc(1);
+                for (std::int64_t j = 0; j < q.inner; ++j) { o[j] = acc; acc *= r[j]; }
+                acc = T(1);
+                for (std::int64_t j = q.inner; j-- > 0;) { o[j] *= acc; acc *= r[j]; }
+            }
+        });
+        // `others` is laid out with the reduced dims last: permute it back.
+        Shape order;
+        for (std::size_t i = 0; i < in.size(); ++i) if (!q.reduced[i]) order.push_back(static_cast<std::int64_t>(i));
+        for (std::size_t i = 0; i < in.size(); ++i) if (q.reduced[i]) order.push_back(static_cast<std::int64_t>(i));
+        Tensor shaped = reshape(others, [&] { Shape s; for (auto i : order) s.push_back(in[i]); return s; }());
+        Shape inverse(order.size());
+        for (std::size_t i = 0; i < order.size(); ++i) inverse[order[i]] = static_cast<std::int64_t>(i);
+        return {gk * conj(permute(shaped, inverse))};
+    });
+}
+
+// amax/amin: the gradient is shared evenly among the elements equal to the extremum.
+Tensor extremum(const Tensor& a, const Shape& dims, bool keepdim, bool is_max, const char* op) {
+    if (a.is_complex()) throw Error(std::string("gradc: ") + op + " is not defined for complex tensors, got " + detail::describe(a));
+    const ScalarType dt = kernels::float_type(a.dtype());
+    Plan p = plan(a, dims, keepdim, op, dt);
+    if (p.inner == 0) throw Error(std::string("gradc: ") + op + ": cannot reduce over a zero-size dimension of " + detail::describe(a));
+    Tensor y = reduce_raw(p, dt, op, [is_max](const auto* x, std::int64_t n) {
+        using T = std::decay_t<decltype(*x)>;
+        if constexpr (kernels::is_complex_v<T>) {
+            return x[0];
+        } else {
+            T m = x[0];
+            for (std::int64_t i = 0; i < n; ++i) {
+                if (std::isnan(x[i])) return x[i];  // NaN propagates, as torch.amax
+                m = is_max ? std::max(m, x[i]) : std::min(m, x[i]);
+            }
+            return m;
+        }
+    });
+    const Shape keep = p.keep_sizes, in = a.sizes();
+    Shape rdims;
+    for (std::size_t i = 0; i < p.reduced.size(); ++i) if (p.reduced[i]) rdims.push_back(static_cast<std::int64_t>(i));
+    return autograd::record1(op, {a}, y, {a, y}, [keep, in, rdims](const tensor_list& g, const BackwardContext& ctx) -> tensor_list {
+        Tensor mask = ctx.saved[0] == reshape(ctx.saved[1], keep);
+        Tensor count = sum(where(mask, ones_like(ctx.saved[0]), zeros_like(ctx.saved[0])), rdims, true);
+        Tensor share = expand_back(g[0], keep, in) / count;
+        return {where(mask, share, zeros_like(share))};
+    });
+}
+
+// (values, indices) along one dim; the gradient goes to the index only.
+std::tuple<Tensor, Tensor> extremum_dim(const Tensor& a, std::int64_t dim, bool keepdim, bool is_max, const char* op) {
+    if (a.is_complex()) throw Error(std::string("gradc: ") + op + " is not defined for complex tensors, got " + detail::describe(a));
+    const std::int64_t d = detail::wrap_dim(dim, a.dim(), op);
+    const ScalarType dt = kernels::float_type(a.dtype());
+    Plan p = plan(a, a.dim() == 0 ? Shape{} : Shape{d}, keepdim, op, dt);
+    if (p.inner == 0) throw Error(std::string("gradc: ") + op + ": cannot reduce over a zero-size dimension of " + detail::describe(a));
+    Tensor idx = reduce_raw(p, kInt64, op, [is_max](const auto* x, std::int64_t n) -> std::int64_t {
+        using T = std::decay_t<decltype(*x)>;
+        std::int64_t best = 0;
+        if constexpr (!kernels::is_complex_v<T>) {
+            for (std::int64_t i = 0; i < n; ++i) {
+                if (std::isnan(x[i])) return i;
+                if (is_max ? x[i] > x[best] : x[i] < x[best]) best = i;
+            }
+        }
+        return best;
+    });
+    Tensor idx_keep = reshape(idx, p.keep_sizes);
+    Tensor values;
+    {
+        NoGradGuard no_grad;
+        // A fresh tensor (not a view of the gathered one) that gets the history below.
+        Tensor g = gather(a, d, idx_keep);
+        values = alias_with_geometry(g, p.out_sizes, contiguous_strides(p.out_sizes), g.storage_offset());
+    }
+    if (a.dim() == 0) values = a.detach().clone();
+    const Shape keep = p.keep_sizes, in = a.sizes();
+    values = autograd::record1(op, {a, idx_keep}, values, {idx_keep}, [keep, in, d](const tensor_list& g, const BackwardContext& ctx) -> tensor_list {
+        if (in.empty()) return {g[0], Tensor()};
+        return {scatter_add(zeros(in, dtype(g[0].dtype())), d, ctx.saved[0], reshape(g[0], keep)), Tensor()};
+    });
+    return {values, idx};
+}
+
+}  // namespace
+
+Tensor prod(const Tensor& a) { return prod_impl(a, {}, false); }
+Tensor prod(const Tensor& a, std::int64_t dim, bool keepdim) {
+    return prod_impl(a, a.dim() == 0 ? Shape{} : Shape{detail::wrap_dim(dim, a.dim(), "prod")}, keepdim);
+}
+Tensor amax(const Tensor& a, const Shape& dims, bool keepdim) { return extremum(a, dims, keepdim, true, "amax"); }
+Tensor amin(const Tensor& a, const Shape& dims, bool keepdim) { return extremum(a, dims, keepdim, false, "amin"); }
+Tensor max(const Tensor& a) { return extremum(a, {}, false, true, "max"); }
+Tensor min(const Tensor& a) { return extremum(a, {}, false, false, "min"); }
+std::tuple<Tensor, Tensor> max(const Tensor& a, std::int64_t dim, bool keepdim) { return extremum_dim(a, dim, keepdim, true, "max"); }
+std::tuple<Tensor, Tensor> min(const Tensor& a, std::int64_t dim, bool keepdim) { return extremum_dim(a, dim, keepdim, false, "min"); }
+Tensor argmax(const Tensor& a, std::int64_t dim, bool keepdim) { return std::get<1>(max(a.detach(), dim, keepdim)); }
+Tensor argmin(const Tensor& a, std::int64_t dim, bool keepdim) { return std::get<1>(min(a.detach(), dim, keepdim)); }
+
+Tensor norm(const Tensor& a, double p) { return norm(a, p, {}, false); }
+
+Tensor norm(const Tensor& a, double p, const Shape& dims, bool keepdim) {
+    detail::check_defined(a, "norm");
+    if (p != 2) {
+        if (p == 1) return sum(abs(a), dims, keepdim);
+        if (std::isinf(p)) return amax(abs(a), dims, keepdim);
+        return pow(sum(pow(abs(a), p), dims, keepdim), 1.0 / p);
+    }
+    Tensor sq;
+    {
+        NoGradGuard no_grad;
+        sq = a.is_complex() ? real(a * conj(a)) : a * a;
+    }
+    const ScalarType dt = sq.dtype();
+    Plan pl = plan(sq, dims, keepdim, "norm", dt);
+    Tensor y = reduce_raw(pl, dt, "norm", [](const auto* x, std::int64_t n) { return std::sqrt(sum_run(x, n)); });
+    const Shape keep = pl.keep_sizes, in = a.sizes();
+    return autograd::record1("norm", {a}, y, {a, y}, [keep, in](const tensor_list& g, const BackwardContext& ctx) -> tensor_list {
+        // a/‖a‖, and 0 where ‖a‖ = 0 (the minimum-norm subgradient).
+        Tensor yk = reshape(ctx.saved[1], keep);
+        Tensor safe = where(yk == 0.0, ones_like(yk), yk);
+        Tensor scale = where(yk == 0.0, zeros_like(yk), expand_back(g[0], keep, keep) / safe);
+        return {ctx.saved[0] * scale};
+    });
+}
+
+Tensor logsumexp(const Tensor& a, const Shape& dims, bool keepdim) {
+    detail::check_defined(a, "logsumexp");
+    Tensor m = amax(a, dims, true).detach();
+    m = where(isnan(m) | (abs(m) == std::numeric_limits<double>::infinity()), zeros_like(m), m);
+    Tensor y = log(sum(exp(a - m), dims, true)) + m;
+    if (keepdim) return y;
+    Plan p = plan(a.detach(), dims, false, "logsumexp", kernels::float_type(a.dtype()));
+    return reshape(y, p.out_sizes);
+}
+
+Tensor softmax(const Tensor& a, std::int64_t dim) {
+    detail::check_defined(a, "softmax");
+    const std::int64_t d = detail::wrap_dim(dim, a.dim(), "softmax");
+    Tensor e = exp(a - amax(a, {d}, true).detach());
+    return e / sum(e, {d}, true);
+}
+
+Tensor log_softmax(const Tensor& a, std::int64_t dim) {
+    detail::check_defined(a, "log_softmax");
+    const std::int64_t d = detail::wrap_dim(dim, a.dim(), "log_softmax");
+    return a - logsumexp(a, {d}, true);
+}
+
+Tensor sum_to(const Tensor& a, const Shape& sizes) {
+    if (a.sizes() == sizes) return a;
+    const std::int64_t lead = a.dim() - static_cast<std::int64_t>(sizes.size());
+    if (lead < 0) throw Error("gradc: sum_to: cannot sum " + detail::describe(a) + " to the larger shape " + shape_string(sizes));
+    Shape dims;
+    for (std::int64_t i = 0; i < a.dim(); ++i)
+        if (i < lead || (sizes[i - lead] == 1 && a.sizes()[i] != 1)) dims.push_back(i);
+    Tensor s = dims.empty() ? a : sum(a, dims, true);
+    return reshape(s, sizes);
+}
+
+}  // namespace gradc

@@ -1,0 +1,263 @@
+// Tensor handles, their geometry and their autograd state.
+#include <cstring>
+#include <numeric>
+#include <sstream>
+
+#include <gradc/autograd/creation.hpp>
+#include <gradc/autograd/engine.hpp>
+#include <gradc/autograd/function.hpp>
+#include <gradc/autograd/grad_mode.hpp>
+#include <gradc/autograd/node.hpp>
+#include <gradc/autograd/tensor_impl.hpp>
+
+#include "internal.hpp"
+
+namespace gradc {
+
+TensorImpl::TensorImpl(std::shared_ptr<Storage> storage_, std::shared_ptr<VersionCounter> version_,
+                       ScalarType dtype_, Shape sizes_, Shape strides_, std::int64_t offset_)
+    : storage(std::move(storage_)),
+      version(std::move(version_)),
+      dtype(dtype_),
+      sizes(std::move(sizes_)),
+      strides(std::move(strides_)),
+      offset(offset_),
+      numel(shape_numel(sizes)),
+      inference(InferenceMode::is_enabled()) {}
+
+AutogradMeta& TensorImpl::meta() {
+    if (!autograd) autograd = std::make_unique<AutogradMeta>();
+    return *autograd;
+}
+
+bool TensorImpl::is_contiguous() const {
+    std::int64_t expected = 1;
+    for (std::size_t i = sizes.size(); i-- > 0;) {
+        if (sizes[i] == 1) continue;
+        if (strides[i] != expected) return false;
+        expected *= sizes[i];
+    }
+    return true;
+}
+
+Shape contiguous_strides(const Shape& sizes) {
+    Shape s(sizes.size());
+    std::int64_t acc = 1;
+    for (std::size_t i = sizes.size(); i-- > 0;) {
+        s[i] = acc;
+        acc *= std::max<std::int64_t>(sizes[i], 1);
+    }
+    return s;
+}
+
+std::int64_t shape_numel(const Shape& sizes) {
+    return std::accumulate(sizes.begin(), sizes.end(), std::int64_t{1}, std::multiplies<>());
+}
+
+std::string shape_string(const Shape& sizes) {
+    std::string s = "[";
+    for (std::size_t i = 0; i < sizes.size(); ++i) s += (i ? ", " : "") + std::to_string(sizes[i]);
+    return s + "]";
+}
+
+namespace {
+Tensor new_tensor(const Shape& sizes, ScalarType dtype, bool zero) {
+    for (auto s : sizes)
+        if (s < 0) throw Error("gradc: cannot create a tensor with negative size " + shape_string(sizes));
+    const auto n = shape_numel(sizes);
+    auto storage = std::make_shared<Storage>(static_cast<std::size_t>(n) * element_size(dtype), zero);
+    return Tensor(std::make_shared<TensorImpl>(std::move(storage), std::make_shared<VersionCounter>(), dtype, sizes,
+                                               contiguous_strides(sizes), 0));
+}
+}  // namespace
+
+Tensor empty_tensor(const Shape& sizes, ScalarType dtype) { return new_tensor(sizes, dtype, true); }
+Tensor uninitialized_tensor(const Shape& sizes, ScalarType dtype) { return new_tensor(sizes, dtype, false); }
+
+Tensor alias_with_geometry(const Tensor& base, Shape sizes, Shape strides, std::int64_t offset) {
+    auto* b = base.unsafeGetTensorImpl();
+    auto impl = std::make_shared<TensorImpl>(b->storage, b->version, b->dtype, std::move(sizes), std::move(strides), offset);
+    impl->inference = b->inference;
+    return Tensor(std::move(impl));
+}
+
+Tensor::Tensor(double value) : Tensor(empty_tensor({}, kFloat64)) {
+    *reinterpret_cast<double*>(impl_->data()) = value;
+    impl_->wrapped_number = true;
+}
+
+namespace {
+TensorImpl& need(const std::shared_ptr<TensorImpl>& impl, const char* what) {
+    if (!impl) throw Error(std::string("gradc: ") + what + " called on an undefined tensor");
+    return *impl;
+}
+}  // namespace
+
+ScalarType Tensor::dtype() const { return need(impl_, "dtype()").dtype; }
+const Shape& Tensor::sizes() const { return need(impl_, "sizes()").sizes; }
+const Shape& Tensor::strides() const { return need(impl_, "strides()").strides; }
+std::int64_t Tensor::dim() const { return static_cast<std::int64_t>(need(impl_, "dim()").sizes.size()); }
+std::int64_t Tensor::numel() const { return need(impl_, "numel()").numel; }
+std::int64_t Tensor::storage_offset() const { return need(impl_, "storage_offset()").offset; }
+bool Tensor::is_contiguous() const { return need(impl_, "is_contiguous()").is_contiguous(); }
+void* Tensor::raw_data() const { return need(impl_, "data_ptr()").data(); }
+std::int64_t Tensor::size(std::int64_t d) const { return sizes()[detail::wrap_dim(d, dim(), "size")]; }
+std::int64_t Tensor::stride(std::int64_t d) const { return strides()[detail::wrap_dim(d, dim(), "stride")]; }
+TensorOptions Tensor::options() const { return TensorOptions().dtype(dtype()); }
+
+void Tensor::check_element_type(ScalarType expected, const char* what) const {
+    if (dtype() != expected)
+        throw Error(std::string("gradc: ") + what + ": expected element type " + std::string(to_string(expected)) +
+                    " but the tensor has dtype " + std::string(to_string(dtype())));
+}
+
+std::complex<double> Tensor::item_complex() const {
+    if (numel() != 1)
+        throw Error("gradc: item(): a tensor with " + std::to_string(numel()) + " elements (shape " +
+                    shape_string(sizes()) + ") cannot be converted to a scalar; expected exactly one element");
+    return dispatch(dtype(), [&](auto tag) -> std::complex<double> {
+        using T = typename decltype(tag)::type;
+        T v = *static_cast<const T*>(raw_data());
+        if constexpr (std::is_same_v<T, std::complex<float>> || std::is_same_v<T, std::complex<double>>)
+            return {static_cast<double>(v.real()), static_cast<double>(v.imag())};
+        else
+            return {static_cast<double>(v), 0.0};
+    });
+}
+
+// ---- autograd state ------------------------------------------------------------------
+
+bool Tensor::requires_grad() const {
+    auto& impl = need(impl_, "requires_grad()");
+    if (!impl.autograd) return false;
+    detail::refresh_view_history(impl);
+    return impl.autograd->requires_grad || impl.autograd->grad_fn != nullptr;
+}
+
+const Tensor& Tensor::set_requires_grad(bool r) const {
+    auto& impl = need(impl_, "requires_grad_()");
+    if (!is_leaf()) {
+        if (r) return *this;
+        throw Error(
+            "gradc: requires_grad_(false): you can only change requires_grad flags of leaf tensors; this tensor "
+            "has grad_fn " + grad_fn()->name() + ". Use detach() to get a tensor without history.");
+    }
+    if (r && !is_differentiable_type(impl.dtype))
+        throw Error("gradc: requires_grad_(): only tensors of floating point and complex dtype can require "
+                    "gradients, got dtype " + std::string(to_string(impl.dtype)));
+    if (r && impl.inference && !InferenceMode::is_enabled())
+        throw Error("gradc: requires_grad_(): setting requires_grad=true on an inference tensor outside "
+                    "InferenceMode is not allowed; clone() it first to get a normal tensor.");
+    impl.meta().requires_grad = r;
+    return *this;
+}
+
+Tensor& Tensor::requires_grad_(bool r) {
+    set_requires_grad(r);
+    return *this;
+}
+
+bool Tensor::is_leaf() const {
+    return grad_fn() == nullptr;
+}
+
+const std::shared_ptr<autograd::Node>& Tensor::grad_fn() const {
+    static const std::shared_ptr<autograd::Node> none;
+    auto& impl = need(impl_, "grad_fn()");
+    if (!impl.autograd) return none;
+    detail::refresh_view_history(impl);
+    return impl.autograd->grad_fn;
+}
+
+std::uint32_t Tensor::output_nr() const {
+    auto& impl = need(impl_, "output_nr()");
+    return impl.autograd ? impl.autograd->output_nr : 0;
+}
+
+const Tensor& Tensor::grad() const {
+    static const Tensor none;
+    auto& impl = need(impl_, "grad()");
+    return impl.autograd ? impl.autograd->grad : none;
+}
+
+Tensor& Tensor::mutable_grad() const {
+    return need(impl_, "mutable_grad()").meta().grad;
+}
+
+void Tensor::retain_grad() const {
+    auto& impl = need(impl_, "retain_grad()");
+    if (!requires_grad())
+        throw Error("gradc: retain_grad(): can't retain_grad on a tensor that has requires_grad=false");
+    if (is_leaf()) return;  // leaves keep their gradient anyway
+    auto& meta = impl.meta();
+    if (meta.retains_grad) return;
+    meta.retains_grad = true;
+    meta.grad_fn->retained_grads().emplace_back(meta.output_nr, impl_);
+}
+
+bool Tensor::retains_grad() const {
+    auto& impl = need(impl_, "retains_grad()");
+    return impl.autograd && impl.autograd->retains_grad;
+}
+
+Tensor Tensor::detach() const {
+    auto& impl = need(impl_, "detach()");
+    return alias_with_geometry(*this, impl.sizes, impl.strides, impl.offset);
+}
+
+Tensor& Tensor::detach_() {
+    auto& impl = need(impl_, "detach_()");
+    if (is_view())
+        throw Error("gradc: detach_(): can't detach views in-place; use detach() instead");
+    if (impl.autograd) {
+        impl.autograd->grad_fn.reset();
+        impl.autograd->requires_grad = false;
+        impl.autograd->output_nr = 0;
+    }
+    return *this;
+}
+
+std::uint32_t Tensor::_version() const { return need(impl_, "_version()").version->current(); }
+bool Tensor::is_inference() const { return need(impl_, "is_inference()").inference; }
+bool Tensor::is_view() const {
+    auto& impl = need(impl_, "is_view()");
+    return impl.autograd && impl.autograd->base.defined();
+}
+const Tensor& Tensor::_base() const {
+    static const Tensor none;
+    auto& impl = need(impl_, "_base()");
+    return impl.autograd ? impl.autograd->base : none;
+}
+
+void Tensor::backward(const Tensor& gradient, std::optional<bool> retain_graph, bool create_graph,
+                      const tensor_list& inputs) const {
+    autograd::backward({*this}, gradient.defined() ? tensor_list{gradient} : tensor_list{}, retain_graph,
+                       create_graph, inputs);
+}
+
+namespace detail {
+
+std::int64_t wrap_dim(std::int64_t dim, std::int64_t ndim, const char* op) {
+    const std::int64_t n = std::max<std::int64_t>(ndim, 1);  // a 0-dim tensor accepts dim 0 and -1
+    if (dim < -n || dim >= n)
+        throw Error(std::string("gradc: ") + op + ": dimension out of range (expected to be in range of [" +
+                    std::to_string(-n) + ", " + std::to_string(n - 1) + "], but got " + std::to_string(dim) + ")");
+    return dim < 0 ? dim + n : dim;
+}
+
+std::string describe(const Tensor& t) {
+    if (!t.defined()) return "[undefined tensor]";
+    std::string s = "[";
+    s += to_string(t.dtype());
+    s += ' ';
+    s += shape_string(t.sizes());
+    s += ']';
+    return s;
+}
+
+void check_defined(const Tensor& t, const char* op) {
+    if (!t.defined()) throw Error(std::string("gradc: ") + op + ": got an undefined tensor");
+}
+
+}  // namespace detail
+}  // namespace gradc

@@ -1,0 +1,102 @@
+// Tensor's member functions: LibTorch-style spellings of the free functions.
+#include <gradc/autograd/creation.hpp>
+#include <gradc/autograd/elementwise.hpp>
+#include <gradc/autograd/function.hpp>
+#include <gradc/autograd/grad_mode.hpp>
+#include <gradc/autograd/indexing.hpp>
+#include <gradc/autograd/linalg.hpp>
+#include <gradc/autograd/reduction.hpp>
+#include <gradc/autograd/view.hpp>
+
+#include "internal.hpp"
+
+namespace gradc {
+
+Tensor Tensor::clone() const {
+    detail::check_defined(*this, "clone");
+    Tensor out = detail::copy_as(*this, dtype());
+    return autograd::record1("clone", {*this}, out, {}, [](const tensor_list& g, const autograd::BackwardContext&) -> tensor_list {
+        return {g[0]};
+    });
+}
+
+Tensor Tensor::contiguous() const {
+    detail::check_defined(*this, "contiguous");
+    return is_contiguous() ? *this : clone();
+}
+
+Tensor Tensor::to(ScalarType t) const {
+    detail::check_defined(*this, "to");
+    if (t == dtype()) return *this;
+    if (requires_grad() && !is_differentiable_type(t) && GradMode::is_enabled()) {
+        // Integers and bools carry no gradient: the result is simply not recorded.
+        return detail::copy_as(*this, t);
+    }
+    Tensor out = detail::copy_as(*this, t);
+    const ScalarType from = dtype();
+    return autograd::record1("to_copy", {*this}, out, {}, [from](const tensor_list& g, const autograd::BackwardContext&) -> tensor_list {
+        Tensor gi = g[0];
+        if (gi.is_complex() && !gradc::is_complex(from)) gi = gradc::real(gi);
+        return {gi.to(from)};
+    });
+}
+
+Tensor Tensor::abs() const { return gradc::abs(*this); }
+Tensor Tensor::neg() const { return gradc::neg(*this); }
+Tensor Tensor::exp() const { return gradc::exp(*this); }
+Tensor Tensor::log() const { return gradc::log(*this); }
+Tensor Tensor::sqrt() const { return gradc::sqrt(*this); }
+Tensor Tensor::sin() const { return gradc::sin(*this); }
+Tensor Tensor::cos() const { return gradc::cos(*this); }
+Tensor Tensor::tanh() const { return gradc::tanh(*this); }
+Tensor Tensor::sigmoid() const { return gradc::sigmoid(*this); }
+Tensor Tensor::relu() const { return gradc::relu(*this); }
+Tensor Tensor::pow(const Tensor& e) const { return gradc::pow(*this, e); }
+Tensor Tensor::pow(double e) const { return gradc::pow(*this, e); }
+Tensor Tensor::clamp(std::optional<double> lo, std::optional<double> hi) const { return gradc::clamp(*this, lo, hi); }
+Tensor Tensor::real() const { return gradc::real(*this); }
+Tensor Tensor::imag() const { return gradc::imag(*this); }
+Tensor Tensor::conj() const { return gradc::conj(*this); }
+Tensor Tensor::angle() const { return gradc::angle(*this); }
+
+Tensor Tensor::sum() const { return gradc::sum(*this); }
+Tensor Tensor::sum(const Shape& dims, bool keepdim) const { return gradc::sum(*this, dims, keepdim); }
+Tensor Tensor::mean() const { return gradc::mean(*this); }
+Tensor Tensor::mean(const Shape& dims, bool keepdim) const { return gradc::mean(*this, dims, keepdim); }
+Tensor Tensor::prod() const { return gradc::prod(*this); }
+Tensor Tensor::prod(std::int64_t dim, bool keepdim) const { return gradc::prod(*this, dim, keepdim); }
+Tensor Tensor::amax(const Shape& dims, bool keepdim) const { return gradc::amax(*this, dims, keepdim); }
+Tensor Tensor::amin(const Shape& dims, bool keepdim) const { return gradc::amin(*this, dims, keepdim); }
+Tensor Tensor::max() const { return gradc::max(*this); }
+std::tuple<Tensor, Tensor> Tensor::max(std::int64_t dim, bool keepdim) const { return gradc::max(*this, dim, keepdim); }
+Tensor Tensor::min() const { return gradc::min(*this); }
+std::tuple<Tensor, Tensor> Tensor::min(std::int64_t dim, bool keepdim) const { return gradc::min(*this, dim, keepdim); }
+Tensor Tensor::norm(double p) const { return gradc::norm(*this, p); }
+Tensor Tensor::logsumexp(const Shape& dims, bool keepdim) const { return gradc::logsumexp(*this, dims, keepdim); }
+Tensor Tensor::softmax(std::int64_t dim) const { return gradc::softmax(*this, dim); }
+Tensor Tensor::log_softmax(std::int64_t dim) const { return gradc::log_softmax(*this, dim); }
+
+Tensor Tensor::view(const Shape& s) const { return gradc::view(*this, s); }
+Tensor Tensor::reshape(const Shape& s) const { return gradc::reshape(*this, s); }
+Tensor Tensor::flatten() const { return gradc::flatten(*this); }
+Tensor Tensor::transpose(std::int64_t a, std::int64_t b) const { return gradc::transpose(*this, a, b); }
+Tensor Tensor::t() const { return gradc::t(*this); }
+Tensor Tensor::permute(const Shape& d) const { return gradc::permute(*this, d); }
+Tensor Tensor::select(std::int64_t d, std::int64_t i) const { return gradc::select(*this, d, i); }
+Tensor Tensor::slice(std::int64_t d, std::optional<std::int64_t> s, std::optional<std::int64_t> e, std::int64_t st) const {
+    return gradc::slice(*this, d, s, e, st);
+}
+Tensor Tensor::narrow(std::int64_t d, std::int64_t s, std::int64_t l) const { return gradc::narrow(*this, d, s, l); }
+Tensor Tensor::expand(const Shape& s) const { return gradc::expand(*this, s); }
+Tensor Tensor::squeeze() const { return gradc::squeeze(*this); }
+Tensor Tensor::squeeze(std::int64_t d) const { return gradc::squeeze(*this, d); }
+Tensor Tensor::unsqueeze(std::int64_t d) const { return gradc::unsqueeze(*this, d); }
+
+Tensor Tensor::matmul(const Tensor& o) const { return gradc::matmul(*this, o); }
+Tensor Tensor::mm(const Tensor& o) const { return gradc::mm(*this, o); }
+Tensor Tensor::mv(const Tensor& v) const { return gradc::mv(*this, v); }
+Tensor Tensor::dot(const Tensor& o) const { return gradc::dot(*this, o); }
+Tensor Tensor::index_select(std::int64_t d, const Tensor& i) const { return gradc::index_select(*this, d, i); }
+Tensor Tensor::gather(std::int64_t d, const Tensor& i) const { return gradc::gather(*this, d, i); }
+
+}  // namespace gradc

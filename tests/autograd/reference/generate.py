@@ -1,0 +1,217 @@
+#!/usr/bin/python3
+"""Reference values for tests/autograd, computed with PyTorch.
+
+Run with Debian's python3-torch:  /usr/bin/python3 tests/autograd/reference/generate.py
+It writes reference_data.hpp next to this file: a map from case names to flat lists of
+doubles (complex values interleaved as re, im). The inputs are written too, so the C++
+tests read them from the same place and cannot drift from what PyTorch saw.
+Where PyTorch 1.13 and the autograd notes disagree, the tests follow the notes and do
+not use a value from here.
+"""
+import math
+import os
+
+import torch
+
+torch.set_default_dtype(torch.float64)
+cases = {}
+
+
+def put(name, t):
+    t = torch.as_tensor(t).detach()
+    if t.is_complex():
+        flat = torch.view_as_real(t.reshape(-1)).reshape(-1)
+    else:
+        flat = t.reshape(-1).to(torch.float64)
+    cases[name] = [float(v) for v in flat]
+
+
+def leaf(values, shape=None):
+    t = torch.tensor(values, dtype=torch.float64)
+    if shape is not None:
+        t = t.reshape(shape)
+    return t.requires_grad_()
+
+
+# ---- seed 001 -------------------------------------------------------------------------
+x1 = leaf([0.0140, 0.5773, 0.0469])
+x2 = leaf([0.3232, 0.4903, 0.9395])
+g = torch.tensor([0.4948, 0.8746, 0.7076])
+(torch.sin(x1) + x1 * x2).backward(g)
+put("seed.vector.x1", x1); put("seed.vector.x2", x2); put("seed.vector.g", g)
+put("seed.vector.x1.grad", x1.grad); put("seed.vector.x2.grad", x2.grad)
+
+# ---- unary functions of the rule table: value, first and second derivative -----------
+general = [-1.3, -0.4, 0.25, 0.8, 1.7]
+positive = [0.15, 0.4, 0.9, 1.6, 3.2]
+unit = [-0.9, -0.35, 0.1, 0.45, 0.8]
+unary = {
+    "exp": (torch.exp, general), "exp2": (torch.exp2, general), "expm1": (torch.expm1, general),
+    "log": (torch.log, positive), "log2": (torch.log2, positive), "log10": (torch.log10, positive),
+    "log1p": (torch.log1p, positive), "sqrt": (torch.sqrt, positive),
+    "cbrt": (lambda t: t.pow(1.0 / 3.0), positive),
+    "sin": (torch.sin, general), "cos": (torch.cos, general), "tan": (torch.tan, unit),
+    "asin": (torch.asin, unit), "acos": (torch.acos, unit), "atan": (torch.atan, general),
+    "sinh": (torch.sinh, general), "cosh": (torch.cosh, general), "tanh": (torch.tanh, general),
+    "sigmoid": (torch.sigmoid, general), "softplus": (torch.nn.functional.softplus, general),
+    "erf": (torch.erf, general), "erfc": (torch.erfc, general),
+    "abs": (torch.abs, general), "relu": (torch.relu, general), "neg": (torch.neg, general),
+}
+for name, (f, xs) in unary.items():
+    x = leaf(xs)
+    y = f(x)
+    (d1,) = torch.autograd.grad(y.sum(), x, create_graph=True)
+    if d1.requires_grad:
+        (d2,) = torch.autograd.grad(d1.sum(), x, allow_unused=True)
+    else:
+        d2 = None  # piecewise linear (abs, relu, neg): the derivative is constant
+    if d2 is None:
+        d2 = torch.zeros_like(x)
+    put(f"unary.{name}.x", x); put(f"unary.{name}.y", y); put(f"unary.{name}.d1", d1); put(f"unary.{name}.d2", d2)
+
+# ---- binary functions with broadcasting ([2,3] with [3]) ------------------------------
+a_vals = [[0.5, 1.2, 2.0], [0.9, 1.5, 0.3]]
+b_vals = [1.1, 0.7, 2.5]
+binary = {
+    "add": torch.add, "sub": torch.sub, "mul": torch.mul, "div": torch.div, "pow": torch.pow,
+    "atan2": torch.atan2, "hypot": torch.hypot, "maximum": torch.maximum, "minimum": torch.minimum,
+}
+w = torch.tensor([[1.0, -2.0, 0.5], [0.25, 3.0, -1.0]])
+for name, f in binary.items():
+    a = leaf(a_vals)
+    b = leaf(b_vals)
+    y = f(a, b)
+    y.backward(w)
+    put(f"binary.{name}.y", y); put(f"binary.{name}.a.grad", a.grad); put(f"binary.{name}.b.grad", b.grad)
+put("binary.a", torch.tensor(a_vals)); put("binary.b", torch.tensor(b_vals)); put("binary.w", w)
+
+# max/min ties: each side gets half
+a = leaf([1.0, 2.0, 3.0]); b = leaf([1.0, 0.0, 3.0])
+torch.maximum(a, b).sum().backward()
+put("ties.maximum.a.grad", a.grad); put("ties.maximum.b.grad", b.grad)
+
+# ---- reductions -----------------------------------------------------------------------
+m = [[0.5, -1.0, 2.0, 0.25], [1.5, 0.0, -0.5, 3.0], [2.0, 2.0, 1.0, -2.5]]
+put("reduce.m", torch.tensor(m))
+wr = torch.tensor([0.3, -0.7, 1.1])
+put("reduce.w", wr)
+
+
+def reduce_case(name, f):
+    x = leaf(m)
+    y = f(x)
+    y.backward(wr.reshape(y.shape) if y.numel() == 3 else torch.ones_like(y))
+    put(f"reduce.{name}.y", y); put(f"reduce.{name}.grad", x.grad)
+
+
+reduce_case("sum1", lambda x: x.sum(1))
+reduce_case("mean1", lambda x: x.mean(1))
+reduce_case("prod1", lambda x: x.prod(1))          # row 1 contains a zero
+reduce_case("amax1", lambda x: x.amax(1))          # row 2 has a tie
+reduce_case("max1", lambda x: x.max(1).values)
+reduce_case("min1", lambda x: x.min(1).values)
+reduce_case("logsumexp1", lambda x: x.logsumexp(1))
+reduce_case("norm", lambda x: x.norm())
+reduce_case("prod", lambda x: (x + 3.0).prod())
+reduce_case("amax", lambda x: x.amax())
+x = leaf(m); y = torch.softmax(x, 1); y.backward(torch.tensor(m) * 0.5); put("reduce.softmax.y", y); put("reduce.softmax.grad", x.grad)
+x = leaf(m); y = torch.log_softmax(x, 0); y.backward(torch.tensor(m) * 0.5); put("reduce.log_softmax.y", y); put("reduce.log_softmax.grad", x.grad)
+
+# ---- matrix products ------------------------------------------------------------------
+A = [[0.2, -1.0, 0.5], [1.5, 0.3, -0.7]]
+B = [[1.0, 0.4], [-0.6, 2.0], [0.9, -1.1]]
+v = [0.3, -1.2, 2.0]
+put("linalg.A", torch.tensor(A)); put("linalg.B", torch.tensor(B)); put("linalg.v", torch.tensor(v))
+a = leaf(A); b = leaf(B); y = a.mm(b); y.backward(torch.tensor([[1.0, 2.0], [-1.0, 0.5]]))
+put("linalg.mm.y", y); put("linalg.mm.A.grad", a.grad); put("linalg.mm.B.grad", b.grad)
+a = leaf(A); vv = leaf(v); y = a.mv(vv); y.backward(torch.tensor([0.7, -0.2]))
+put("linalg.mv.y", y); put("linalg.mv.A.grad", a.grad); put("linalg.mv.v.grad", vv.grad)
+p = leaf(v); q = leaf([1.0, 0.5, -0.25]); y = torch.dot(p, q); y.backward()
+put("linalg.dot.y", y); put("linalg.dot.p.grad", p.grad); put("linalg.dot.q.grad", q.grad)
+p = leaf(v); q = leaf([1.0, 0.5]); y = torch.outer(p, q); (y * torch.arange(6.0).reshape(3, 2)).sum().backward()
+put("linalg.outer.p.grad", p.grad); put("linalg.outer.q.grad", q.grad)
+torch.manual_seed(0)
+X = torch.randn(2, 3, 4); Y = torch.randn(2, 4, 5); G = torch.randn(2, 3, 5)
+put("linalg.bmm.X", X); put("linalg.bmm.Y", Y); put("linalg.bmm.G", G)
+x = X.clone().requires_grad_(); yy = Y.clone().requires_grad_(); z = torch.bmm(x, yy); z.backward(G)
+put("linalg.bmm.y", z); put("linalg.bmm.X.grad", x.grad); put("linalg.bmm.Y.grad", yy.grad)
+# broadcast matmul: (2,3,4) @ (4,5)
+x = X.clone().requires_grad_(); yy = Y[0].clone().requires_grad_(); z = torch.matmul(x, yy); z.backward(G)
+put("linalg.matmul_b.y", z); put("linalg.matmul_b.X.grad", x.grad); put("linalg.matmul_b.Y.grad", yy.grad)
+# a larger product exercising the blocked kernel's tails
+P = torch.randn(37, 70); Q = torch.randn(70, 29)
+put("linalg.big.P", P); put("linalg.big.Q", Q); put("linalg.big.y", P @ Q)
+
+# ---- views, joins and indexing -------------------------------------------------------
+base = [[1.0, 2.0, 3.0, 4.0], [5.0, 6.0, 7.0, 8.0], [9.0, 10.0, 11.0, 12.0]]
+put("views.base", torch.tensor(base))
+wv = torch.tensor(base) * 0.1
+x = leaf(base); (x.t() * wv.t()).sum().backward(); put("views.t.grad", x.grad)
+x = leaf(base); (x[:, 1:4:2] ** 2).sum().backward(); put("views.slice.grad", x.grad)
+x = leaf(base); (x.select(0, 1) * torch.tensor([1.0, -1.0, 2.0, -2.0])).sum().backward(); put("views.select.grad", x.grad)
+x = leaf([1.0, 2.0, 3.0]); (x.unsqueeze(0).expand(4, 3) * torch.arange(12.0).reshape(4, 3)).sum().backward(); put("views.expand.grad", x.grad)
+x = leaf(base); (x.reshape(2, 6).narrow(1, 2, 3) ** 3).sum().backward(); put("views.narrow.grad", x.grad)
+x = leaf(base); idx = torch.tensor([2, 0, 2]); (x.index_select(0, idx) * wv).sum().backward(); put("views.index_select.grad", x.grad)
+x = leaf(base); gi = torch.tensor([[0, 3], [1, 1], [2, 0]]); y = x.gather(1, gi); (y * torch.tensor([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])).sum().backward()
+put("views.gather.y", y); put("views.gather.grad", x.grad)
+p = leaf([1.0, 2.0]); q = leaf([[3.0, 4.0], [5.0, 6.0]]); y = torch.cat([p.unsqueeze(0), q], 0); (y * y).sum().backward()
+put("views.cat.p.grad", p.grad); put("views.cat.q.grad", q.grad)
+p = leaf([1.0, 2.0]); q = leaf([3.0, 4.0]); y = torch.stack([p, q], 1); (y * torch.tensor([[1.0, 2.0], [3.0, 4.0]])).sum().backward()
+put("views.stack.p.grad", p.grad); put("views.stack.q.grad", q.grad)
+
+# ---- in-place -------------------------------------------------------------------------
+x = leaf([1.0, 2.0, 3.0, 4.0]); b = x * 1.0; b[1:3].mul_(x[0:2]); (b * b).sum().backward()
+put("inplace.view_mul.b", b); put("inplace.view_mul.grad", x.grad)
+x = leaf([0.5, -1.0, 2.0]); y = x * 2.0; y.sin_(); y.add_(x); y.sum().backward()
+put("inplace.chain.y", y); put("inplace.chain.grad", x.grad)
+x = leaf([0.5, -1.0, 2.0]); s = leaf([3.0]); b = x.clone(); b[0:1].copy_(s * 2.0); (b ** 2).sum().backward()
+put("inplace.copy.x.grad", x.grad); put("inplace.copy.s.grad", s.grad)
+
+# ---- clamp at and inside the bounds ---------------------------------------------------
+x = leaf([-2.0, -1.0, 0.0, 1.0, 2.0]); x.clamp(-1.0, 1.0).sum().backward(); put("clamp.grad", x.grad)
+
+# ---- higher order ---------------------------------------------------------------------
+x = leaf([0.3, -0.8])
+y = torch.tanh(x).sum()
+(d1,) = torch.autograd.grad(y, x, create_graph=True)
+(d2,) = torch.autograd.grad(d1.sum(), x, create_graph=True)
+(d3,) = torch.autograd.grad(d2.sum(), x)
+put("higher.tanh.d1", d1); put("higher.tanh.d2", d2); put("higher.tanh.d3", d3)
+x = leaf([0.7, 1.3]); w2 = leaf([[0.5, -1.0], [2.0, 0.25]])
+y = (torch.sigmoid(w2.mv(x)) * x).sum()
+(gx,) = torch.autograd.grad(y, x, create_graph=True)
+(hxw,) = torch.autograd.grad(gx.sum(), w2)
+put("higher.mixed.gx", gx); put("higher.mixed.hxw", hxw)
+
+# ---- complex (conjugate Wirtinger convention) ----------------------------------------
+zv = torch.tensor([1.0 + 2.0j, -0.5 + 0.25j, 3.0 - 1.0j])
+put("complex.z", zv)
+for name, f in {
+    "abs": lambda z: z.abs().sum(),
+    "angle": lambda z: z.angle().sum(),
+    "real": lambda z: z.real.sum(),
+    "imag": lambda z: z.imag.sum(),
+    "mulconj": lambda z: (z * z.conj()).real.sum(),
+    "exp_abs": lambda z: torch.exp(z).abs().sum(),
+    "sin_real": lambda z: torch.sin(z * z).real.sum(),
+    "square_abs": lambda z: (z * z).abs().sum(),
+}.items():
+    z = zv.clone().requires_grad_()
+    f(z).backward()
+    put(f"complex.{name}.grad", z.grad)
+# real input in a complex computation: the gradient is real
+x = leaf([0.5, 1.5]); c = torch.tensor([1.0 + 1.0j, 2.0 - 1.0j]); (x * c).abs().sum().backward(); put("complex.real_input.grad", x.grad)
+
+# ---- write ----------------------------------------------------------------------------
+here = os.path.dirname(os.path.abspath(__file__))
+with open(os.path.join(here, "reference_data.hpp"), "w") as out:
+    out.write("// Generated by generate.py with torch %s; do not edit.\n" % torch.__version__)
+    out.write("#pragma once\n\n#include <map>\n#include <string>\n#include <vector>\n\n")
+    out.write("namespace reference {\n\n")
+    out.write("inline const std::map<std::string, std::vector<double>>& data() {\n")
+    out.write("    static const std::map<std::string, std::vector<double>> d = {\n")
+    for k in sorted(cases):
+        vals = ", ".join(repr(v) if math.isfinite(v) else ("std::numeric_limits<double>::infinity()" if v > 0 else "-std::numeric_limits<double>::infinity()") for v in cases[k])
+        out.write('        {"%s", {%s}},\n' % (k, vals))
+    out.write("    };\n    return d;\n}\n\n}  // namespace reference\n")
+print("wrote", len(cases), "cases")

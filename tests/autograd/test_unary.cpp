@@ -1,0 +1,103 @@
+// Every unary function of the rule table: value, first and second derivative against
+// PyTorch, in float64 and float32, plus the conventions at non-differentiable points.
+#include <cmath>
+#include <limits>
+
+#include "support.hpp"
+
+using namespace testing;
+
+namespace {
+
+using Fn = gradc::Tensor (*)(const gradc::Tensor&);
+
+struct UnaryCase {
+    const char* name;
+    Fn f;
+};
+
+const UnaryCase unary_cases[] = {
+    {"exp", gradc::exp},         {"exp2", gradc::exp2},   {"expm1", gradc::expm1}, {"log", gradc::log},
+    {"log2", gradc::log2},       {"log10", gradc::log10}, {"log1p", gradc::log1p}, {"sqrt", gradc::sqrt},
+    {"cbrt", gradc::cbrt},       {"sin", gradc::sin},     {"cos", gradc::cos},     {"tan", gradc::tan},
+    {"asin", gradc::asin},       {"acos", gradc::acos},   {"atan", gradc::atan},   {"sinh", gradc::sinh},
+    {"cosh", gradc::cosh},       {"tanh", gradc::tanh},   {"sigmoid", gradc::sigmoid},
+    {"softplus", gradc::softplus}, {"erf", gradc::erf},   {"erfc", gradc::erfc},   {"abs", gradc::abs},
+    {"relu", gradc::relu},       {"neg", gradc::neg},
+};
+
+}  // namespace
+
+TEST_CASE("unary functions: value, first and second derivative agree with PyTorch", "[autograd][unary]") {
+    for (const auto& c : unary_cases) {
+        const std::string n = std::string("unary.") + c.name;
+        INFO(c.name);
+        auto x = ref_tensor(n + ".x", {5}, gradc::requires_grad());
+        auto y = c.f(x);
+        CHECK_THAT(values(y), matches(n + ".y", 1e-12));
+        auto d1 = gradc::autograd::grad({y.sum()}, {x}, {}, std::nullopt, /*create_graph=*/true)[0];
+        CHECK_THAT(values(d1), matches(n + ".d1", 1e-12));
+        if (d1.requires_grad()) {
+            auto d2 = gradc::autograd::grad({d1.sum()}, {x}, {}, std::nullopt, false, /*allow_unused=*/true)[0];
+            CHECK_THAT(values(d2.defined() ? d2 : gradc::zeros({5})), matches(n + ".d2", 1e-10, 1e-12));
+        } else {
+            CHECK_THAT(expected(n + ".d2"), approx({0, 0, 0, 0, 0}));
+        }
+    }
+}
+
+TEST_CASE("unary functions in float32 use the vectorised kernel and keep the dtype", "[autograd][unary]") {
+    for (const auto& c : unary_cases) {
+        const std::string n = std::string("unary.") + c.name;
+        INFO(c.name);
+        // 37 elements: several SIMD batches and a scalar tail.
+        std::vector<double> xs;
+        for (int i = 0; i < 37; ++i) xs.push_back(expected(n + ".x")[i % 5]);
+        auto x = gradc::from_vector(xs, {37}, gradc::TensorOptions().dtype(gradc::kFloat32).requires_grad(true));
+        auto y = c.f(x);
+        CHECK(y.dtype() == gradc::kFloat32);
+        y.sum().backward();
+        CHECK(x.grad().dtype() == gradc::kFloat32);
+        std::vector<double> ey, eg;
+        for (int i = 0; i < 37; ++i) {
+            ey.push_back(expected(n + ".y")[i % 5]);
+            eg.push_back(expected(n + ".d1")[i % 5]);
+        }
+        CHECK_THAT(values(y), approx(ey, 2e-6, 1e-6));
+        CHECK_THAT(values(x.grad()), approx(eg, 2e-6, 1e-6));
+    }
+}
+
+TEST_CASE("derivatives at non-differentiable points follow the autograd notes", "[autograd][unary]") {
+    auto x = gradc::tensor({0.0}, gradc::requires_grad());
+    gradc::relu(x).backward();
+    CHECK(x.grad().item<double>() == 0.0);  // relu'(0) = 0
+    x.mutable_grad() = gradc::Tensor();
+    gradc::abs(x).backward();
+    CHECK(x.grad().item<double>() == 0.0);  // abs'(0) = 0
+    x.mutable_grad() = gradc::Tensor();
+    gradc::sqrt(x).backward();
+    CHECK(x.grad().item<double>() == std::numeric_limits<double>::infinity());  // sqrt'(0) = +inf
+    // relu gates: an infinite gradient behind the closed gate does not leak as NaN.
+    auto z = gradc::tensor({-1.0, 0.0, 2.0}, gradc::requires_grad());
+    auto r = gradc::relu(z);
+    r.backward(gradc::tensor({std::numeric_limits<double>::infinity(), 1.0, 3.0}));
+    CHECK_THAT(values(z.grad()), approx({0, 0, 3}));
+}
+
+TEST_CASE("clamp passes the gradient at its bounds, as PyTorch", "[autograd][unary]") {
+    auto x = gradc::tensor({-2.0, -1.0, 0.0, 1.0, 2.0}, gradc::requires_grad());
+    auto y = gradc::clamp(x, -1.0, 1.0);
+    CHECK_THAT(values(y), approx({-1, -1, 0, 1, 1}));
+    y.sum().backward();
+    CHECK_THAT(values(x.grad()), matches("clamp.grad"));
+    auto m = gradc::tensor({-1.0, 3.0}, gradc::requires_grad());
+    gradc::clamp_min(m, 0.0).sum().backward();
+    CHECK_THAT(values(m.grad()), approx({0, 1}));
+}
+
+TEST_CASE("unary functions reject complex tensors they are not defined for", "[autograd][unary][errors]") {
+    auto z = gradc::tensor({std::complex<double>(1, 1)});
+    CHECK_THAT(error_of([&] { gradc::relu(z); }), Catch::Matchers::Contains("relu does not support complex tensors"));
+    CHECK_NOTHROW(gradc::exp(z));
+}
