@@ -1,0 +1,117 @@
+#pragma once
+/// What the benchmark's implementations share: the five kernels (their inputs, and
+/// their formulas written once for every peer's scalar type), and the registry each
+/// implementation adds its runners to.
+
+#include <cmath>
+#include <cstddef>
+#include <functional>
+#include <map>
+#include <numbers>
+#include <string>
+#include <vector>
+
+namespace bench {
+
+/// N points as structure of arrays. A per-point kernel writes out[0][i] (value) and
+/// out[1 + j][i] (gradient entry j); a reduction (loglik) writes out[0][0] (the sum)
+/// and out[1 + j][0] (its gradient in μ, σ).
+struct problem {
+    std::size_t n = 0;
+    std::vector<const double*> in;
+    std::vector<double*> out;
+};
+
+using runner = std::function<void(const problem&)>;
+
+/// implementation name → kernel name → runner. Peers register only the kernels they run.
+using registry = std::map<std::string, std::map<std::string, runner>>;
+
+void register_gradc(registry&);
+void register_hand(registry&);
+void register_adolc(registry&);
+void register_sacado(registry&);
+void register_ceres(registry&);
+void register_eigen(registry&);
+void register_libtorch(registry&);
+
+inline constexpr double half_log_2pi = 0.91893853320467274178;  // log(2π)/2
+
+/// mlp weights: hidden unit j = tanh(Σᵢ w_ij xᵢ), w_ij = 0.5 sin(i + 2j) (i < 4, j < 8);
+/// output = Σⱼ u_j h_j with u_j = 0.5 cos(j). No biases.
+inline double mlp_w(int i, int j) { return 0.5 * std::sin(double(i + 2 * j)); }
+inline double mlp_u(int j) { return 0.5 * std::cos(double(j)); }
+inline constexpr int mlp_inputs = 4;
+inline constexpr int mlp_hidden = 8;
+
+/// Φ(z) = erfc(-z/√2)/2 for a peer's scalar type; specialised where a peer has no erfc.
+template <class S>
+struct normal_cdf {
+    static S apply(const S& z) {
+        using std::erfc;
+        return 0.5 * erfc(-z * std::numbers::sqrt2 * 0.5);
+    }
+};
+
+/// The kernels in the peers' scalar types (forward-mode numbers, taped numbers, tensors).
+namespace formula {
+
+template <class S>
+S seed(const S& x1, const S& x2) {
+    using std::sin;
+    return sin(x1) + x1 * x2;
+}
+
+template <class S>
+S normal_logpdf(const S& x, const S& mu, const S& sigma) {
+    using std::log;
+    const S z = (x - mu) / sigma;
+    return -0.5 * z * z - log(sigma) - half_log_2pi;
+}
+
+template <class S>
+S black_scholes(const S& s, const S& k, const S& t, const S& r, const S& v) {
+    using std::exp;
+    using std::log;
+    using std::sqrt;
+    const S vs = v * sqrt(t);
+    const S d1 = (log(s / k) + (r + 0.5 * v * v) * t) / vs;
+    const S d2 = d1 - vs;
+    return s * normal_cdf<S>::apply(d1) - k * exp(-r * t) * normal_cdf<S>::apply(d2);
+}
+
+template <class S>
+S mlp(const S& x0, const S& x1, const S& x2, const S& x3) {
+    using std::tanh;
+    S out = mlp_u(0) * tanh(mlp_w(0, 0) * x0 + mlp_w(1, 0) * x1 + mlp_w(2, 0) * x2 + mlp_w(3, 0) * x3);
+    for (int j = 1; j < mlp_hidden; ++j)
+        out = out + mlp_u(j) * tanh(mlp_w(0, j) * x0 + mlp_w(1, j) * x1 + mlp_w(2, j) * x2 + mlp_w(3, j) * x3);
+    return out;
+}
+
+}  // namespace formula
+
+/// Inputs of every kernel: arity, gradient size, and the range each input is drawn from.
+struct kernel_info {
+    std::string name;
+    std::vector<std::pair<double, double>> ranges;  // one per input
+    std::size_t gradient_size;
+    bool reduction;
+};
+
+inline const std::vector<kernel_info>& kernels() {
+    static const std::vector<kernel_info> k{
+        {"seed", {{-3, 3}, {-3, 3}}, 2, false},
+        {"normal_logpdf", {{-3, 3}, {-1, 1}, {0.5, 2}}, 3, false},
+        {"black_scholes", {{80, 120}, {80, 120}, {0.25, 2}, {0.01, 0.05}, {0.1, 0.5}}, 5, false},
+        {"mlp", {{-2, 2}, {-2, 2}, {-2, 2}, {-2, 2}}, 4, false},
+        // data x ~ N(1.5, 2²) drawn by the harness; μ = 1.4, σ = 2.1 fixed
+        {"loglik", {{0, 0}}, 2, true},
+    };
+    return k;
+}
+
+inline constexpr double loglik_mu = 1.4;
+inline constexpr double loglik_sigma = 2.1;
+
+}  // namespace bench

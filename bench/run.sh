@@ -1,0 +1,20 @@
+#!/bin/sh
+# Build the benchmark in build-bench/ and run it: quick mode (N = 100,000) by default,
+# `bench/run.sh --full` for N = 1,000,000. Prints the Markdown table and writes
+# bench/results/latest.{csv,md,dat} and latest.svg (gnuplot, when installed).
+# The first build takes several minutes (see docs/benchmarks.md: most of it is the gradc
+# kernels' compile time, then LibTorch's headers).
+set -eu
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+if [ ! -d build-bench ]; then
+    meson setup build-bench -Dbenchmarks=true -Dtests=false -Dexamples=false >/dev/null
+fi
+meson compile -C build-bench -j 2 bench/gradc-bench >/dev/null
+# One core, so that the figures are single-thread figures.
+pin=""
+if command -v taskset >/dev/null 2>&1; then pin="taskset -c $(($(nproc) - 1))"; fi
+$pin build-bench/bench/gradc-bench --out bench/results "$@"
+if command -v gnuplot >/dev/null 2>&1; then
+    gnuplot -e "datafile='bench/results/latest.dat'; outfile='bench/results/latest.svg'" bench/plot.gp
+fi

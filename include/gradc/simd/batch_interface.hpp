@@ -1,0 +1,138 @@
+#pragma once
+/// Batch execution of a compiled kernel over structure-of-arrays inputs (issue 3).
+///
+///     std::array<std::span<const double>, 2> in{x1s, x2s};  // one span per variable
+///     k.value_batch(in, values);                           // values[i] = f(x_i)
+///     k.gradient_batch(in, values, grad);                  // and grad[j][i] = df/dwrt_j
+///     k.jvp_batch(in, tangents_in, values, tangents_out);  // J(x_i)·dx_i at every point
+///     auto [sum, g] = k.map_reduce(data, theta);           // Σᵢ f(θ, xᵢ) and its θ-gradient
+///
+/// Lanes are points: the kernel's lowered programs run on `xsimd::batch<T, A>` with T the
+/// lane type of the spans (float or double). Every span holds one entry per point; spans
+/// may be unaligned and any length N ≥ 0. A wrong number of spans or a span of the wrong
+/// length throws `std::invalid_argument` naming the argument, before anything is written.
+/// An optional last argument picks the architecture (`xsimd::avx2{}`); by default the
+/// widest the compiler targets.
+
+#include <array>
+#include <cstddef>
+#include <ranges>
+#include <span>
+#include <string>
+#include <type_traits>
+
+#include <gradc/lower/results.hpp>
+#include <gradc/simd/arguments.hpp>
+#include <gradc/simd/config.hpp>
+#include <gradc/simd/map_reduce.hpp>
+#include <gradc/simd/sweeps.hpp>
+
+namespace gradc::simd {
+
+/// Base of every kernel (CRTP): adds the batch calls to `gradc::kernel`.
+template <class Kernel>
+class batch_interface {
+public:
+    /// values[i] (or values[m][i] for M outputs) = the kernel's output(s) at point i.
+    template <span_list In, class Values, architecture A = default_arch>
+    void value_batch(const In& in, Values&& values, A = {}) const {
+        using T = checked_lane_type<In>;
+        const std::size_t n = detail::point_count(in);
+        const auto x = detail::checked_pointers<T, K::arity>("value_batch", "in", "one per variable", in, n);
+        const auto out = detail::output_pointers<T, K::output_count>("value_batch", "values", "one per output",
+                                                                     std::forward<Values>(values), n);
+        detail::value_points<A>(self(), n, x, out);
+    }
+
+    /// values[i] = f(x_i) and grad[j][i] = ∂f/∂(wrt variable j) at x_i, for a kernel with
+    /// one output; grad has one span per wrt variable.
+    template <span_list In, class Values, mutable_span_list Grad, architecture A = default_arch>
+    void gradient_batch(const In& in, Values&& values, const Grad& grad, A = {}) const {
+        static_assert(K::output_count == 1,
+                      "gradc kernel: gradient_batch() is for a kernel with one output; use "
+                      "jvp_batch() for several outputs");
+        using T = checked_lane_type<In>;
+        static_assert(std::is_same_v<span_list_value_t<Grad>, T>,
+                      "gradc gradient_batch: `grad` must hold the same lane type as `in`");
+        const std::size_t n = detail::point_count(in);
+        const auto x = detail::checked_pointers<T, K::arity>("gradient_batch", "in", "one per variable", in, n);
+        const auto v = detail::output_pointers<T, 1>("gradient_batch", "values", "", std::forward<Values>(values), n);
+        const auto g = detail::checked_pointers<T, K::wrt_count>("gradient_batch", "grad", "one per wrt variable",
+                                                                 grad, n);
+        std::array<T*, 1 + K::wrt_count> out;
+        out[0] = v[0];
+        for (std::size_t j = 0; j < K::wrt_count; ++j) out[1 + j] = g[j];
+        detail::gradient_points<A>(self(), n, x, out);
+    }
+
+    /// values and tangents_out = J(x_i)·dx_i at every point, with dx_i = tangents_in[j][i]
+    /// (one span per wrt variable) and one output span each per output.
+    template <span_list In, span_list TangentsIn, class Values, class TangentsOut,
+              architecture A = default_arch>
+    void jvp_batch(const In& in, const TangentsIn& tangents_in, Values&& values, TangentsOut&& tangents_out,
+                   A = {}) const {
+        using T = checked_lane_type<In>;
+        static_assert(std::is_same_v<span_list_value_t<TangentsIn>, T>,
+                      "gradc jvp_batch: `tangents_in` must hold the same lane type as `in`");
+        constexpr std::size_t M = K::output_count;
+        const std::size_t n = detail::point_count(in);
+        const auto x = detail::checked_pointers<T, K::arity>("jvp_batch", "in", "one per variable", in, n);
+        const auto dx = detail::checked_pointers<T, K::wrt_count>("jvp_batch", "tangents_in",
+                                                                  "one per wrt variable", tangents_in, n);
+        const auto v = detail::output_pointers<T, M>("jvp_batch", "values", "one per output",
+                                                     std::forward<Values>(values), n);
+        const auto t = detail::output_pointers<T, M>("jvp_batch", "tangents_out", "one per output",
+                                                     std::forward<TangentsOut>(tangents_out), n);
+        std::array<const T*, K::arity + K::wrt_count> xin;
+        for (std::size_t j = 0; j < K::arity; ++j) xin[j] = x[j];
+        for (std::size_t j = 0; j < K::wrt_count; ++j) xin[K::arity + j] = dx[j];
+        std::array<T*, 2 * M> out;
+        for (std::size_t m = 0; m < M; ++m) {
+            out[m] = v[m];
+            out[M + m] = t[m];
+        }
+        detail::jvp_points<A>(self(), n, xin, out);
+    }
+
+    /// Σᵢ f(θ, xᵢ) and its gradient with respect to θ (a `gradient_result`), for a kernel
+    /// compiled with `gradc::wrt(parameters...)`: θ holds the wrt variables' values (in
+    /// wrt order), `data` one span per other variable (in variable order), one entry per
+    /// point. Vectorised over points; per-point gradients are never stored.
+    template <span_list Data, std::ranges::sized_range Theta, architecture A = default_arch>
+    auto map_reduce(const Data& data, const Theta& theta, A = {}) const {
+        static_assert(K::output_count == 1, "gradc kernel: map_reduce() sums a kernel with one output");
+        static_assert(K::wrt_count < K::arity,
+                      "gradc kernel: map_reduce() needs per-point data: compile the kernel with "
+                      "gradc::wrt(parameters...) so that the variables not listed are the data");
+        using T = checked_lane_type<Data>;
+        using layout = detail::data_layout<K>;
+        const std::size_t n = detail::point_count(data);
+        const auto d = detail::checked_pointers<T, layout::data_count>(
+            "map_reduce", "data", "one per variable not in wrt(...)", data, n, "data[0]");
+        if (std::ranges::size(theta) != K::wrt_count) {
+            detail::bad_argument("map_reduce", "argument `theta` has " + std::to_string(std::ranges::size(theta)) +
+                                                   " entries, expected " + std::to_string(K::wrt_count) +
+                                                   " (one per wrt variable)");
+        }
+        std::array<T, K::wrt_count> p;
+        std::size_t j = 0;
+        for (const auto& t : theta) p[j++] = static_cast<T>(t);
+        return detail::reduce_points<A>(self(), n, d, p);
+    }
+
+private:
+    // Only used inside the calls: `Kernel` is incomplete where this base is instantiated.
+    using K = Kernel;
+
+    template <class In>
+    struct lane_of {
+        using type = span_list_value_t<In>;
+        static_assert(lane_type<type>, "gradc batch call: spans must hold double or float");
+    };
+    template <class In>
+    using checked_lane_type = typename lane_of<In>::type;
+
+    const Kernel& self() const { return static_cast<const Kernel&>(*this); }
+};
+
+}  // namespace gradc::simd

@@ -1,0 +1,60 @@
+#pragma once
+/// Running a per-batch function over N points held as structure of arrays: full batches
+/// by unaligned loads and stores straight from the caller's spans, then one partial batch
+/// for the N mod lanes remaining points.
+///
+/// The partial batch goes through a small stack buffer. xsimd 8.1 has no masked load or
+/// store for every architecture (AVX-512 has them as instructions, SSE2/AVX2 do not), and
+/// reading past the end of a span is not allowed. The buffer costs one copy of at most
+/// lanes-1 values per span, once per call: a few nanoseconds against N × (nanoseconds per
+/// point), and it is the same code on every architecture. Unused lanes repeat the last
+/// real point, so they compute on real data: no spurious NaN, infinity, or slow
+/// denormal path, and nothing from them is stored or summed.
+
+#include <array>
+#include <cstddef>
+#include <algorithm>
+#include <cstring>
+
+#include <gradc/simd/config.hpp>
+
+namespace gradc::simd::detail {
+
+/// Calls `f(x)` (x: std::array of K batches, one per input span) for every batch of
+/// points and stores what it returns (std::array of M batches) into the output spans.
+template <class A, class T, std::size_t K, std::size_t M, class F>
+void run_batches(std::size_t n, const std::array<const T*, K>& in, const std::array<T*, M>& out, F&& f) {
+    using B = xsimd::batch<T, A>;
+    constexpr std::size_t L = B::size;
+    std::size_t i = 0;
+    for (; i + L <= n; i += L) {
+        std::array<B, K> x;
+        for (std::size_t j = 0; j < K; ++j) x[j] = B::load_unaligned(in[j] + i);
+        const std::array<B, M> y = f(x);
+        for (std::size_t k = 0; k < M; ++k) y[k].store_unaligned(out[k] + i);
+    }
+    if (i == n) return;
+    const std::size_t m = n - i;
+    alignas(A::alignment()) T buffer[L];
+    std::array<B, K> x;
+    for (std::size_t j = 0; j < K; ++j) {
+        for (std::size_t l = 0; l < L; ++l) buffer[l] = in[j][i + std::min(l, m - 1)];
+        x[j] = B::load_aligned(buffer);
+    }
+    const std::array<B, M> y = f(x);
+    for (std::size_t k = 0; k < M; ++k) {
+        y[k].store_aligned(buffer);
+        std::memcpy(out[k] + i, buffer, m * sizeof(T));
+    }
+}
+
+/// A mask with the first m lanes set: the real points of a partial batch.
+template <class A, class T>
+xsimd::batch_bool<T, A> first_lanes(std::size_t m) {
+    using B = xsimd::batch<T, A>;
+    alignas(A::alignment()) T index[B::size];
+    for (std::size_t l = 0; l < B::size; ++l) index[l] = static_cast<T>(l);
+    return B::load_aligned(index) < B(static_cast<T>(m));
+}
+
+}  // namespace gradc::simd::detail

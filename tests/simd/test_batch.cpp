@@ -1,0 +1,243 @@
+/// Batch calls equal the scalar calls lane by lane, for every N from 0 to 3×lanes+1, in
+/// float and double, on every architecture the build can run, with unaligned spans.
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstddef>
+#include <limits>
+#include <random>
+#include <span>
+#include <vector>
+
+#include <catch2/catch.hpp>
+
+#include <gradc/gradc.hpp>
+#include <gradc/simd.hpp>
+
+GRADC_SIMD_DIAGNOSTICS_PUSH
+
+namespace {
+
+using gradc::simd::batch;
+
+/// Bit for bit where batch and scalar code do the same operations. Compilers fuse a*b + c
+/// into one FMA in scalar code (GCC does by default, -ffp-contract=fast) but not across
+/// xsimd's intrinsics, which changes the last bit; the test_simd_exact build turns fusion
+/// off and checks equality, the default build allows the rounding difference of one fusion.
+#ifdef GRADC_TEST_NO_FP_CONTRACT
+constexpr double arithmetic_ulps = 0;
+#else
+constexpr double arithmetic_ulps = 4;
+#endif
+
+/// The architectures tested: the default one and the narrower ones the CPU also runs,
+/// so that several lane counts (and the tails they give) are covered.
+template <class F>
+void for_each_arch(F&& f) {
+    f(gradc::simd::default_arch{});
+    if constexpr (!std::is_same_v<gradc::simd::default_arch, xsimd::avx2> && xsimd::avx2::supported())
+        if (xsimd::avx2::available()) f(xsimd::avx2{});
+    if constexpr (!std::is_same_v<gradc::simd::default_arch, xsimd::sse2> && xsimd::sse2::supported())
+        if (xsimd::sse2::available()) f(xsimd::sse2{});
+}
+
+/// Points with every span at a different misalignment (offset k + 1 entries into its
+/// own buffer), so that no load or store of the batch path is aligned by chance.
+template <class T>
+struct soa {
+    std::vector<std::vector<T>> storage;
+    std::vector<std::span<T>> spans;
+    soa(std::size_t count, std::size_t n, T fill = T(0)) {
+        for (std::size_t k = 0; k < count; ++k) {
+            storage.emplace_back(n + k + 1, fill);
+            spans.emplace_back(storage.back().data() + k + 1, n);
+        }
+    }
+    template <std::size_t K>
+    std::array<std::span<const T>, K> in() const {
+        std::array<std::span<const T>, K> a;
+        for (std::size_t k = 0; k < K; ++k) a[k] = spans[k];
+        return a;
+    }
+    template <std::size_t K>
+    std::array<std::span<T>, K> out() const {
+        std::array<std::span<T>, K> a;
+        for (std::size_t k = 0; k < K; ++k) a[k] = spans[k];
+        return a;
+    }
+};
+
+template <class T>
+soa<T> random_points(std::size_t count, std::size_t n, double lo, double hi, unsigned seed) {
+    soa<T> p(count, n);
+    std::mt19937_64 rng(seed);
+    std::uniform_real_distribution<double> u(lo, hi);
+    for (auto& s : p.spans)
+        for (auto& x : s) x = static_cast<T>(u(rng));
+    return p;
+}
+
+/// Equal, or within a few units in the last place where batch math differs from libm.
+template <class T>
+bool same(T batch_value, T scalar_value, double ulps) {
+    if (ulps == 0) return batch_value == scalar_value || (std::isnan(batch_value) && std::isnan(scalar_value));
+    const double eps = std::numeric_limits<T>::epsilon();
+    return std::abs(double(batch_value) - double(scalar_value)) <=
+           ulps * eps * std::max(1.0, std::abs(double(scalar_value)));
+}
+
+/// value_batch, gradient_batch and jvp_batch against value, gradient and jvp on scalars
+/// at every point of every N from 0 to 3×lanes+1.
+template <class T, class Kernel>
+void check_against_scalar(const Kernel& k, double lo, double hi, double ulps) {
+    constexpr std::size_t n_in = Kernel::arity;
+    constexpr std::size_t W = Kernel::wrt_count;
+    for_each_arch([&]<class A>(A arch) {
+        constexpr std::size_t L = batch<T, A>::size;
+        for (std::size_t n = 0; n <= 3 * L + 1; ++n) {
+            CAPTURE(n, L, sizeof(T));
+            const auto x = random_points<T>(n_in, n, lo, hi, 17 + unsigned(n));
+            const auto dx = random_points<T>(W, n, -1, 1, 99 + unsigned(n));
+            soa<T> values(1, n), grad(W, n), jv(1, n), tangents(1, n), value_only(1, n);
+
+            k.value_batch(x.template in<n_in>(), value_only.spans[0], arch);
+            k.gradient_batch(x.template in<n_in>(), values.spans[0], grad.template out<W>(), arch);
+            k.jvp_batch(x.template in<n_in>(), dx.template in<W>(), jv.spans[0], tangents.spans[0], arch);
+
+            for (std::size_t i = 0; i < n; ++i) {
+                std::array<T, n_in> xi;
+                for (std::size_t j = 0; j < n_in; ++j) xi[j] = x.spans[j][i];
+                std::array<T, W> dxi;
+                for (std::size_t j = 0; j < W; ++j) dxi[j] = dx.spans[j][i];
+                const auto g = k.gradient(xi);
+                const auto t = k.jvp(xi, dxi);
+                CAPTURE(i);
+                CHECK(same(value_only.spans[0][i], g.value, ulps));
+                CHECK(same(values.spans[0][i], g.value, ulps));
+                for (std::size_t j = 0; j < W; ++j) CHECK(same(grad.spans[j][i], g.gradient[j], ulps));
+                CHECK(same(jv.spans[0][i], t.value, ulps));
+                CHECK(same(tangents.spans[0][i], t.tangent, ulps));
+            }
+            // The tail writes nothing past the end of an output span.
+            for (std::size_t j = 0; j < W; ++j) CHECK(grad.storage[j].size() == n + j + 1);
+        }
+    });
+}
+
+}  // namespace
+
+TEMPLATE_TEST_CASE("batch calls equal scalar calls bit for bit on arithmetic kernels", "[simd]", double,
+                   float) {
+    auto [x1, x2, x3] = gradc::variables<3>();
+    const auto k = gradc::compile(x1 * x2 + x1 / x2 - x3 * x3 * 0.5 + (x1 - x3) * (x2 + 2.0));
+    check_against_scalar<TestType>(k, 0.5, 2.0, arithmetic_ulps);
+}
+
+TEMPLATE_TEST_CASE("batch calls equal scalar calls on the seed kernel", "[simd]", double, float) {
+    auto [x1, x2] = gradc::variables<2>();
+    const auto k = gradc::compile(sin(x1) + x1 * x2);
+    check_against_scalar<TestType>(k, -4.0, 4.0, 4);
+}
+
+TEMPLATE_TEST_CASE("batch calls equal scalar calls on exp, log, tanh, erfc, sqrt", "[simd]", double, float) {
+    auto [x, mu, sigma] = gradc::variables<3>();
+    const auto normal = gradc::compile(-0.5 * pow((x - mu) / sigma, 2.0) - log(sigma));
+    check_against_scalar<TestType>(normal, 0.5, 2.0, 16);
+    const auto mixed = gradc::compile(tanh(x * mu) + 0.5 * erfc(-x / sqrt(sigma)) + exp(-mu * sigma));
+    check_against_scalar<TestType>(mixed, 0.5, 2.0, 16);
+}
+
+TEMPLATE_TEST_CASE("gradient_batch with wrt() fills one span per wrt variable, in wrt order", "[simd]", double,
+                   float) {
+    auto [a, b, c] = gradc::variables<3>();
+    const auto k = gradc::compile(a * b * b + c, gradc::wrt(c, a));
+    check_against_scalar<TestType>(k, -2.0, 2.0, arithmetic_ulps);
+}
+
+TEMPLATE_TEST_CASE("value_batch and jvp_batch of a kernel with two outputs", "[simd]", double, float) {
+    using T = TestType;
+    auto [x, y] = gradc::variables<2>();
+    const auto k = gradc::compile(x * y, x / y - y);
+    for_each_arch([&]<class A>(A arch) {
+        constexpr std::size_t L = batch<T, A>::size;
+        for (std::size_t n = 0; n <= 3 * L + 1; ++n) {
+            const auto p = random_points<T>(2, n, 0.5, 2.0, unsigned(n));
+            const auto d = random_points<T>(2, n, -1, 1, 7 + unsigned(n));
+            soa<T> v(2, n), vj(2, n), t(2, n);
+            k.value_batch(p.template in<2>(), v.template out<2>(), arch);
+            k.jvp_batch(p.template in<2>(), d.template in<2>(), vj.template out<2>(), t.template out<2>(), arch);
+            for (std::size_t i = 0; i < n; ++i) {
+                const auto s = k.jvp(std::array<T, 2>{p.spans[0][i], p.spans[1][i]},
+                                     std::array<T, 2>{d.spans[0][i], d.spans[1][i]});
+                for (std::size_t m = 0; m < 2; ++m) {
+                    CHECK(same(v.spans[m][i], s.value[m], arithmetic_ulps));
+                    CHECK(same(vj.spans[m][i], s.value[m], arithmetic_ulps));
+                    CHECK(same(t.spans[m][i], s.tangent[m], arithmetic_ulps));
+                }
+            }
+        }
+    });
+}
+
+TEST_CASE("batch calls accept vectors, spans of spans, and outputs that alias inputs", "[simd]") {
+    auto [x1, x2] = gradc::variables<2>();
+    const auto k = gradc::compile(x1 * x2 + x1);
+    std::vector<double> a{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}, b(11, 2.0);
+    std::vector<std::span<const double>> in{a, b};
+    std::vector<double> values(11);
+    k.value_batch(in, values);
+    for (std::size_t i = 0; i < 11; ++i) CHECK(values[i] == a[i] * 2 + a[i]);
+    // In place: the result overwrites the first input.
+    const std::array<std::span<const double>, 2> in_place{a, b};
+    k.value_batch(in_place, std::span<double>(a));
+    for (std::size_t i = 0; i < 11; ++i) CHECK(a[i] == values[i]);
+}
+
+TEST_CASE("wrong counts and lengths throw std::invalid_argument naming the argument; nothing is written",
+          "[simd]") {
+    auto [x1, x2] = gradc::variables<2>();
+    const auto k = gradc::compile(x1 * x2);
+    std::vector<double> a(10, 1.0), b(10, 2.0), short_b(9, 2.0), c(10, 3.0);
+    std::vector<double> values(10, -7.0), g1(10, -7.0), g2(10, -7.0), short_values(9, -7.0), g3(10, -7.0);
+    const std::array<std::span<const double>, 2> in{a, b};
+    const std::array<std::span<double>, 2> grad{g1, g2};
+    auto untouched = [&] {
+        for (const auto* v : {&values, &g1, &g2, &g3})
+            for (double e : *v) CHECK(e == -7.0);
+        for (double e : short_values) CHECK(e == -7.0);
+    };
+    using Catch::Matchers::Contains;
+
+    SECTION("spans of different lengths") {
+        const std::array<std::span<const double>, 2> bad{a, short_b};
+        CHECK_THROWS_AS(k.value_batch(bad, values), std::invalid_argument);
+        CHECK_THROWS_WITH(k.gradient_batch(bad, values, grad), Contains("in[1]") && Contains("9 entries"));
+    }
+    SECTION("wrong number of input spans") {
+        const std::array<std::span<const double>, 3> three{a, b, c};
+        CHECK_THROWS_WITH(k.value_batch(three, values), Contains("`in`") && Contains("3 spans"));
+        const std::array<std::span<const double>, 1> one{a};
+        CHECK_THROWS_AS(k.gradient_batch(one, values, grad), std::invalid_argument);
+    }
+    SECTION("output of the wrong length") {
+        CHECK_THROWS_WITH(k.value_batch(in, short_values), Contains("`values`") && Contains("9 entries"));
+        CHECK_THROWS_WITH(k.gradient_batch(in, short_values, grad), Contains("`values`"));
+        const std::array<std::span<double>, 2> bad_grad{g1, short_values};
+        CHECK_THROWS_WITH(k.gradient_batch(in, values, bad_grad), Contains("grad[1]"));
+    }
+    SECTION("wrong number of gradient spans") {
+        const std::array<std::span<double>, 3> three{g1, g2, g3};
+        CHECK_THROWS_WITH(k.gradient_batch(in, values, three), Contains("`grad`") && Contains("3 spans"));
+    }
+    SECTION("jvp arguments") {
+        std::vector<double> t(10, -7.0);
+        const std::array<std::span<const double>, 1> one_tangent{a};
+        CHECK_THROWS_WITH(k.jvp_batch(in, one_tangent, values, std::span<double>(g3)), Contains("tangents_in"));
+        const std::array<std::span<const double>, 2> tangents{a, short_b};
+        CHECK_THROWS_WITH(k.jvp_batch(in, tangents, values, std::span<double>(g3)), Contains("tangents_in[1]"));
+        CHECK_THROWS_WITH(k.jvp_batch(in, in, values, std::span<double>(short_values)), Contains("tangents_out"));
+    }
+    untouched();
+}
+GRADC_SIMD_DIAGNOSTICS_POP
