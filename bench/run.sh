@@ -2,8 +2,8 @@
 # Build the benchmark in build-bench/ and run it: quick mode (N = 100,000) by default,
 # `bench/run.sh --full` for N = 1,000,000. Prints the Markdown table and writes
 # bench/results/latest.{csv,md,dat} and latest.svg (gnuplot, when installed).
-# The first build takes several minutes (see docs/benchmarks.md: most of it is the gradc
-# kernels' compile time, then LibTorch's headers).
+# The first build takes about a minute (see docs/benchmarks.md: mostly the peers' headers;
+# the gradc kernels compile in a few seconds).
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
