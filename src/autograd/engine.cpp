@@ -1,5 +1,6 @@
 // The backward engine: dependency counting (seed 001), per-node input buffers where the
 // gradients flowing into a node are summed, and a ready queue ordered newest node first.
+#include <atomic>
 #include <queue>
 #include <unordered_map>
 #include <unordered_set>
@@ -63,6 +64,23 @@ struct GraphTask {
     std::unordered_map<Node*, bool> needed;
     std::unordered_map<Node*, std::vector<std::pair<std::uint32_t, std::size_t>>> captures;
     tensor_list captured;
+    std::uint64_t id = 0;
+    std::vector<std::function<void()>> callbacks;  // queue_callback
+};
+
+std::atomic<std::uint64_t> next_task_id{1};
+// The pass running on this thread (a hook may start a nested one).
+thread_local GraphTask* current_task = nullptr;
+
+class CurrentTask {
+public:
+    explicit CurrentTask(GraphTask& t) : previous_(current_task) { current_task = &t; }
+    ~CurrentTask() { current_task = previous_; }
+    CurrentTask(const CurrentTask&) = delete;
+    CurrentTask& operator=(const CurrentTask&) = delete;
+
+private:
+    GraphTask* previous_;
 };
 
 void count_dependencies(GraphTask& task, const std::vector<Node*>& roots) {
@@ -120,6 +138,8 @@ void add_to_buffer(NodeTask& t, Node* node, std::uint32_t input_nr, Tensor g) {
 
 void execute(GraphTask& task, const std::vector<Edge>& roots, const tensor_list& root_grads) {
     AutoGradMode mode(task.create_graph);
+    task.id = next_task_id.fetch_add(1, std::memory_order_relaxed);
+    CurrentTask current(task);
     std::vector<Node*> root_nodes;
     std::vector<std::shared_ptr<Node>> keep_alive;
     for (std::size_t i = 0; i < roots.size(); ++i) {
@@ -144,6 +164,11 @@ void execute(GraphTask& task, const std::vector<Edge>& roots, const tensor_list&
         ready.pop();
         tensor_list inputs = std::move(task.nodes[node].buffer);
         inputs.resize(node->num_inputs());
+        // Tensor hooks run whenever the gradient of their tensor is computed, before the
+        // gradient is captured and whether or not the node runs.
+        bool arrived = false;
+        for (const auto& t : inputs) arrived = arrived || t.defined();
+        if (arrived) inputs = node->call_tensor_pre_hooks(std::move(inputs));
         if (auto it = task.captures.find(node); it != task.captures.end())
             for (auto [nr, slot] : it->second) {
                 Tensor& c = task.captured[slot];
@@ -163,13 +188,20 @@ void execute(GraphTask& task, const std::vector<Edge>& roots, const tensor_list&
             if (!e.is_valid()) continue;
             Node* next = e.function.get();
             NodeTask& t = task.nodes[next];
-            if (run && i < outputs.size() && outputs[i].defined())
+            // A restricted pass sends nothing to nodes it neither runs nor captures (their
+            // tensor hooks must not see a gradient the pass does not compute).
+            const bool wanted = !task.restricted || task.needed[next] || task.captures.count(next) > 0;
+            if (run && wanted && i < outputs.size() && outputs[i].defined())
                 add_to_buffer(t, next, e.input_nr, validate(std::move(outputs[i]), next->input_metadata(e.input_nr), *node, i));
             if (--t.dependencies == 0 && !t.queued) {
                 t.queued = true;
                 ready.push(next);
             }
         }
+    }
+    for (std::size_t i = 0; i < task.callbacks.size(); ++i) {
+        auto cb = std::move(task.callbacks[i]);  // a callback may queue another
+        cb();
     }
 }
 
@@ -209,10 +241,27 @@ Roots make_roots(const tensor_list& outputs, const tensor_list& gradients, const
 
 }  // namespace
 
+std::uint64_t current_graph_task_id() { return current_task ? current_task->id : 0; }
+
+bool will_engine_execute_node(const Node* node) {
+    if (!current_task) return false;
+    auto* n = const_cast<Node*>(node);
+    if (!current_task->nodes.count(n)) return false;
+    if (!current_task->restricted) return true;
+    if (current_task->captures.count(n)) return true;
+    auto it = current_task->needed.find(n);
+    return it != current_task->needed.end() && it->second;
+}
+
+void queue_callback(std::function<void()> callback) {
+    if (!current_task) throw Error("gradc: queue_callback: no backward pass is running on this thread");
+    current_task->callbacks.push_back(std::move(callback));
+}
+
 void backward(const tensor_list& outputs, const tensor_list& gradients, std::optional<bool> retain_graph,
               bool create_graph, const tensor_list& inputs) {
     Roots roots = make_roots(outputs, gradients, "backward");
-    GraphTask task{retain_graph.value_or(create_graph), create_graph, {}, false, {}, {}, {}};
+    GraphTask task{retain_graph.value_or(create_graph), create_graph, {}, false, {}, {}, {}, 0, {}};
     std::vector<std::pair<Tensor, std::size_t>> non_leaf_targets;
     if (!inputs.empty()) {
         task.restricted = true;
@@ -243,7 +292,7 @@ void backward(const tensor_list& outputs, const tensor_list& gradients, std::opt
 tensor_list grad(const tensor_list& outputs, const tensor_list& inputs, const tensor_list& grad_outputs,
                  std::optional<bool> retain_graph, bool create_graph, bool allow_unused) {
     Roots roots = make_roots(outputs, grad_outputs, "autograd::grad");
-    GraphTask task{retain_graph.value_or(create_graph), create_graph, {}, true, {}, {}, {}};
+    GraphTask task{retain_graph.value_or(create_graph), create_graph, {}, true, {}, {}, {}, 0, {}};
     task.captured.resize(inputs.size());
     for (std::size_t i = 0; i < inputs.size(); ++i) {
         const Tensor& in = inputs[i];

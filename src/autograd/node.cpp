@@ -1,7 +1,10 @@
 // Nodes of the backward graph and the leaf sink AccumulateGrad.
 #include <atomic>
+#include <mutex>
+#include <unordered_map>
 
 #include <gradc/autograd/elementwise.hpp>
+#include <gradc/autograd/engine.hpp>
 #include <gradc/autograd/grad_mode.hpp>
 #include <gradc/autograd/node.hpp>
 #include <gradc/autograd/tensor_impl.hpp>
@@ -21,8 +24,79 @@ std::uint32_t Node::add_input_metadata(const Tensor& t) {
     return static_cast<std::uint32_t>(input_metadata_.size() - 1);
 }
 
+namespace {
+std::atomic<std::uint64_t> hook_ids{1};
+
+template <class V>
+void erase_id(V& v, std::uint64_t id) {
+    for (auto it = v.begin(); it != v.end(); ++it)
+        if (it->id == id) {
+            v.erase(it);
+            return;
+        }
+}
+
+void check_hook_result(const Node& node, const char* kind, const tensor_list& r, std::size_t expected) {
+    if (r.size() != expected)
+        throw Error("gradc: a " + std::string(kind) + " of " + node.name() + " returned " + std::to_string(r.size()) +
+                    " gradients; expected " + std::to_string(expected) + " (or an empty list to keep them)");
+}
+}  // namespace
+
+std::uint64_t next_hook_id() { return hook_ids.fetch_add(1, std::memory_order_relaxed); }
+
+RemovableHandle Node::add_pre_hook(PreHook hook) {
+    const auto id = next_hook_id();
+    pre_hooks_.push_back({id, std::move(hook)});
+    return RemovableHandle([w = weak_from_this(), id] {
+        if (auto n = w.lock()) erase_id(n->pre_hooks_, id);
+    });
+}
+
+RemovableHandle Node::add_post_hook(PostHook hook) {
+    const auto id = next_hook_id();
+    post_hooks_.push_back({id, std::move(hook)});
+    return RemovableHandle([w = weak_from_this(), id] {
+        if (auto n = w.lock()) erase_id(n->post_hooks_, id);
+    });
+}
+
+RemovableHandle Node::add_tensor_pre_hook(std::uint32_t output_nr, TensorHook hook) {
+    const auto id = next_hook_id();
+    tensor_pre_hooks_.push_back({output_nr, {id, std::move(hook)}});
+    return RemovableHandle([w = weak_from_this(), id] {
+        if (auto n = w.lock()) {
+            auto& v = n->tensor_pre_hooks_;
+            for (auto it = v.begin(); it != v.end(); ++it)
+                if (it->second.id == id) {
+                    v.erase(it);
+                    return;
+                }
+        }
+    });
+}
+
+tensor_list Node::call_tensor_pre_hooks(tensor_list grads) {
+    if (tensor_pre_hooks_.empty()) return grads;
+    const auto hooks = tensor_pre_hooks_;  // a hook may remove itself
+    for (const auto& [nr, entry] : hooks) {
+        if (nr >= grads.size() || !grads[nr].defined()) continue;
+        Tensor r = entry.fn(grads[nr]);
+        if (r.defined()) grads[nr] = std::move(r);
+    }
+    return grads;
+}
+
 tensor_list Node::run(tensor_list&& grad_outputs) {
-    for (auto& hook : pre_hooks_) grad_outputs = hook(grad_outputs);
+    if (!pre_hooks_.empty()) {
+        const auto hooks = pre_hooks_;
+        for (const auto& h : hooks) {
+            tensor_list r = h.fn(grad_outputs);
+            if (r.empty()) continue;
+            check_hook_result(*this, "pre-hook", r, grad_outputs.size());
+            grad_outputs = std::move(r);
+        }
+    }
     // A retained non-leaf gradient is the gradient arriving at its grad_fn.
     for (auto& [nr, weak] : retained_) {
         if (auto impl = weak.lock(); impl && nr < grad_outputs.size() && grad_outputs[nr].defined())
@@ -31,8 +105,27 @@ tensor_list Node::run(tensor_list&& grad_outputs) {
     if (post_hooks_.empty()) return apply(std::move(grad_outputs));
     tensor_list outputs_copy = grad_outputs;
     tensor_list grad_inputs = apply(std::move(grad_outputs));
-    for (auto& hook : post_hooks_) grad_inputs = hook(grad_inputs, outputs_copy);
+    const auto hooks = post_hooks_;
+    for (const auto& h : hooks) {
+        tensor_list r = h.fn(grad_inputs, outputs_copy);
+        if (r.empty()) continue;
+        check_hook_result(*this, "post-hook", r, grad_inputs.size());
+        grad_inputs = std::move(r);
+    }
     return grad_inputs;
+}
+
+tensor_list AccumulateGrad::call_tensor_pre_hooks(tensor_list grads) {
+    grads = Node::call_tensor_pre_hooks(std::move(grads));
+    const auto* meta = variable_.unsafeGetTensorImpl()->autograd.get();
+    if (!meta || meta->hooks.empty() || grads.empty()) return grads;
+    const auto hooks = meta->hooks;
+    for (const auto& [id, fn] : hooks) {
+        if (!grads[0].defined()) break;
+        Tensor r = fn(grads[0]);
+        if (r.defined()) grads[0] = std::move(r);
+    }
+    return grads;
 }
 
 AccumulateGrad::AccumulateGrad(Tensor leaf) : variable_(std::move(leaf)) {
@@ -43,6 +136,10 @@ tensor_list AccumulateGrad::apply(tensor_list&& grad_outputs) {
     if (!grad_outputs.empty() && grad_outputs[0].defined()) {
         Tensor g = std::move(grad_outputs[0]);  // so that accumulate may keep it without a copy
         accumulate(variable_, g);
+        if (const auto* meta = variable_.unsafeGetTensorImpl()->autograd.get(); meta && !meta->post_accumulate_grad_hooks.empty()) {
+            const auto hooks = meta->post_accumulate_grad_hooks;
+            for (const auto& [id, fn] : hooks) fn(variable_);
+        }
     }
     return {};
 }
@@ -84,4 +181,131 @@ Edge gradient_edge(const Tensor& t) {
     return {};
 }
 
+// ---- tensor hooks --------------------------------------------------------------------
+
+namespace {
+void check_hookable(const Tensor& t, const char* what) {
+    if (!t.defined()) throw Error(std::string("gradc: ") + what + ": the tensor is undefined");
+    if (!t.requires_grad())
+        throw Error(std::string("gradc: ") + what + ": cannot register a hook on a tensor that doesn't require gradient");
+}
+
+template <class V>
+RemovableHandle leaf_hook_handle(const Tensor& t, std::uint64_t id, V AutogradMeta::*list) {
+    return RemovableHandle([w = std::weak_ptr<TensorImpl>(t.impl()), id, list] {
+        auto impl = w.lock();
+        if (!impl || !impl->autograd) return;
+        auto& v = (*impl->autograd).*list;
+        for (auto it = v.begin(); it != v.end(); ++it)
+            if (it->first == id) {
+                v.erase(it);
+                return;
+            }
+    });
+}
+}  // namespace
+
+// ---- multi-grad hooks -----------------------------------------------------------------
+
+namespace {
+struct MultiGradHook {
+    std::function<void(const tensor_list&)> fn;
+    // Where each tensor's gradient arrives: its grad_fn, or its leaf (whose AccumulateGrad
+    // may be recreated).
+    std::vector<std::weak_ptr<Node>> nodes;
+    std::vector<std::weak_ptr<TensorImpl>> leaves;
+    struct Pass {
+        tensor_list grads;
+        std::size_t seen = 0, expected = 0;
+        bool done = false;
+    };
+    std::mutex mutex;
+    std::unordered_map<std::uint64_t, Pass> passes;
+
+    Node* node_of(std::size_t i) const {
+        if (auto impl = leaves[i].lock()) return impl->autograd ? impl->autograd->grad_accumulator.lock().get() : nullptr;
+        return nodes[i].lock().get();
+    }
+};
+}  // namespace
+
+RemovableHandle register_multi_grad_hook(const tensor_list& tensors, std::function<void(const tensor_list&)> fn) {
+    auto state = std::make_shared<MultiGradHook>();
+    state->fn = std::move(fn);
+    for (const auto& t : tensors) {
+        check_hookable(t, "register_multi_grad_hook");
+        state->nodes.push_back(t.is_leaf() ? std::weak_ptr<Node>() : std::weak_ptr<Node>(t.grad_fn()));
+        state->leaves.push_back(t.is_leaf() ? std::weak_ptr<TensorImpl>(t.impl()) : std::weak_ptr<TensorImpl>());
+    }
+    std::vector<RemovableHandle> handles;
+    for (std::size_t i = 0; i < tensors.size(); ++i) {
+        handles.push_back(tensors[i].register_hook([state, i](const Tensor& g) {
+            const std::uint64_t task = current_graph_task_id();
+            std::function<void()> call;
+            {
+                std::lock_guard<std::mutex> lock(state->mutex);
+                auto [it, fresh] = state->passes.try_emplace(task);
+                auto& pass = it->second;
+                if (fresh) {
+                    pass.grads.resize(state->nodes.size());
+                    for (std::size_t k = 0; k < state->nodes.size(); ++k) {
+                        Node* n = state->node_of(k);
+                        if (n && will_engine_execute_node(n)) ++pass.expected;
+                    }
+                    // Gradients the pass reaches but never computes: call at its end.
+                    queue_callback([w = std::weak_ptr<MultiGradHook>(state), task] {
+                        auto s = w.lock();
+                        if (!s) return;
+                        tensor_list grads;
+                        {
+                            std::lock_guard<std::mutex> l(s->mutex);
+                            auto found = s->passes.find(task);
+                            if (found == s->passes.end()) return;
+                            const bool done = found->second.done;
+                            grads = std::move(found->second.grads);
+                            s->passes.erase(found);
+                            if (done) return;
+                        }
+                        s->fn(grads);
+                    });
+                }
+                if (!pass.grads[i].defined()) ++pass.seen;
+                pass.grads[i] = g;
+                if (!pass.done && pass.seen >= pass.expected) {
+                    pass.done = true;
+                    call = [state, grads = pass.grads] { state->fn(grads); };
+                }
+            }
+            if (call) call();
+        }));
+    }
+    return RemovableHandle([handles]() mutable {
+        for (auto& h : handles) h.remove();
+    });
+}
+
 }  // namespace gradc::autograd
+
+namespace gradc {
+
+autograd::RemovableHandle Tensor::register_tensor_hook(autograd::TensorHook fn) const {
+    autograd::check_hookable(*this, "register_hook");
+    if (is_leaf()) {
+        const auto id = autograd::next_hook_id();
+        impl_->meta().hooks.emplace_back(id, std::move(fn));
+        return autograd::leaf_hook_handle(*this, id, &AutogradMeta::hooks);
+    }
+    return grad_fn()->add_tensor_pre_hook(output_nr(), std::move(fn));
+}
+
+autograd::RemovableHandle Tensor::register_post_accumulate_grad_hook(std::function<void(const Tensor&)> fn) const {
+    autograd::check_hookable(*this, "register_post_accumulate_grad_hook");
+    if (!is_leaf())
+        throw Error("gradc: register_post_accumulate_grad_hook: post accumulate grad hooks cannot be registered on "
+                    "non-leaf tensors (" + grad_fn()->name() + "); register them on the leaves whose .grad() you want to see");
+    const auto id = autograd::next_hook_id();
+    impl_->meta().post_accumulate_grad_hooks.emplace_back(id, std::move(fn));
+    return autograd::leaf_hook_handle(*this, id, &AutogradMeta::post_accumulate_grad_hooks);
+}
+
+}  // namespace gradc

@@ -65,3 +65,6 @@ void set_history(const Tensor& t, const std::shared_ptr<Node>& fn, std::uint32_t
 void check_not_inference(const Tensor& t, std::string_view op_name);
 
 }  // namespace gradc::autograd
+
+// Custom functions (Function<T>, AutogradContext) are part of the recording API.
+#include <gradc/autograd/custom_function.hpp>

@@ -9,6 +9,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include <gradc/autograd/tensor.hpp>
@@ -34,9 +35,11 @@ struct InputMetadata {
 
 class Node : public std::enable_shared_from_this<Node> {
 public:
-    /// Runs before apply with the incoming gradients; may replace them.
+    /// Runs before apply with the incoming gradients; returns replacements (an empty list
+    /// keeps them).
     using PreHook = std::function<tensor_list(const tensor_list& grad_outputs)>;
-    /// Runs after apply with (grad_inputs, grad_outputs); may replace grad_inputs.
+    /// Runs after apply with (grad_inputs, grad_outputs); returns replacements for
+    /// grad_inputs (an empty list keeps them).
     using PostHook = std::function<tensor_list(const tensor_list& grad_inputs, const tensor_list& grad_outputs)>;
 
     Node();
@@ -63,8 +66,40 @@ public:
     /// Whether input `i` of the forward op needs a gradient (its edge leads somewhere).
     bool should_compute_output(std::size_t i) const { return i < next_edges_.size() && next_edges_[i].is_valid(); }
 
-    std::vector<PreHook>& pre_hooks() { return pre_hooks_; }
-    std::vector<PostHook>& post_hooks() { return post_hooks_; }
+    /// Hooks on this node; they run only when the node runs. Several of one kind run in
+    /// registration order, each seeing the previous one's result. A `void` callable is
+    /// accepted (it observes without replacing).
+    template <class F>
+    RemovableHandle register_prehook(F&& fn) {
+        if constexpr (std::is_void_v<std::invoke_result_t<F&, const tensor_list&>>) {
+            return add_pre_hook([f = std::forward<F>(fn)](const tensor_list& g) mutable -> tensor_list {
+                f(g);
+                return {};
+            });
+        } else {
+            return add_pre_hook(PreHook(std::forward<F>(fn)));
+        }
+    }
+    template <class F>
+    RemovableHandle register_hook(F&& fn) {
+        if constexpr (std::is_void_v<std::invoke_result_t<F&, const tensor_list&, const tensor_list&>>) {
+            return add_post_hook([f = std::forward<F>(fn)](const tensor_list& gi, const tensor_list& go) mutable -> tensor_list {
+                f(gi, go);
+                return {};
+            });
+        } else {
+            return add_post_hook(PostHook(std::forward<F>(fn)));
+        }
+    }
+    RemovableHandle add_pre_hook(PreHook hook);
+    RemovableHandle add_post_hook(PostHook hook);
+    /// A tensor hook for output `output_nr` of this node (Tensor::register_hook on a non-leaf).
+    RemovableHandle add_tensor_pre_hook(std::uint32_t output_nr, TensorHook hook);
+    /// Applies the tensor hooks to the incoming gradients (the engine calls this whenever
+    /// gradients reach the node, even if the node then does not run).
+    virtual tensor_list call_tensor_pre_hooks(tensor_list grads);
+    bool has_pre_hooks() const { return !pre_hooks_.empty(); }
+    bool has_post_hooks() const { return !post_hooks_.empty(); }
     /// Non-leaf tensors that asked for retain_grad(), by output number (weakly held: the
     /// tensor owns this node).
     std::vector<std::pair<std::uint32_t, std::weak_ptr<TensorImpl>>>& retained_grads() { return retained_; }
@@ -78,8 +113,14 @@ protected:
 
 private:
     std::uint64_t sequence_nr_;
-    std::vector<PreHook> pre_hooks_;
-    std::vector<PostHook> post_hooks_;
+    template <class H>
+    struct Entry {
+        std::uint64_t id;
+        H fn;
+    };
+    std::vector<Entry<PreHook>> pre_hooks_;
+    std::vector<Entry<PostHook>> post_hooks_;
+    std::vector<std::pair<std::uint32_t, Entry<TensorHook>>> tensor_pre_hooks_;
     std::vector<std::pair<std::uint32_t, std::weak_ptr<TensorImpl>>> retained_;
 };
 
@@ -90,6 +131,8 @@ public:
     std::string name() const override { return "AccumulateGrad"; }
     tensor_list apply(tensor_list&& grad_outputs) override;
     const Tensor& variable() const { return variable_; }
+    /// The leaf's own hooks (Tensor::register_hook on a leaf) after any on this node.
+    tensor_list call_tensor_pre_hooks(tensor_list grads) override;
 
     /// `grad += new_grad` in place when no graph is being built, out of place otherwise
     /// (create_graph keeps the gradient differentiable).
@@ -104,5 +147,14 @@ private:
 Edge gradient_edge(const Tensor& t);
 /// The AccumulateGrad of a leaf that requires grad, created on first use.
 std::shared_ptr<Node> grad_accumulator(const Tensor& leaf);
+
+/// A process-wide increasing id for hook registrations.
+std::uint64_t next_hook_id();
+
+/// `fn(grads)` runs once per backward pass, after the last of `tensors`' gradients that
+/// the pass computes (PyTorch's "all" mode); `grads[i]` is undefined for a tensor whose
+/// gradient the pass does not compute. Built on tensor hooks, so it fires where they do.
+/// The handle's remove() unregisters it from every tensor.
+RemovableHandle register_multi_grad_hook(const tensor_list& tensors, std::function<void(const tensor_list& grads)> fn);
 
 }  // namespace gradc::autograd

@@ -5,6 +5,7 @@
 
 #include <complex>
 #include <cstdint>
+#include <functional>
 #include <iosfwd>
 #include <memory>
 #include <optional>
@@ -27,7 +28,28 @@ using tensor_list = std::vector<Tensor>;
 
 namespace autograd {
 class Node;
-}
+
+/// Returned by every hook registration; `remove()` unregisters the hook (a no-op the
+/// second time, or once the tensor or node it was registered on is gone).
+class RemovableHandle {
+public:
+    RemovableHandle() = default;
+    explicit RemovableHandle(std::function<void()> remover) : remover_(std::move(remover)) {}
+    void remove() {
+        if (auto r = std::move(remover_)) {
+            remover_ = nullptr;
+            r();
+        }
+    }
+
+private:
+    std::function<void()> remover_;
+};
+
+/// A tensor hook: receives the gradient of the tensor, returns a replacement or an
+/// undefined Tensor to keep it.
+using TensorHook = std::function<Tensor(const Tensor& grad)>;
+}  // namespace autograd
 
 class Tensor {
 public:
@@ -97,6 +119,27 @@ public:
     bool is_view() const;
     /// For a view: the tensor whose storage it looks at; undefined otherwise.
     const Tensor& _base() const;
+    /// Registers `fn(Tensor grad) -> Tensor` (the gradient or a replacement; an undefined
+    /// result keeps it) or `fn(Tensor grad) -> void`, run whenever the gradient of this
+    /// tensor is computed, in registration order, before node pre-hooks. On a non-leaf the
+    /// hook belongs to the current grad_fn (an in-place operation afterwards does not move
+    /// it). Throws for a tensor that does not require grad.
+    template <class F>
+    autograd::RemovableHandle register_hook(F&& fn) const {
+        if constexpr (std::is_void_v<std::invoke_result_t<F&, Tensor>>) {
+            return register_tensor_hook([f = std::forward<F>(fn)](const Tensor& g) mutable -> Tensor {
+                f(g);
+                return Tensor();
+            });
+        } else {
+            return register_tensor_hook(autograd::TensorHook(std::forward<F>(fn)));
+        }
+    }
+    autograd::RemovableHandle register_tensor_hook(autograd::TensorHook fn) const;
+    /// For a leaf that requires grad: `fn(const Tensor& leaf)` runs after backward has
+    /// accumulated into `leaf.grad()`. Throws for a non-leaf.
+    autograd::RemovableHandle register_post_accumulate_grad_hook(std::function<void(const Tensor& leaf)> fn) const;
+
     /// Reverse-mode differentiation of this tensor; see `gradc::autograd::backward`.
     void backward(const Tensor& gradient = {}, std::optional<bool> retain_graph = std::nullopt,
                   bool create_graph = false, const tensor_list& inputs = {}) const;

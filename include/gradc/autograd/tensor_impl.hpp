@@ -4,6 +4,7 @@
 /// can reach it.
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -25,6 +26,9 @@ struct AutogradMeta {
     // grad_fn was last made consistent with the base's history (see views.cpp).
     Tensor base;
     std::uint32_t view_version = 0;
+    // Hooks of a leaf (a non-leaf's tensor hooks live on its grad_fn), by registration id.
+    std::vector<std::pair<std::uint64_t, autograd::TensorHook>> hooks;
+    std::vector<std::pair<std::uint64_t, std::function<void(const Tensor&)>>> post_accumulate_grad_hooks;
 };
 
 class TensorImpl {

@@ -202,6 +202,58 @@ for name, f in {
 # real input in a complex computation: the gradient is real
 x = leaf([0.5, 1.5]); c = torch.tensor([1.0 + 1.0j, 2.0 - 1.0j]); (x * c).abs().sum().backward(); put("complex.real_input.grad", x.grad)
 
+# ---- custom functions ------------------------------------------------------------------
+class Softplus(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x, beta):
+        ctx.save_for_backward(x)
+        ctx.beta = beta
+        return torch.nn.functional.softplus(x * beta) / beta
+
+    @staticmethod
+    def backward(ctx, g):
+        (x,) = ctx.saved_tensors
+        return torch.sigmoid(x * ctx.beta) * g, None
+
+
+class SumProd(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, a, b):
+        ctx.save_for_backward(a, b)
+        return a + b, a * b
+
+    @staticmethod
+    def backward(ctx, gs, gp):
+        a, b = ctx.saved_tensors
+        return gs + b * gp, gs + a * gp
+
+
+x = leaf([-1.0, 0.0, 2.0, 0.7])
+y = Softplus.apply(x, 1.5)
+(d1,) = torch.autograd.grad(y.sum(), x, create_graph=True)
+(d2,) = torch.autograd.grad(d1.sum(), x)
+put("custom.softplus.x", x); put("custom.softplus.y", y); put("custom.softplus.d1", d1); put("custom.softplus.d2", d2)
+a = leaf([2.0, -1.0]); b = leaf([3.0, 0.5])
+s_, p_ = SumProd.apply(a, b)
+(s_ * p_).sum().backward()
+put("custom.sumprod.a.grad", a.grad); put("custom.sumprod.b.grad", b.grad)
+
+# ---- hooks (only where 1.13 agrees with the notes: tensor hooks, node post-hooks) -----
+x = leaf([0.5, -1.5])
+h = x.exp()
+h.register_hook(lambda g: g * 2.0)
+h.register_hook(lambda g: g + 1.0)
+h.grad_fn.register_hook(lambda gi, go: (gi[0] * 3.0,))
+(h * h).sum().backward()
+put("hooks.chain.x", x); put("hooks.chain.grad", x.grad)
+x = leaf([1.0])
+t = x.sin()
+before = []
+t.register_hook(lambda g: before.append(g.clone()))
+t.cos_()
+t.backward()
+put("hooks.inplace.before", before[0]); put("hooks.inplace.grad", x.grad)
+
 # ---- write ----------------------------------------------------------------------------
 here = os.path.dirname(os.path.abspath(__file__))
 with open(os.path.join(here, "reference_data.hpp"), "w") as out:

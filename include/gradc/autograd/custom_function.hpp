@@ -1,0 +1,184 @@
+#pragma once
+/// Custom autograd functions, as LibTorch's `torch::autograd::Function<T>`:
+///
+///     struct MyFn : gradc::autograd::Function<MyFn> {
+///         static Tensor forward(AutogradContext* ctx, Tensor x, double k);
+///         static tensor_list backward(AutogradContext* ctx, tensor_list grad_outputs);
+///     };
+///     Tensor y = MyFn::apply(x, 2.0);
+///
+/// `forward` runs with grad mode off and may take any arguments after the context
+/// (Tensors are the differentiable inputs; anything else is passed through). It returns a
+/// Tensor or a tensor_list. `backward` receives one gradient per forward output and returns
+/// one gradient per forward argument (after ctx): an undefined Tensor means "no gradient",
+/// and is required for the non-Tensor arguments. A backward written with differentiable
+/// operations can be differentiated again (create_graph); a function that declares
+/// `static constexpr bool once_differentiable = true;` refuses double backward with an error.
+///
+/// State for backward goes in the context: `save_for_backward` (tensors, version-checked by
+/// `get_saved_variables`) and `saved_data` (anything else). Do not put tensors that are
+/// outputs of this function into `saved_data`: the node would then own itself.
+
+#include <any>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <tuple>
+#include <type_traits>
+#include <typeinfo>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include <gradc/autograd/grad_mode.hpp>
+#include <gradc/autograd/node.hpp>
+#include <gradc/autograd/saved_variable.hpp>
+#include <gradc/autograd/tensor.hpp>
+
+namespace gradc::autograd {
+
+using variable_list = tensor_list;
+
+class CustomNodeBase;
+
+/// What forward and backward of a custom function share (LibTorch's AutogradContext).
+class AutogradContext {
+public:
+    AutogradContext() = default;
+    AutogradContext(const AutogradContext&) = delete;
+    AutogradContext& operator=(const AutogradContext&) = delete;
+
+    /// Non-tensor state for backward.
+    std::unordered_map<std::string, std::any> saved_data;
+
+    /// Tensors backward will need (inputs, outputs or neither). Call once, in forward.
+    void save_for_backward(tensor_list to_save);
+    /// The saved tensors, checked against in-place modification since they were saved.
+    /// Throws the retain_graph error after the graph was freed.
+    tensor_list get_saved_variables() const;
+    /// Declares that forward modified these inputs in place (they must be inputs).
+    void mark_dirty(const tensor_list& inputs);
+    /// Declares outputs that have no gradient (e.g. indices); their grad_outputs are zeros.
+    void mark_non_differentiable(const tensor_list& outputs);
+    /// With `true` (the default) undefined output gradients reach backward as zeros;
+    /// with `false` they stay undefined.
+    void set_materialize_grads(bool value) { materialize_grads_ = value; }
+    bool materialize_grads() const { return materialize_grads_; }
+    /// In backward: whether the gradient of forward argument `index` is needed.
+    bool needs_input_grad(std::size_t index) const;
+
+private:
+    friend class CustomNodeBase;
+    friend struct CustomFunctionCall;
+
+    tensor_list to_save_;
+    std::vector<SavedVariable> saved_;
+    bool saved_called_ = false;
+    bool materialize_grads_ = true;
+    std::vector<const TensorImpl*> dirty_;
+    std::vector<const TensorImpl*> non_differentiable_;
+    std::vector<bool> needs_input_grad_;
+    std::weak_ptr<Node> node_;
+};
+
+/// The backward node of a custom function; `T::backward` is reached through `call_backward`.
+class CustomNodeBase : public Node {
+public:
+    CustomNodeBase(std::string name, std::vector<bool> is_tensor_arg, bool once_differentiable);
+    std::string name() const override { return name_; }
+    tensor_list apply(tensor_list&& grad_outputs) override;
+    void release_variables() override;
+    AutogradContext& context() { return ctx_; }
+
+protected:
+    virtual tensor_list call_backward(AutogradContext* ctx, tensor_list grad_outputs) = 0;
+
+private:
+    friend struct CustomFunctionCall;
+    std::string name_;
+    AutogradContext ctx_;
+    std::vector<bool> is_tensor_arg_;  // per forward argument after ctx
+    std::vector<std::size_t> tensor_index_;  // forward argument index → next edge (for tensors)
+    bool once_differentiable_;
+};
+
+/// Non-template machinery of Function<T>::apply (function.cpp).
+struct CustomFunctionCall {
+    /// Readable type name: "ns::MyFn" → "MyFn".
+    static std::string short_name(const char* mangled);
+    /// Before forward: edges and needs_input_grad. `node` is null when nothing is recorded.
+    static void prepare(const std::shared_ptr<CustomNodeBase>& node, AutogradContext* ctx, const tensor_list& inputs, bool record);
+    /// After forward: history of the outputs, dirty inputs, saved tensors. Returns the
+    /// outputs the caller sees (an input returned as is becomes a new alias).
+    static tensor_list wrap_outputs(const std::shared_ptr<CustomNodeBase>& node, AutogradContext* ctx,
+                                    const tensor_list& inputs, tensor_list outputs);
+};
+
+namespace detail_custom {
+template <class A>
+constexpr bool is_tensor_arg = std::is_same_v<std::decay_t<A>, Tensor>;
+
+template <class T, class = void>
+struct once_flag : std::false_type {};
+template <class T>
+struct once_flag<T, std::void_t<decltype(T::once_differentiable)>> : std::bool_constant<T::once_differentiable> {};
+
+template <class T>
+class CustomNode final : public CustomNodeBase {
+public:
+    using CustomNodeBase::CustomNodeBase;
+
+protected:
+    tensor_list call_backward(AutogradContext* ctx, tensor_list grad_outputs) override {
+        return T::backward(ctx, std::move(grad_outputs));
+    }
+};
+}  // namespace detail_custom
+
+/// CRTP base of a custom function `T` (see the top of this file).
+template <class T>
+struct Function {
+    template <class... Args>
+    static auto apply(Args&&... args) {
+        using Result = decltype(T::forward(static_cast<AutogradContext*>(nullptr), std::forward<Args>(args)...));
+        static_assert(std::is_same_v<Result, Tensor> || std::is_same_v<Result, tensor_list>,
+                      "gradc: a custom function's forward must return Tensor or tensor_list");
+        tensor_list inputs;
+        std::vector<bool> is_tensor{detail_custom::is_tensor_arg<Args>...};
+        (collect(inputs, args), ...);
+        bool record = GradMode::is_enabled();
+        if (record) {
+            bool any = false;
+            for (const auto& t : inputs) any = any || (t.defined() && t.requires_grad());
+            record = any;
+        }
+        std::shared_ptr<CustomNodeBase> node;
+        AutogradContext local;
+        AutogradContext* ctx = &local;
+        if (record) {
+            node = std::make_shared<detail_custom::CustomNode<T>>(
+                CustomFunctionCall::short_name(typeid(T).name()) + "Backward", std::move(is_tensor),
+                detail_custom::once_flag<T>::value);
+            ctx = &node->context();
+        }
+        CustomFunctionCall::prepare(node, ctx, inputs, record);
+        Result out;
+        {
+            AutoGradMode no_grad(false);
+            out = T::forward(ctx, std::forward<Args>(args)...);
+        }
+        if constexpr (std::is_same_v<Result, Tensor>) {
+            return CustomFunctionCall::wrap_outputs(node, ctx, inputs, tensor_list{std::move(out)})[0];
+        } else {
+            return CustomFunctionCall::wrap_outputs(node, ctx, inputs, std::move(out));
+        }
+    }
+
+private:
+    template <class A>
+    static void collect(tensor_list& inputs, const A& a) {
+        if constexpr (detail_custom::is_tensor_arg<A>) inputs.push_back(a);
+    }
+};
+
+}  // namespace gradc::autograd

@@ -1,0 +1,318 @@
+#pragma once
+/// Checking compiled static kernels.
+///
+///  - `gradc::check::gradcheck(kernel, points, opts)`: the kernel's gradient, JVP, VJP and
+///    Jacobian programs against central differences of its value program, at every point,
+///    in scalar execution and in batch execution (`value_batch`, `gradient_batch`,
+///    `jvp_batch`; the points are repeated to fill whole SIMD batches and a tail, so every
+///    lane is checked);
+///  - `gradc::check::cross(expr, points)`: the same expression evaluated by the dynamic
+///    engine (each rule of `gradc::rules` mapped to the tensor operation of the same name)
+///    against the compiled kernel's value and gradient.
+/// Reports name the point, the variable and the output that disagree. Options are
+/// `gradc::autograd::GradcheckOptions` (eps, atol, rtol, raise_exception are used).
+
+#include <array>
+#include <cmath>
+#include <cstddef>
+#include <span>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <gradc/autograd/creation.hpp>
+#include <gradc/autograd/elementwise.hpp>
+#include <gradc/autograd/engine.hpp>
+#include <gradc/check/options.hpp>
+#include <gradc/gradc.hpp>
+#include <gradc/rules/table.hpp>
+
+namespace gradc::check {
+
+using Options = autograd::GradcheckOptions;
+
+namespace detail {
+
+/// Collected disagreements; `finish` throws or returns false when there are any.
+class Report {
+public:
+    explicit Report(std::string what) : what_(std::move(what)) {}
+    template <std::size_t N>
+    void compare(double analytical, double numerical, const Options& o, const std::string& program,
+                 std::size_t point, const std::array<double, N>& x, const std::string& where) {
+        const bool ok = std::abs(analytical - numerical) <= o.atol + o.rtol * std::abs(numerical) ||
+                        (std::isnan(analytical) && std::isnan(numerical));
+        if (ok) return;
+        ++count_;
+        if (count_ > 20) return;
+        std::ostringstream s;
+        s.precision(10);
+        s << "  " << program << " at point " << point << " (";
+        for (std::size_t j = 0; j < N; ++j) s << (j ? ", " : "") << 'x' << j << " = " << x[j];
+        s << "), " << where << ": got " << analytical << ", expected " << numerical << "\n";
+        lines_ += s.str();
+    }
+    bool finish(const Options& o) const {
+        if (count_ == 0) return true;
+        std::string msg = what_ + ": " + std::to_string(count_) + " disagreement(s) (|a - n| <= atol + rtol*|n| with atol = " +
+                          std::to_string(o.atol) + ", rtol = " + std::to_string(o.rtol) + ")\n" + lines_;
+        if (count_ > 20) msg += "  ... (" + std::to_string(count_ - 20) + " more)\n";
+        if (o.raise_exception) throw autograd::GradcheckError(msg);
+        return false;
+    }
+
+private:
+    std::string what_;
+    std::string lines_;
+    std::size_t count_ = 0;
+};
+
+template <class K>
+std::array<double, K::output_count> values(const K& k, const std::array<double, K::arity>& x) {
+    if constexpr (K::output_count == 1) {
+        return {k.value(x)};
+    } else {
+        return k.value(x);
+    }
+}
+
+inline std::string var(std::size_t index) { return "variable x" + std::to_string(index); }
+inline std::string out(std::size_t m) { return "output " + std::to_string(m); }
+
+}  // namespace detail
+
+/// Checks every derivative program of the compiled kernel `k` at `points` against central
+/// differences of its value program, in scalar and in batch execution.
+template <class K>
+bool gradcheck(const K& k, const std::vector<std::array<double, K::arity>>& points, const Options& opt = {}) {
+    constexpr std::size_t N = K::arity, M = K::output_count, W = K::wrt_count;
+    using point = std::array<double, N>;
+    detail::Report rep("gradc::check::gradcheck");
+    // Numerical Jacobians, num[p][m][j].
+    std::vector<std::array<std::array<double, W>, M>> num(points.size());
+    for (std::size_t p = 0; p < points.size(); ++p) {
+        for (std::size_t j = 0; j < W; ++j) {
+            point xp = points[p], xm = points[p];
+            xp[K::wrt_variables[j]] += opt.eps;
+            xm[K::wrt_variables[j]] -= opt.eps;
+            const auto fp = detail::values(k, xp), fm = detail::values(k, xm);
+            for (std::size_t m = 0; m < M; ++m) num[p][m][j] = (fp[m] - fm[m]) / (2 * opt.eps);
+        }
+    }
+    const auto where = [](std::size_t m, std::size_t j) {
+        return detail::out(m) + ", " + detail::var(K::wrt_variables[j]);
+    };
+    // Scalar execution.
+    for (std::size_t p = 0; p < points.size(); ++p) {
+        const point& x = points[p];
+        const auto f = detail::values(k, x);
+        if constexpr (M == 1) {
+            const auto g = k.gradient(x);
+            rep.compare(g.value, f[0], opt, "gradient (value)", p, x, detail::out(0));
+            for (std::size_t j = 0; j < W; ++j) rep.compare(g.gradient[j], num[p][0][j], opt, "gradient", p, x, where(0, j));
+        }
+        for (std::size_t j = 0; j < W; ++j) {
+            std::array<double, W> dx{};
+            dx[j] = 1;
+            const auto t = k.jvp(x, dx);
+            for (std::size_t m = 0; m < M; ++m) {
+                if constexpr (M == 1) {
+                    rep.compare(t.tangent, num[p][0][j], opt, "jvp", p, x, where(m, j));
+                } else {
+                    rep.compare(t.tangent[m], num[p][m][j], opt, "jvp", p, x, where(m, j));
+                }
+            }
+        }
+        for (std::size_t m = 0; m < M; ++m) {
+            std::array<double, M> w{};
+            w[m] = 1;
+            const auto r = k.vjp(x, w);
+            for (std::size_t j = 0; j < W; ++j) rep.compare(r.gradient[j], num[p][m][j], opt, "vjp", p, x, where(m, j));
+        }
+        const auto jac = k.jacobian(x);
+        for (std::size_t m = 0; m < M; ++m)
+            for (std::size_t j = 0; j < W; ++j) rep.compare(jac.jacobian[m][j], num[p][m][j], opt, "jacobian", p, x, where(m, j));
+    }
+    // Batch execution: the points repeated to fill two whole SIMD batches and a tail, so
+    // every lane (and the tail path) computes every point at least once where possible.
+    if (!points.empty()) {
+        const std::size_t lanes = simd::batch<double>::size;
+        const std::size_t n = std::max(points.size(), 2 * lanes + lanes / 2 + 1);
+        std::vector<std::vector<double>> in(N, std::vector<double>(n));
+        for (std::size_t i = 0; i < n; ++i)
+            for (std::size_t v = 0; v < N; ++v) in[v][i] = points[i % points.size()][v];
+        std::array<std::span<const double>, N> in_spans;
+        for (std::size_t v = 0; v < N; ++v) in_spans[v] = in[v];
+        std::vector<std::vector<double>> vals(M, std::vector<double>(n)), tan(M, std::vector<double>(n));
+        std::array<std::span<double>, M> val_spans, tan_spans;
+        for (std::size_t m = 0; m < M; ++m) {
+            val_spans[m] = vals[m];
+            tan_spans[m] = tan[m];
+        }
+        const auto lane = [&](const char* call, std::size_t i) {
+            return std::string(call) + " (lane " + std::to_string(i % lanes) + " of batch point " + std::to_string(i) + ")";
+        };
+        k.value_batch(in_spans, val_spans);
+        for (std::size_t i = 0; i < n; ++i) {
+            const std::size_t p = i % points.size();
+            const auto f = detail::values(k, points[p]);
+            for (std::size_t m = 0; m < M; ++m) rep.compare(vals[m][i], f[m], opt, lane("value_batch", i), p, points[p], detail::out(m));
+        }
+        if constexpr (M == 1) {
+            std::vector<std::vector<double>> g(W, std::vector<double>(n));
+            std::array<std::span<double>, W> g_spans;
+            for (std::size_t j = 0; j < W; ++j) g_spans[j] = g[j];
+            k.gradient_batch(in_spans, std::span<double>(vals[0]), g_spans);
+            for (std::size_t i = 0; i < n; ++i)
+                for (std::size_t j = 0; j < W; ++j)
+                    rep.compare(g[j][i], num[i % points.size()][0][j], opt, lane("gradient_batch", i), i % points.size(),
+                                points[i % points.size()], where(0, j));
+        }
+        std::vector<std::vector<double>> dx(W, std::vector<double>(n));
+        std::array<std::span<const double>, W> dx_spans;
+        for (std::size_t j = 0; j < W; ++j) dx_spans[j] = dx[j];
+        for (std::size_t j = 0; j < W; ++j) {
+            for (std::size_t q = 0; q < W; ++q) std::fill(dx[q].begin(), dx[q].end(), q == j ? 1.0 : 0.0);
+            k.jvp_batch(in_spans, dx_spans, val_spans, tan_spans);
+            for (std::size_t i = 0; i < n; ++i)
+                for (std::size_t m = 0; m < M; ++m)
+                    rep.compare(tan[m][i], num[i % points.size()][m][j], opt, lane("jvp_batch", i), i % points.size(),
+                                points[i % points.size()], where(m, j));
+        }
+    }
+    return rep.finish(opt);
+}
+
+// ---- cross-check with the dynamic engine ------------------------------------------------
+
+namespace detail {
+
+template <class R>
+struct no_tensor_op {
+    static_assert(sizeof(R) == 0,
+                  "gradc::check::cross: this rule of gradc::rules has no tensor operation in "
+                  "gradc::check::tensor_op; add `template <> inline constexpr auto tensor_op<rules::R> = ...` "
+                  "in include/gradc/check/static.hpp naming the tensor function of the same name");
+};
+
+}  // namespace detail
+
+/// The tensor operation of each rule of the rule table (the function of the same name;
+/// `max`/`min` are the elementwise `maximum`/`minimum`).
+template <class R>
+inline constexpr detail::no_tensor_op<R> tensor_op{};
+
+// clang-format off
+template <> inline constexpr auto tensor_op<rules::add>  = [](const Tensor& a, const Tensor& b) { return gradc::add(a, b); };
+template <> inline constexpr auto tensor_op<rules::sub>  = [](const Tensor& a, const Tensor& b) { return gradc::sub(a, b); };
+template <> inline constexpr auto tensor_op<rules::mul>  = [](const Tensor& a, const Tensor& b) { return gradc::mul(a, b); };
+template <> inline constexpr auto tensor_op<rules::div>  = [](const Tensor& a, const Tensor& b) { return gradc::div(a, b); };
+template <> inline constexpr auto tensor_op<rules::neg>  = [](const Tensor& a) { return gradc::neg(a); };
+template <> inline constexpr auto tensor_op<rules::exp>  = [](const Tensor& a) { return gradc::exp(a); };
+template <> inline constexpr auto tensor_op<rules::exp2> = [](const Tensor& a) { return gradc::exp2(a); };
+template <> inline constexpr auto tensor_op<rules::expm1> = [](const Tensor& a) { return gradc::expm1(a); };
+template <> inline constexpr auto tensor_op<rules::log>  = [](const Tensor& a) { return gradc::log(a); };
+template <> inline constexpr auto tensor_op<rules::log2> = [](const Tensor& a) { return gradc::log2(a); };
+template <> inline constexpr auto tensor_op<rules::log10> = [](const Tensor& a) { return gradc::log10(a); };
+template <> inline constexpr auto tensor_op<rules::log1p> = [](const Tensor& a) { return gradc::log1p(a); };
+template <> inline constexpr auto tensor_op<rules::sqrt> = [](const Tensor& a) { return gradc::sqrt(a); };
+template <> inline constexpr auto tensor_op<rules::cbrt> = [](const Tensor& a) { return gradc::cbrt(a); };
+template <> inline constexpr auto tensor_op<rules::pow>  = [](const Tensor& a, const Tensor& b) { return gradc::pow(a, b); };
+template <> inline constexpr auto tensor_op<rules::sin>  = [](const Tensor& a) { return gradc::sin(a); };
+template <> inline constexpr auto tensor_op<rules::cos>  = [](const Tensor& a) { return gradc::cos(a); };
+template <> inline constexpr auto tensor_op<rules::tan>  = [](const Tensor& a) { return gradc::tan(a); };
+template <> inline constexpr auto tensor_op<rules::asin> = [](const Tensor& a) { return gradc::asin(a); };
+template <> inline constexpr auto tensor_op<rules::acos> = [](const Tensor& a) { return gradc::acos(a); };
+template <> inline constexpr auto tensor_op<rules::atan> = [](const Tensor& a) { return gradc::atan(a); };
+template <> inline constexpr auto tensor_op<rules::atan2> = [](const Tensor& a, const Tensor& b) { return gradc::atan2(a, b); };
+template <> inline constexpr auto tensor_op<rules::hypot> = [](const Tensor& a, const Tensor& b) { return gradc::hypot(a, b); };
+template <> inline constexpr auto tensor_op<rules::sinh> = [](const Tensor& a) { return gradc::sinh(a); };
+template <> inline constexpr auto tensor_op<rules::cosh> = [](const Tensor& a) { return gradc::cosh(a); };
+template <> inline constexpr auto tensor_op<rules::tanh> = [](const Tensor& a) { return gradc::tanh(a); };
+template <> inline constexpr auto tensor_op<rules::sigmoid> = [](const Tensor& a) { return gradc::sigmoid(a); };
+template <> inline constexpr auto tensor_op<rules::softplus> = [](const Tensor& a) { return gradc::softplus(a); };
+template <> inline constexpr auto tensor_op<rules::erf>  = [](const Tensor& a) { return gradc::erf(a); };
+template <> inline constexpr auto tensor_op<rules::erfc> = [](const Tensor& a) { return gradc::erfc(a); };
+template <> inline constexpr auto tensor_op<rules::abs>  = [](const Tensor& a) { return gradc::abs(a); };
+template <> inline constexpr auto tensor_op<rules::relu> = [](const Tensor& a) { return gradc::relu(a); };
+template <> inline constexpr auto tensor_op<rules::max>  = [](const Tensor& a, const Tensor& b) { return gradc::maximum(a, b); };
+template <> inline constexpr auto tensor_op<rules::min>  = [](const Tensor& a, const Tensor& b) { return gradc::minimum(a, b); };
+template <> inline constexpr auto tensor_op<rules::where> = [](const Tensor& c, const Tensor& a, const Tensor& b) { return gradc::where(c, a, b); };
+// clang-format on
+
+namespace detail {
+
+template <class E>
+struct operand_types;
+template <class R, class... A>
+struct operand_types<expr::node<R, A...>> {
+    using types = std::tuple<A...>;
+};
+template <class R, class... A>
+struct operand_types<expr::condition<R, A...>> {
+    using types = std::tuple<A...>;
+};
+
+template <std::size_t I, class E>
+std::tuple_element_t<I, typename operand_types<E>::types> child(const E& e) {
+    if constexpr (expr::is_payload_free<E>) {
+        return {};
+    } else {
+        return expr::operand<I>(e);
+    }
+}
+
+/// The expression `e` evaluated with tensors: variables are `leaves`, literals 0-dim
+/// float64 tensors, each rule its tensor operation, each condition its comparison.
+template <class E>
+Tensor to_tensor(const E& e, const tensor_list& leaves);
+
+template <class Op, class... A, std::size_t... I>
+Tensor condition_to_tensor(const expr::condition<Op, A...>& e, const tensor_list& leaves, std::index_sequence<I...>) {
+    return Op::eval(to_tensor(child<I>(e), leaves)...);
+}
+template <class R, class... A, std::size_t... I>
+Tensor node_to_tensor(const expr::node<R, A...>& e, const tensor_list& leaves, std::index_sequence<I...>) {
+    return tensor_op<R>(to_tensor(child<I>(e), leaves)...);
+}
+
+template <class E>
+Tensor to_tensor(const E& e, const tensor_list& leaves) {
+    if constexpr (expr::is_variable<E>) {
+        return leaves[E::index];
+    } else if constexpr (expr::is_literal<E>) {
+        return scalar_tensor(static_cast<double>(e.value));
+    } else if constexpr (expr::is_condition<E>) {
+        return condition_to_tensor(e, leaves, std::make_index_sequence<std::tuple_size_v<typename operand_types<E>::types>>{});
+    } else {
+        return node_to_tensor(e, leaves, std::make_index_sequence<std::tuple_size_v<typename operand_types<E>::types>>{});
+    }
+}
+
+}  // namespace detail
+
+/// Evaluates `e` through the dynamic engine at each point and compares its value and its
+/// gradient (reverse mode, `autograd::grad`) with the compiled kernel's.
+template <expr::Expression E>
+bool cross(const E& e, const std::vector<std::array<double, expr::set_size_of<E>>>& points, const Options& opt = {}) {
+    constexpr std::size_t N = expr::set_size_of<E>;
+    const auto k = gradc::compile(e);
+    detail::Report rep("gradc::check::cross");
+    for (std::size_t p = 0; p < points.size(); ++p) {
+        const auto& x = points[p];
+        tensor_list leaves;
+        for (std::size_t v = 0; v < N; ++v) leaves.push_back(scalar_tensor(x[v], gradc::requires_grad()));
+        const Tensor y = detail::to_tensor(e, leaves);
+        const auto g = k.gradient(x);
+        rep.compare(y.template item<double>(), g.value, opt, "dynamic value", p, x, detail::out(0));
+        if (!y.requires_grad()) continue;
+        const tensor_list dy = autograd::grad({y}, leaves, {}, std::nullopt, false, true);
+        for (std::size_t v = 0; v < N; ++v) {
+            const double d = dy[v].defined() ? dy[v].template item<double>() : 0.0;
+            rep.compare(d, g.gradient[v], opt, "dynamic gradient", p, x, detail::out(0) + ", " + detail::var(v));
+        }
+    }
+    return rep.finish(opt);
+}
+
+}  // namespace gradc::check
