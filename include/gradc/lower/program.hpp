@@ -22,6 +22,12 @@
 #include <gradc/rules/partial.hpp>
 #include <gradc/rules/value_traits.hpp>
 
+/// Sweeps and their steps are forced inline: the batch loop must see one straight-line
+/// body (values in registers); left to its heuristics, the compiler kept large kernels'
+/// sweeps out of line and sent every node's value through memory.
+#define GRADC_INLINE [[gnu::always_inline]] inline
+#define GRADC_INLINE_LAMBDA __attribute__((always_inline))
+
 namespace gradc::lower {
 
 /// Value of an operand: node I's value, or a condition evaluated from node values
@@ -141,8 +147,8 @@ struct program<Flat, std::index_sequence<O...>, std::index_sequence<J...>> {
 
     /// Values of all nodes at x, given the kernel's literal values.
     template <class T, class Literals>
-    static void primal(const Literals& literals, const T* x, values<T>& v) {
-        [&]<std::size_t... I>(std::index_sequence<I...>) {
+    GRADC_INLINE static void primal(const Literals& literals, const T* x, values<T>& v) {
+        [&]<std::size_t... I>(std::index_sequence<I...>) GRADC_INLINE_LAMBDA {
             (void)std::initializer_list<int>{(step::evaluate<I>(typename Flat::template at<I>{}, literals, x, v), 0)...};
         }(std::make_index_sequence<size>{});
     }
@@ -167,12 +173,12 @@ struct program<Flat, std::index_sequence<O...>, std::index_sequence<J...>> {
     /// Output tangents `out[m]` for input tangents `dx[j]` (one per wrt variable).
     /// D is T, or std::array<T, K> to sweep K directions at once.
     template <class T, class D>
-    static void tangent(const linearization<T>& lin, const D* dx, D* out) {
+    GRADC_INLINE static void tangent(const linearization<T>& lin, const D* dx, D* out) {
         std::array<D, live.live_count> t;
-        [&]<std::size_t... j>(std::index_sequence<j...>) {
+        [&]<std::size_t... j>(std::index_sequence<j...>) GRADC_INLINE_LAMBDA {
             (load_tangent<j>(dx, t), ...);
         }(std::make_index_sequence<wrt_count>{});
-        [&]<std::size_t... e>(std::index_sequence<e...>) {
+        [&]<std::size_t... e>(std::index_sequence<e...>) GRADC_INLINE_LAMBDA {
             (void)std::initializer_list<int>{
                 (step::propagate<live.slot[plan.edges[e].node], live.slot[plan.edges[e].child],
                                  plan.edges[e].tangent_first>(
@@ -181,13 +187,13 @@ struct program<Flat, std::index_sequence<O...>, std::index_sequence<J...>> {
                      t),
                  0)...};
         }(std::make_index_sequence<edge_count>{});
-        [&]<std::size_t... m>(std::index_sequence<m...>) {
+        [&]<std::size_t... m>(std::index_sequence<m...>) GRADC_INLINE_LAMBDA {
             ((out[m] = derivative_or_zero<output_nodes[m]>(t)), ...);
         }(std::make_index_sequence<output_count>{});
     }
 
     template <std::size_t j, class D>
-    static void load_tangent(const D* dx, std::array<D, live.live_count>& t) {
+    GRADC_INLINE static void load_tangent(const D* dx, std::array<D, live.live_count>& t) {
         if constexpr (is_live(wrt_nodes[j])) t[live.slot[wrt_nodes[j]]] = dx[j];
     }
 
@@ -195,7 +201,7 @@ struct program<Flat, std::index_sequence<O...>, std::index_sequence<J...>> {
 
     /// The tangent or adjoint of a node, or 0 for a node that carries none.
     template <std::size_t node, class D>
-    static D derivative_or_zero(const std::array<D, live.live_count>& d) {
+    GRADC_INLINE static D derivative_or_zero(const std::array<D, live.live_count>& d) {
         if constexpr (is_live(node)) {
             return d[live.slot[node]];
         } else {
@@ -220,12 +226,12 @@ struct program<Flat, std::index_sequence<O...>, std::index_sequence<J...>> {
     /// Input adjoints `grad[j]` (one per wrt variable) for output weights `w[m]`.
     /// D is T, or std::array<T, K> to sweep K weight vectors at once.
     template <class T, class D>
-    static void adjoint(const linearization<T>& lin, const D* w, D* grad) {
+    GRADC_INLINE static void adjoint(const linearization<T>& lin, const D* w, D* grad) {
         std::array<D, live.live_count> a;
-        [&]<std::size_t... m>(std::index_sequence<m...>) {
+        [&]<std::size_t... m>(std::index_sequence<m...>) GRADC_INLINE_LAMBDA {
             (seed<m>(w, a), ...);
         }(std::make_index_sequence<output_count>{});
-        [&]<std::size_t... r>(std::index_sequence<r...>) {
+        [&]<std::size_t... r>(std::index_sequence<r...>) GRADC_INLINE_LAMBDA {
             constexpr std::size_t last = edge_count - 1;
             (void)std::initializer_list<int>{
                 (step::propagate<live.slot[plan.edges[last - r].child], live.slot[plan.edges[last - r].node],
@@ -235,13 +241,13 @@ struct program<Flat, std::index_sequence<O...>, std::index_sequence<J...>> {
                      a),
                  0)...};
         }(std::make_index_sequence<edge_count>{});
-        [&]<std::size_t... j>(std::index_sequence<j...>) {
+        [&]<std::size_t... j>(std::index_sequence<j...>) GRADC_INLINE_LAMBDA {
             ((grad[j] = derivative_or_zero<wrt_nodes[j]>(a)), ...);
         }(std::make_index_sequence<wrt_count>{});
     }
 
     template <std::size_t m, class D>
-    static void seed(const D* w, std::array<D, live.live_count>& a) {
+    GRADC_INLINE static void seed(const D* w, std::array<D, live.live_count>& a) {
         constexpr std::size_t node = output_nodes[m];
         if constexpr (live.live[node]) {
             if constexpr (plan.seed_first[m]) {
