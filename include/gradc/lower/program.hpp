@@ -12,6 +12,7 @@
 
 #include <array>
 #include <cstddef>
+#include <cstdint>
 #include <utility>
 
 #include <initializer_list>
@@ -71,6 +72,12 @@ void evaluate(apply<R, Operands...>, const Literals&, const T*, std::array<T, N>
     v[I] = R::eval(operand_value<Operands>::get(v)...);
 }
 
+/// Evaluates node I only when Do (the varying part of a split primal).
+template <std::size_t I, bool Do, class Node, class Literals, class T, std::size_t N>
+GRADC_INLINE void evaluate_when(Node node, const Literals& literals, const T* x, std::array<T, N>& v) {
+    if constexpr (Do) evaluate<I>(node, literals, x, v);
+}
+
 /// Partial of node I (a primitive) with respect to its operand K.
 template <std::size_t I, int K, class R, class... Operands, class T, std::size_t N>
 auto partial(apply<R, Operands...>, const std::array<T, N>& v) {
@@ -110,6 +117,50 @@ void propagate(const P& partial, std::array<D, N>& d) {
 }
 
 }  // namespace step
+
+/// Whether every node an operand reads (through tests too) is marked in `marked`.
+template <class Operand>
+struct reads_only;
+template <std::size_t I>
+struct reads_only<ref<I>> {
+    template <std::size_t N>
+    static constexpr bool in(const std::array<bool, N>& marked) {
+        return marked[I];
+    }
+};
+template <class Op, class... Operands>
+struct reads_only<test<Op, Operands...>> {
+    template <std::size_t N>
+    static constexpr bool in(const std::array<bool, N>& marked) {
+        return (reads_only<Operands>::in(marked) && ...);
+    }
+};
+
+/// Whether a node is the same for every point when the variables in the bit mask
+/// `varying` change from point to point (everything it depends on is fixed).
+template <class Node>
+struct invariant_node;
+template <std::size_t J>
+struct invariant_node<input<J>> {
+    template <std::size_t N>
+    static constexpr bool given(std::uint64_t varying, const std::array<bool, N>&) {
+        return ((varying >> J) & 1u) == 0;
+    }
+};
+template <std::size_t L>
+struct invariant_node<constant<L>> {
+    template <std::size_t N>
+    static constexpr bool given(std::uint64_t, const std::array<bool, N>&) {
+        return true;
+    }
+};
+template <class R, class... Operands>
+struct invariant_node<apply<R, Operands...>> {
+    template <std::size_t N>
+    static constexpr bool given(std::uint64_t, const std::array<bool, N>& invariant) {
+        return (reads_only<Operands>::in(invariant) && ...);
+    }
+};
 
 template <class Flat, class OutputNodes, class Wrt>
 struct program;
@@ -166,6 +217,125 @@ struct program<Flat, std::index_sequence<O...>, std::index_sequence<J...>> {
     template <class T>
     static linearization<T> linearize(const values<T>& v) {
         return {v};
+    }
+
+    // ---- map-reduce split ------------------------------------------------------------
+    // Over many points where the variables of the bit mask Varying change and the others
+    // (parameters) do not: evaluate the invariant nodes once, the varying ones per point;
+    // sweep the varying edges per point, sum the adjoints that reach invariant nodes, and
+    // sweep the invariant edges once on those sums (the adjoint is linear in its seeds).
+
+    template <std::uint64_t Varying>
+    static constexpr std::array<bool, size> invariant = [] {
+        std::array<bool, size> inv{};
+        [&]<std::size_t... I>(std::index_sequence<I...>) {
+            (void)std::initializer_list<int>{
+                (inv[I] = invariant_node<typename Flat::template at<I>>::given(Varying, inv), 0)...};
+        }(std::make_index_sequence<size>{});
+        return inv;
+    }();
+
+    /// First writes of the per-point sweep, and the slots it leaves an adjoint in that
+    /// belong to invariant nodes (the boundary whose sums the invariant sweep starts from).
+    template <std::uint64_t Varying>
+    struct split_plan {
+        std::array<bool, output_count> seed_first{};
+        std::array<bool, (edge_count > 0 ? edge_count : 1)> first{};
+        std::array<bool, live.live_count> boundary{};
+    };
+
+    template <std::uint64_t Varying>
+    static constexpr split_plan<Varying> split = [] {
+        split_plan<Varying> p;
+        std::array<bool, size> written{};
+        for (std::size_t m = 0; m < output_count; ++m) {
+            const std::size_t n = output_nodes[m];
+            if (!live.live[n]) continue;
+            p.seed_first[m] = !written[n];
+            written[n] = true;
+        }
+        for (std::size_t r = edge_count; r-- > 0;) {
+            const edge& e = plan.edges[r];
+            if (invariant<Varying>[e.node]) continue;
+            p.first[r] = !written[e.child];
+            written[e.child] = true;
+        }
+        for (std::size_t i = 0; i < size; ++i)
+            if (live.live[i] && written[i] && invariant<Varying>[i]) p.boundary[live.slot[i]] = true;
+        return p;
+    }();
+
+    /// The invariant nodes' values (once per call).
+    template <std::uint64_t Varying, class T, class Literals>
+    GRADC_INLINE static void primal_invariant(const Literals& literals, const T* x, values<T>& v) {
+        [&]<std::size_t... I>(std::index_sequence<I...>) GRADC_INLINE_LAMBDA {
+            (void)std::initializer_list<int>{
+                (step::evaluate_when<I, invariant<Varying>[I]>(typename Flat::template at<I>{}, literals, x, v), 0)...};
+        }(std::make_index_sequence<size>{});
+    }
+
+    /// The varying nodes' values (per point), after primal_invariant filled the rest.
+    template <std::uint64_t Varying, class T, class Literals>
+    GRADC_INLINE static void primal_varying(const Literals& literals, const T* x, values<T>& v) {
+        [&]<std::size_t... I>(std::index_sequence<I...>) GRADC_INLINE_LAMBDA {
+            (void)std::initializer_list<int>{
+                (step::evaluate_when<I, !invariant<Varying>[I]>(typename Flat::template at<I>{}, literals, x, v), 0)...};
+        }(std::make_index_sequence<size>{});
+    }
+
+    /// Per point: seeds, then the varying edges; the boundary slots of `a` then hold this
+    /// point's adjoints of the invariant nodes (the other slots are scratch).
+    template <std::uint64_t Varying, class T>
+    GRADC_INLINE static void adjoint_varying(const linearization<T>& lin, const T* w, derivatives<T>& a) {
+        [&]<std::size_t... m>(std::index_sequence<m...>) GRADC_INLINE_LAMBDA {
+            (void)std::initializer_list<int>{(split_seed<Varying, m>(w, a), 0)...};
+        }(std::make_index_sequence<output_count>{});
+        [&]<std::size_t... r>(std::index_sequence<r...>) GRADC_INLINE_LAMBDA {
+            constexpr std::size_t last = edge_count - 1;
+            (void)std::initializer_list<int>{(split_step<Varying, last - r>(lin, a), 0)...};
+        }(std::make_index_sequence<edge_count>{});
+    }
+
+    /// Once: the invariant edges, from the summed boundary adjoints (zero elsewhere).
+    template <std::uint64_t Varying, class T>
+    static void adjoint_invariant(const linearization<T>& lin, derivatives<T> a, T* grad) {
+        [&]<std::size_t... r>(std::index_sequence<r...>) {
+            constexpr std::size_t last = edge_count - 1;
+            (void)std::initializer_list<int>{(invariant_step<Varying, last - r>(lin, a), 0)...};
+        }(std::make_index_sequence<edge_count>{});
+        [&]<std::size_t... j>(std::index_sequence<j...>) {
+            ((grad[j] = derivative_or_zero<wrt_nodes[j]>(a)), ...);
+        }(std::make_index_sequence<wrt_count>{});
+    }
+
+    template <std::uint64_t Varying, std::size_t m, class T>
+    GRADC_INLINE static void split_seed(const T* w, derivatives<T>& a) {
+        constexpr std::size_t node = output_nodes[m];
+        if constexpr (live.live[node]) {
+            if constexpr (split<Varying>.seed_first[m]) {
+                a[live.slot[node]] = w[m];
+            } else {
+                a[live.slot[node]] += w[m];
+            }
+        }
+    }
+
+    template <std::uint64_t Varying, std::size_t e, class T>
+    GRADC_INLINE static void split_step(const linearization<T>& lin, derivatives<T>& a) {
+        constexpr edge ed = plan.edges[e];
+        if constexpr (!invariant<Varying>[ed.node]) {
+            step::propagate<live.slot[ed.child], live.slot[ed.node], split<Varying>.first[e]>(
+                step::partial<ed.node, static_cast<int>(ed.operand)>(typename Flat::template at<ed.node>{}, lin.v), a);
+        }
+    }
+
+    template <std::uint64_t Varying, std::size_t e, class T>
+    static void invariant_step(const linearization<T>& lin, derivatives<T>& a) {
+        constexpr edge ed = plan.edges[e];
+        if constexpr (invariant<Varying>[ed.node]) {
+            step::propagate<live.slot[ed.child], live.slot[ed.node], false>(
+                step::partial<ed.node, static_cast<int>(ed.operand)>(typename Flat::template at<ed.node>{}, lin.v), a);
+        }
     }
 
     // ---- tangent (forward) sweep -----------------------------------------------------

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <array>
 #include <cstddef>
+#include <cstdint>
 #include <utility>
 
 #include <gradc/lower/results.hpp>
@@ -50,6 +51,14 @@ struct data_layout {
 
 inline constexpr std::size_t block = 256;
 
+template <class Kernel>
+inline constexpr std::uint64_t data_mask = [] {
+    std::uint64_t m = 0;
+    for (std::size_t v = 0; v < Kernel::arity; ++v)
+        if (!data_layout<Kernel>::is_parameter[v]) m |= std::uint64_t{1} << v;
+    return m;
+}();
+
 template <class A, class Kernel, class T>
 gradient_result<T, Kernel::wrt_count> reduce_points(const Kernel& k, std::size_t n,
                                                     const std::array<const T*, data_layout<Kernel>::data_count>& data,
@@ -59,30 +68,50 @@ gradient_result<T, Kernel::wrt_count> reduce_points(const Kernel& k, std::size_t
     using layout = data_layout<Kernel>;
     constexpr std::size_t L = B::size;
     constexpr std::size_t W = Kernel::wrt_count;
+    constexpr std::uint64_t varying = data_mask<Kernel>;
+    constexpr auto& split = P::template split<varying>;
+    constexpr std::size_t S = P::live.live_count;
+    static_assert(Kernel::arity <= 64, "gradc map_reduce: at most 64 variables");
 
+    // Nodes that depend on the parameters alone are the same at every point: they are
+    // evaluated once (in the batch values, for the per-point sweep, and in scalars, for
+    // the parameter sweep), and the adjoint below them is swept once, on the sum over
+    // all points of the adjoints reaching them (the boundary slots).
     std::array<B, Kernel::arity> x;
-    for (std::size_t v = 0; v < Kernel::arity; ++v)
-        if (layout::is_parameter[v]) x[v] = B(theta[layout::position[v]]);
+    std::array<T, Kernel::arity> xs{};
+    for (std::size_t v = 0; v < Kernel::arity; ++v) {
+        if (!layout::is_parameter[v]) continue;
+        x[v] = B(theta[layout::position[v]]);
+        xs[v] = theta[layout::position[v]];
+    }
+    typename P::template values<B> vb;
+    P::template primal_invariant<varying>(k.literals(), x.data(), vb);
 
-    // The value and gradient of one batch, added into (sv, sg); `keep` drops the padding
-    // lanes of the partial batch (a selection, so that padding never reaches the sum).
-    auto accumulate = [&](B& sv, std::array<B, W>& sg, auto keep) {
-        typename P::template values<B> v;
-        P::primal(k.literals(), x.data(), v);
-        const auto lin = P::linearize(v);
-        std::array<B, W> g;
-        const B one(T(1));
-        P::adjoint(lin, &one, g.data());
-        sv += keep(v[P::output_nodes[0]]);
-        for (std::size_t j = 0; j < W; ++j) sg[j] += keep(g[j]);
+    // The value and the boundary adjoints of one batch, added into (sv, sa); `keep` drops
+    // the padding lanes of the partial batch (a selection, so that padding never reaches
+    // the sum).
+    const B one(T(1));
+    auto accumulate = [&](B& sv, std::array<B, S>& sa, auto keep) {
+        P::template primal_varying<varying>(k.literals(), x.data(), vb);
+        typename P::template derivatives<B> a;
+        P::template adjoint_varying<varying>(P::linearize(vb), &one, a);
+        sv += keep(vb[P::output_nodes[0]]);
+        for (std::size_t s = 0; s < S; ++s)
+            if (split.boundary[s]) sa[s] += keep(a[s]);
     };
     auto all = [](const B& b) { return b; };
 
     double total = 0;
-    std::array<double, W> total_gradient{};
-    auto flush = [&](const B& sv, const std::array<B, W>& sg) {
+    std::array<double, S> total_boundary{};
+    auto flush = [&](const B& sv, const std::array<B, S>& sa) {
         total += static_cast<double>(xsimd::hadd(sv));
-        for (std::size_t j = 0; j < W; ++j) total_gradient[j] += static_cast<double>(xsimd::hadd(sg[j]));
+        for (std::size_t s = 0; s < S; ++s)
+            if (split.boundary[s]) total_boundary[s] += static_cast<double>(xsimd::hadd(sa[s]));
+    };
+    auto zeros = [] {
+        std::array<B, S> z;
+        z.fill(B(T(0)));
+        return z;
     };
 
     const std::size_t full = n - n % L;
@@ -90,14 +119,13 @@ gradient_result<T, Kernel::wrt_count> reduce_points(const Kernel& k, std::size_t
     while (i < full) {
         const std::size_t end = std::min(full, i + block * L);
         B sv(T(0));
-        std::array<B, W> sg;
-        sg.fill(B(T(0)));
+        std::array<B, S> sa = zeros();
         for (; i < end; i += L) {
             for (std::size_t v = 0; v < Kernel::arity; ++v)
                 if (!layout::is_parameter[v]) x[v] = B::load_unaligned(data[layout::position[v]] + i);
-            accumulate(sv, sg, all);
+            accumulate(sv, sa, all);
         }
-        flush(sv, sg);
+        flush(sv, sa);
     }
     if (i < n) {
         const std::size_t m = n - i;
@@ -110,13 +138,17 @@ gradient_result<T, Kernel::wrt_count> reduce_points(const Kernel& k, std::size_t
         }
         const auto real = first_lanes<A, T>(m);
         B sv(T(0));
-        std::array<B, W> sg;
-        sg.fill(B(T(0)));
-        accumulate(sv, sg, [&](const B& b) { return xsimd::select(real, b, B(T(0))); });
-        flush(sv, sg);
+        std::array<B, S> sa = zeros();
+        accumulate(sv, sa, [&](const B& b) { return xsimd::select(real, b, B(T(0))); });
+        flush(sv, sa);
     }
+
+    typename P::template values<T> vs;
+    P::template primal_invariant<varying>(k.literals(), xs.data(), vs);
+    typename P::template derivatives<T> boundary;
+    for (std::size_t s = 0; s < S; ++s) boundary[s] = static_cast<T>(total_boundary[s]);
     gradient_result<T, W> r{static_cast<T>(total), {}};
-    for (std::size_t j = 0; j < W; ++j) r.gradient[j] = static_cast<T>(total_gradient[j]);
+    P::template adjoint_invariant<varying>(P::linearize(vs), boundary, r.gradient.data());
     return r;
 }
 
