@@ -44,17 +44,18 @@ struct mul {
     static T partial(arg_t<1>, const T& a, const T&, const T&) { return a; }
 };
 
-/// div(a, b) = a / b;  d/da = 1/b, d/db = -y/b  (= -a/b², without a second division).
+/// div(a, b) = a / b;  d/da = 1/b, d/db = -y·(1/b)  (= -a/b²). Both partials use the
+/// same reciprocal, which the compiler computes once when both are needed.
 struct div {
     static constexpr std::string_view name = "div";
     static constexpr int arity = 2;
-    static constexpr std::array<std::string_view, 2> partial_text{"1/b", "-y/b"};
+    static constexpr std::array<std::string_view, 2> partial_text{"1/b", "-y*(1/b)"};
     template <class T>
     static T eval(const T& a, const T& b) { return a / b; }
     template <class T>
     static T partial(arg_t<0>, const T&, const T& b, const T&) { return scalar_t<T>(1) / b; }
     template <class T>
-    static T partial(arg_t<1>, const T&, const T& b, const T& y) { return -y / b; }
+    static T partial(arg_t<1>, const T&, const T& b, const T& y) { return -y * (scalar_t<T>(1) / b); }
 };
 
 /// neg(a) = -a;  d/da = -1.
