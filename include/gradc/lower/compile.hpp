@@ -81,15 +81,25 @@ constexpr auto compile_outputs(const Outs&... outs) {
                       "gradc::compile(): the outputs use variables from different gradc::variables<N>() "
                       "sets; make all variables of one kernel with one call");
         static_assert(n != 0, "gradc::compile(): the outputs use no variable");
-        using WrtIndices = typename wrt_indices<Wrt, n>::type;
-        if constexpr (!std::is_void_v<Wrt>) {
-            static_assert(Wrt::set_size == n,
-                          "gradc::compile(): the wrt() variables come from another gradc::variables<N>() "
-                          "set than the outputs");
+        constexpr bool wrt_matches = [] {
+            if constexpr (std::is_void_v<Wrt>) {
+                return true;
+            } else {
+                return Wrt::set_size == n;
+            }
+        }();
+        static_assert(wrt_matches,
+                      "gradc::compile(): the wrt() variables come from another gradc::variables<N>() "
+                      "set than the outputs");
+        // Lower only valid input: after a failed assertion some compilers go on
+        // instantiating, and a set size of -1 would make them build index sequences of
+        // that length.
+        if constexpr (n != expr::mixed_sets && n != 0 && wrt_matches) {
+            using WrtIndices = typename wrt_indices<Wrt, n>::type;
+            using L = lower::lowered<Outs...>;
+            using Program = lower::program<typename L::flat_type, typename L::output_nodes, WrtIndices>;
+            return kernel<Program, n, L::literal_count>(outs...);
         }
-        using L = lower::lowered<Outs...>;
-        using Program = lower::program<typename L::flat_type, typename L::output_nodes, WrtIndices>;
-        return kernel<Program, n, L::literal_count>(outs...);
     }
 }
 
