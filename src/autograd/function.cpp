@@ -43,6 +43,13 @@ tensor_list FormulaNode::apply(tensor_list&& grad_outputs) {
     return result;
 }
 
+std::vector<std::pair<std::string, SavedVariable*>> FormulaNode::saved_variable_entries() {
+    std::vector<std::pair<std::string, SavedVariable*>> out;
+    for (std::size_t i = 0; i < saved_.size(); ++i)
+        if (saved_[i].defined()) out.emplace_back(saved_names_[i], &saved_[i]);
+    return out;
+}
+
 void FormulaNode::release_variables() {
     for (auto& s : saved_) s.reset_data();
 }
@@ -86,11 +93,31 @@ std::shared_ptr<Node> record(std::string_view op_name, const tensor_list& inputs
         if (is_differentiable_type(outputs[i].dtype())) set_history(outputs[i], node, static_cast<std::uint32_t>(i));
     }
     auto& sv = node->saved_variables();
+    auto& names = node->saved_variable_names();
     sv.reserve(saved.size());
-    for (const auto& s : saved) {
+    names.reserve(saved.size());
+    std::vector<bool> input_named(inputs.size(), false);
+    for (std::size_t k = 0; k < saved.size(); ++k) {
+        const Tensor& s = saved[k];
+        std::string name = "saved" + std::to_string(k);
         bool is_output = false;
-        for (const auto& o : outputs) is_output = is_output || (s.defined() && s.is_same(o));
+        for (std::size_t o = 0; o < outputs.size(); ++o) {
+            if (s.defined() && s.is_same(outputs[o])) {
+                is_output = true;
+                name = outputs.size() == 1 ? "result" : "result" + std::to_string(o);
+                break;
+            }
+        }
+        if (!is_output && s.defined()) {
+            for (std::size_t i = 0; i < inputs.size(); ++i) {
+                if (input_named[i] || !inputs[i].defined() || !s.is_same(inputs[i])) continue;
+                input_named[i] = true;
+                name = i == 0 ? "self" : i == 1 ? "other" : "input" + std::to_string(i);
+                break;
+            }
+        }
         sv.emplace_back(s, is_output);
+        names.push_back(std::move(name));
     }
     return node;
 }
@@ -228,6 +255,13 @@ tensor_list CustomNodeBase::apply(tensor_list&& grad_outputs) {
         result.push_back(should_compute_output(edge) ? std::move(grads[i]) : Tensor());
     }
     return result;
+}
+
+std::vector<std::pair<std::string, SavedVariable*>> CustomNodeBase::saved_variable_entries() {
+    std::vector<std::pair<std::string, SavedVariable*>> out;
+    for (std::size_t i = 0; i < ctx_.saved_.size(); ++i)
+        if (ctx_.saved_[i].defined()) out.emplace_back("saved" + std::to_string(i), &ctx_.saved_[i]);
+    return out;
 }
 
 void CustomNodeBase::release_variables() {

@@ -45,6 +45,32 @@ void check_hook_result(const Node& node, const char* kind, const tensor_list& r,
 
 std::uint64_t next_hook_id() { return hook_ids.fetch_add(1, std::memory_order_relaxed); }
 
+// ---- saved tensors (inspection) ------------------------------------------------------
+
+std::vector<std::string> Node::saved_names() {
+    std::vector<std::string> out;
+    for (auto& [name, var] : saved_variable_entries()) out.push_back(name);
+    return out;
+}
+
+SavedTensor Node::raw_saved(std::string_view name) {
+    for (auto& [n, var] : saved_variable_entries())
+        if (n == name) return SavedTensor(shared_from_this(), var, n);
+    std::string names;
+    for (auto& n : saved_names()) names += (names.empty() ? "" : ", ") + n;
+    throw Error("gradc: " + this->name() + " has no saved tensor named '" + std::string(name) + "'" +
+                (names.empty() ? std::string(" (it saves none)") : " (it saves: " + names + ")"));
+}
+
+Tensor Node::saved(std::string_view name) { return raw_saved(name).unpack(); }
+
+std::vector<std::pair<std::string, Tensor>> Node::saved_tensors() {
+    std::vector<std::pair<std::string, Tensor>> out;
+    auto self = shared_from_this();
+    for (auto& [name, var] : saved_variable_entries()) out.emplace_back(name, var->unpack(self));
+    return out;
+}
+
 RemovableHandle Node::add_pre_hook(PreHook hook) {
     const auto id = next_hook_id();
     pre_hooks_.push_back({id, std::move(hook)});

@@ -88,6 +88,7 @@ public:
     std::string name() const override { return name_; }
     tensor_list apply(tensor_list&& grad_outputs) override;
     void release_variables() override;
+    std::vector<std::pair<std::string, SavedVariable*>> saved_variable_entries() override;
     AutogradContext& context() { return ctx_; }
 
 protected:

@@ -35,11 +35,15 @@ public:
     void release_variables() override;
 
     std::vector<SavedVariable>& saved_variables() { return saved_; }
+    /// Names of saved_variables(), same order (see Node::saved_names).
+    std::vector<std::string>& saved_variable_names() { return saved_names_; }
+    std::vector<std::pair<std::string, SavedVariable*>> saved_variable_entries() override;
 
 private:
     std::string_view op_name_;
     BackwardFormula formula_;
     std::vector<SavedVariable> saved_;
+    std::vector<std::string> saved_names_;
 };
 
 /// True when an operation on `inputs` must be recorded: grad mode is on and one of them

@@ -9,9 +9,12 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <type_traits>
 #include <vector>
 
+#include <gradc/autograd/saved_variable.hpp>
 #include <gradc/autograd/tensor.hpp>
 
 namespace gradc::autograd {
@@ -53,6 +56,23 @@ public:
     virtual tensor_list apply(tensor_list&& grad_outputs) = 0;
     /// Frees what was saved for backward (called after backward unless retain_graph).
     virtual void release_variables() {}
+
+    /// The tensors this node saved for backward, by name (autograd notes, "Saved
+    /// tensors"; PyTorch's `grad_fn._saved_self`, `_raw_saved_self`). Built-in
+    /// operations name a saved input "self" (first input), "other" (second) or "inputN",
+    /// a saved output "result" (or "resultN" for several outputs); a custom function's
+    /// saved tensors are "saved0", "saved1", ... in save_for_backward order. Only defined
+    /// saved tensors are listed.
+    virtual std::vector<std::pair<std::string, SavedVariable*>> saved_variable_entries() { return {}; }
+    std::vector<std::string> saved_names();
+    /// The saved tensor `name`, unpacked (through its unpack hook if any; a saved output
+    /// gets this node as grad_fn back). Throws the retain_graph error once backward freed
+    /// it, and a list of the names if there is no such saved tensor.
+    Tensor saved(std::string_view name);
+    /// Every saved tensor, unpacked, with its name.
+    std::vector<std::pair<std::string, Tensor>> saved_tensors();
+    /// A raw handle to the saved tensor `name`, for `register_hooks(pack, unpack)`.
+    SavedTensor raw_saved(std::string_view name);
 
     const std::vector<Edge>& next_edges() const { return next_edges_; }
     std::vector<Edge>& mutable_next_edges() { return next_edges_; }
