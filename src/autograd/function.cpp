@@ -13,10 +13,10 @@ namespace gradc::autograd {
 FormulaNode::FormulaNode(std::string_view op_name, BackwardFormula formula)
     : op_name_(op_name), formula_(std::move(formula)) {}
 
-std::string FormulaNode::name() const {
+std::string backward_node_name(std::string_view op_name) {
     std::string n;
     bool upper = true;
-    for (char c : op_name_) {
+    for (char c : op_name) {
         if (c == '_') {
             upper = true;
             continue;
@@ -26,6 +26,8 @@ std::string FormulaNode::name() const {
     }
     return n + "Backward";
 }
+
+std::string FormulaNode::name() const { return backward_node_name(op_name_); }
 
 tensor_list FormulaNode::apply(tensor_list&& grad_outputs) {
     tensor_list saved;

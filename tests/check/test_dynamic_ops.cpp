@@ -318,21 +318,6 @@ void collect_nodes(const tensor_list& outputs, std::set<std::string>& names) {
     }
 }
 
-// The node name FormulaNode gives an operation name ("log_softmax" → "LogSoftmaxBackward").
-std::string node_name(const std::string& op) {
-    std::string n;
-    bool upper = true;
-    for (char c : op) {
-        if (c == '_') {
-            upper = true;
-            continue;
-        }
-        n += upper ? static_cast<char>(std::toupper(static_cast<unsigned char>(c))) : c;
-        upper = false;
-    }
-    return n + "Backward";
-}
-
 // The operation names the dynamic mode records: string literals given to record/record1,
 // or to the helpers that pass their name on to them, in src/autograd.
 std::set<std::string> recorded_operations() {
@@ -387,10 +372,10 @@ TEST_CASE("no recorded dynamic operation and no rule of gradc::rules::all is mis
         if (c.complex) collect_nodes(c.fn(c.inputs(true)), covered);
     }
     std::set<std::string> required;
-    for (const auto& op : recorded_operations()) required.insert(node_name(op));
+    for (const auto& op : recorded_operations()) required.insert(gradc::autograd::backward_node_name(op));
     boost::hana::for_each(gradc::rules::all, [&](auto t) {
         using R = typename decltype(t)::type;
-        required.insert(node_name(std::string(R::name)));
+        required.insert(gradc::autograd::backward_node_name(R::name));
     });
     // The scan must find the operations: guards against a wrong source root or a renamed
     // record function silently making this test vacuous.

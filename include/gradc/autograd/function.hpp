@@ -7,6 +7,7 @@
 /// form cycles).
 
 #include <functional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -24,6 +25,10 @@ struct BackwardContext {
 };
 
 using BackwardFormula = std::function<tensor_list(const tensor_list& grads, const BackwardContext& ctx)>;
+
+/// The name of the backward node of an operation, as PyTorch spells it:
+/// "log_softmax" -> "LogSoftmaxBackward".
+std::string backward_node_name(std::string_view op_name);
 
 /// A node whose backward is a formula over saved tensors.
 class FormulaNode : public Node {
