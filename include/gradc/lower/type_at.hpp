@@ -37,12 +37,4 @@ constexpr std::size_t first_true(const std::array<bool, N>& a) {
     return N;
 }
 
-/// before[i]: number of true entries among the first i.
-template <std::size_t N>
-constexpr std::array<std::size_t, N + 1> prefix_counts(const std::array<bool, N>& a) {
-    std::array<std::size_t, N + 1> before{};
-    for (std::size_t i = 0; i < N; ++i) before[i + 1] = before[i] + (a[i] ? 1 : 0);
-    return before;
-}
-
 }  // namespace gradc::lower
