@@ -7,7 +7,9 @@
 #include <gradc/autograd/dtype.hpp>
 #include <gradc/autograd/elementwise.hpp>
 #include <gradc/autograd/engine.hpp>
+#include <gradc/autograd/forward_ad.hpp>
 #include <gradc/autograd/function.hpp>
+#include <gradc/autograd/functional.hpp>
 #include <gradc/autograd/grad_mode.hpp>
 #include <gradc/autograd/indexing.hpp>
 #include <gradc/autograd/linalg.hpp>

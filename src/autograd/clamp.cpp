@@ -30,13 +30,16 @@ Tensor clamp(const Tensor& a, std::optional<double> lo, std::optional<double> hi
             }
         }
     });
-    if (!autograd::compute_requires_grad({&a})) return y;
-    return autograd::record1("clamp", {a}, y, {a}, [lo, hi](const tensor_list& g, const autograd::BackwardContext& ctx) -> tensor_list {
-        const Tensor& x = ctx.saved[0];
-        // Gradient 1 on [lo, hi] including the bounds, as PyTorch.
-        Tensor inside = lo ? (x >= *lo) : (x == x);
-        if (hi) inside = inside & (x <= *hi);
-        return {autograd::chain(rules::gate{inside}, g[0])};
+    if (!autograd::should_record({&a})) return y;
+    // Derivative 1 on [lo, hi] including the bounds, as PyTorch (backward and JVP alike).
+    auto inside = [lo, hi](const Tensor& x) {
+        Tensor in = lo ? (x >= *lo) : (x == x);
+        return hi ? in & (x <= *hi) : in;
+    };
+    return autograd::record1("clamp", {a}, y, {a}, [inside](const tensor_list& g, const autograd::BackwardContext& ctx) -> tensor_list {
+        return {autograd::chain(rules::gate{inside(ctx.saved[0])}, g[0])};
+    }, [inside](const tensor_list& t, const autograd::ForwardContext& ctx) -> tensor_list {
+        return {rules::scale(rules::gate{inside(ctx.inputs[0])}, t[0])};
     });
 }
 

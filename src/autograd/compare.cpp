@@ -159,7 +159,7 @@ Tensor where(const Tensor& cond, const Tensor& a, const Tensor& b) {
                                                          pb[r.offset[3] + i * r.stride[3]]);
         });
     });
-    if (!autograd::compute_requires_grad({&a, &b})) return y;
+    if (!autograd::should_record({&a, &b})) return y;
     return autograd::record1("where", {cond, a, b}, y, {cond},
                              [](const tensor_list& g, const autograd::BackwardContext& ctx) -> tensor_list {
                                  const Tensor& c = ctx.saved[0];
@@ -167,6 +167,13 @@ Tensor where(const Tensor& cond, const Tensor& a, const Tensor& b) {
                                  if (ctx.needs(1)) out[1] = autograd::chain(rules::where::partial(rules::arg<1>, c, g[0], g[0], g[0]), g[0]);
                                  if (ctx.needs(2)) out[2] = autograd::chain(rules::where::partial(rules::arg<2>, c, g[0], g[0], g[0]), g[0]);
                                  return out;
+                             },
+                             [](const tensor_list& t, const autograd::ForwardContext& ctx) -> tensor_list {
+                                 // where(c, ta, tb): a missing tangent is a zero one.
+                                 const Tensor& c = ctx.inputs[0];
+                                 const Tensor ta = t[1].defined() ? t[1] : zeros_like(ctx.inputs[1]);
+                                 const Tensor tb = t[2].defined() ? t[2] : zeros_like(ctx.inputs[2]);
+                                 return {where(c, ta, tb)};
                              });
 }
 

@@ -1,5 +1,7 @@
 // Complex parts and the modulus. Gradients follow the autograd notes' convention: for a
-// real loss L of z = x + iy the gradient is ∂L/∂x + i·∂L/∂y.
+// real loss L of z = x + iy the gradient is ∂L/∂x + i·∂L/∂y. Tangents are the real
+// differentials: d|z| = Re(conj(z)·dz)/|z|, d arg z = Im(conj(z)·dz)/|z|², d conj(z) =
+// conj(dz) (non-holomorphic, so no partial times tangent as in elementwise.hpp).
 #include <gradc/autograd/chain.hpp>
 #include <gradc/autograd/creation.hpp>
 #include <gradc/autograd/elementwise.hpp>
@@ -50,7 +52,7 @@ Tensor real(const Tensor& a) {
     Tensor y = complex_part(a, 0);
     return autograd::record1("real", {a}, y, {}, [](const tensor_list& g, const autograd::BackwardContext&) -> tensor_list {
         return {complex(g[0], zeros_like(g[0]))};
-    });
+    }, [](const tensor_list& t, const autograd::ForwardContext&) -> tensor_list { return {real(t[0])}; });
 }
 
 Tensor imag(const Tensor& a) {
@@ -59,7 +61,7 @@ Tensor imag(const Tensor& a) {
     Tensor y = complex_part(a, 1);
     return autograd::record1("imag", {a}, y, {}, [](const tensor_list& g, const autograd::BackwardContext&) -> tensor_list {
         return {times_i(g[0])};
-    });
+    }, [](const tensor_list& t, const autograd::ForwardContext&) -> tensor_list { return {imag(t[0])}; });
 }
 
 Tensor conj(const Tensor& a) {
@@ -68,7 +70,7 @@ Tensor conj(const Tensor& a) {
     Tensor y = complex(complex_part(a, 0), -complex_part(a, 1));
     return autograd::record1("conj", {a}, y, {}, [](const tensor_list& g, const autograd::BackwardContext&) -> tensor_list {
         return {conj(g[0])};
-    });
+    }, [](const tensor_list& t, const autograd::ForwardContext&) -> tensor_list { return {conj(t[0])}; });
 }
 
 Tensor angle(const Tensor& a) {
@@ -81,6 +83,12 @@ Tensor angle(const Tensor& a) {
         Tensor r2 = real(z * conj(z));
         Tensor dz = times_i(z) / where(r2 == 0.0, ones_like(r2), r2);
         return {g[0] * where(r2 == 0.0, zeros_like(dz), dz)};
+    }, [](const tensor_list& t, const autograd::ForwardContext& ctx) -> tensor_list {
+        const Tensor& z = ctx.inputs[0];
+        if (!z.is_complex()) return {zeros_like(ctx.outputs[0])};
+        Tensor r2 = real(z * conj(z));
+        Tensor d = imag(conj(z) * t[0]) / where(r2 == 0.0, ones_like(r2), r2);
+        return {where(r2 == 0.0, zeros_like(d), d)};
     });
 }
 
@@ -94,6 +102,11 @@ Tensor abs(const Tensor& a) {
         // z/|z| (the gradient of the modulus), 0 at the origin as for real abs.
         Tensor safe = where(r == 0.0, ones_like(r), r);
         return {where(r == 0.0, zeros_like(z), z / safe) * g[0]};
+    }, [](const tensor_list& t, const autograd::ForwardContext& ctx) -> tensor_list {
+        const Tensor& z = ctx.inputs[0];
+        const Tensor& r = ctx.outputs[0];
+        Tensor d = real(conj(z) * t[0]) / where(r == 0.0, ones_like(r), r);
+        return {where(r == 0.0, zeros_like(d), d)};
     });
 }
 
@@ -120,6 +133,8 @@ Tensor complex(const Tensor& re, const Tensor& im) {
     });
     return autograd::record1("complex", {re, im}, y, {}, [](const tensor_list& g, const autograd::BackwardContext&) -> tensor_list {
         return {real(g[0]), imag(g[0])};
+    }, [](const tensor_list& t, const autograd::ForwardContext& ctx) -> tensor_list {
+        return {complex(t[0].defined() ? t[0] : zeros_like(ctx.inputs[0]), t[1].defined() ? t[1] : zeros_like(ctx.inputs[1]))};
     });
 }
 

@@ -1,7 +1,9 @@
 #pragma once
 // Elementwise operations from the rule table, with autograd: the forward kernel comes
 // from `Rule::eval` (kernels/map.hpp), the backward formula is `Rule::partial`
-// instantiated on Tensor and applied through `autograd::chain`.
+// instantiated on Tensor and applied through `autograd::chain`, and the JVP is
+// Σᵢ partialᵢ·tangentᵢ with the same partials (no conjugate: the table's complex rules are
+// holomorphic, so d f = f'(z)·dz).
 
 #include <string_view>
 
@@ -36,17 +38,21 @@ constexpr bool any_partial_mentions(char var) {
     return false;
 }
 
-/// y = Rule(a), recorded with backward  grad · conj(Rule::partial(a, y)).
+/// y = Rule(a), recorded with backward  grad · conj(Rule::partial(a, y)) and JVP
+/// Rule::partial(a, y) · tangent.
 template <class Rule>
 Tensor unary_op(const Tensor& a) {
     check_defined(a, Rule::name.data());
     Tensor y = kernels::map1<Rule>(a, Rule::name.data());
-    if (!autograd::compute_requires_grad({&a})) return y;
+    if (!autograd::should_record({&a})) return y;
     constexpr bool need_a = any_partial_mentions<Rule>('a');
     constexpr bool need_y = any_partial_mentions<Rule>('y');
     return autograd::record1(Rule::name, {a}, y, {need_a ? a : Tensor(), need_y ? y : Tensor()},
                              [](const tensor_list& g, const autograd::BackwardContext& ctx) -> tensor_list {
                                  return {autograd::chain(Rule::partial(rules::arg<0>, ctx.saved[0], ctx.saved[1]), g[0])};
+                             },
+                             [](const tensor_list& t, const autograd::ForwardContext& ctx) -> tensor_list {
+                                 return {rules::scale(Rule::partial(rules::arg<0>, ctx.inputs[0], ctx.outputs[0]), t[0])};
                              });
 }
 
@@ -57,7 +63,7 @@ Tensor binary_op(const Tensor& a, const Tensor& b) {
     check_defined(a, Rule::name.data());
     check_defined(b, Rule::name.data());
     Tensor y = kernels::map2<Rule>(a, b, Rule::name.data());
-    if (!autograd::compute_requires_grad({&a, &b})) return y;
+    if (!autograd::should_record({&a, &b})) return y;
     constexpr bool need_a = any_partial_mentions<Rule>('a');
     constexpr bool need_b = any_partial_mentions<Rule>('b');
     constexpr bool need_y = any_partial_mentions<Rule>('y');
@@ -68,6 +74,16 @@ Tensor binary_op(const Tensor& a, const Tensor& b) {
                                  if (ctx.needs(0)) out[0] = autograd::chain(Rule::partial(rules::arg<0>, s[0], s[1], s[2]), g[0]);
                                  if (ctx.needs(1)) out[1] = autograd::chain(Rule::partial(rules::arg<1>, s[0], s[1], s[2]), g[0]);
                                  return out;
+                             },
+                             [](const tensor_list& t, const autograd::ForwardContext& ctx) -> tensor_list {
+                                 const Tensor &a = ctx.inputs[0], &b = ctx.inputs[1], &y = ctx.outputs[0];
+                                 Tensor out;
+                                 if (t[0].defined()) out = rules::scale(Rule::partial(rules::arg<0>, a, b, y), t[0]);
+                                 if (t[1].defined()) {
+                                     Tensor d = rules::scale(Rule::partial(rules::arg<1>, a, b, y), t[1]);
+                                     out = out.defined() ? out + d : d;
+                                 }
+                                 return {out};
                              });
 }
 

@@ -48,7 +48,8 @@ struct ByNewest {
 
 // Per-node state of one backward run: the dependency count (seed 001) and the input
 // buffer where arriving gradients are summed. Kept here, not in the node, so that several
-// backward runs may share a graph.
+// backward runs, on several threads, may share a graph: each runs on its caller's thread
+// with its own GraphTask, and the shared nodes lock themselves (Node::mutex).
 struct NodeTask {
     int dependencies = 0;
     bool queued = false;
@@ -180,7 +181,7 @@ void execute(GraphTask& task, const std::vector<Edge>& roots, const tensor_list&
         tensor_list outputs;
         if (run) {
             outputs = node->run(std::move(inputs));
-            if (!task.keep_graph) node->release_variables();
+            if (!task.keep_graph) node->release_saved_variables();
         }
         const auto& edges = node->next_edges();
         for (std::size_t i = 0; i < edges.size(); ++i) {
@@ -227,6 +228,12 @@ Roots make_roots(const tensor_list& outputs, const tensor_list& gradients, const
                 throw Error(std::string("gradc: ") + op + ": grad can be implicitly created only for scalar outputs; "
                             "output " + std::to_string(i) + " has shape " + shape_string(out.sizes()) +
                             ", so pass a gradient of that shape");
+            // The notes' PyTorch (unlike 1.13) refuses: "1" is not the obvious seed for a
+            // complex output, whose real and imaginary parts are two functions.
+            if (out.is_complex())
+                throw Error(std::string("gradc: ") + op + ": grad can be implicitly created only for real scalar "
+                            "outputs; output " + std::to_string(i) + " is " + std::string(to_string(out.dtype())) +
+                            ", so pass a gradient (e.g. ones_like(output)) or take real()/abs() first");
             g = ones_like(out);
         } else if (g.sizes() != out.sizes()) {
             throw Error(std::string("gradc: ") + op + ": mismatch in shape: grad_output[" + std::to_string(i) +

@@ -6,6 +6,7 @@
 #include <gradc/autograd/grad_mode.hpp>
 #include <gradc/autograd/tensor_impl.hpp>
 
+#include "forward_grad.hpp"
 #include "internal.hpp"
 
 namespace gradc::autograd {
@@ -83,8 +84,14 @@ void check_not_inference(const Tensor& t, std::string_view op_name) {
                     " cannot be used in a computation recorded for autograd; make a clone() outside InferenceMode.");
 }
 
+bool should_record(std::initializer_list<const Tensor*> inputs) {
+    return compute_requires_grad(inputs) || forward_ad::detail::any_tangent(inputs);
+}
+
 std::shared_ptr<Node> record(std::string_view op_name, const tensor_list& inputs, const tensor_list& outputs,
-                             const tensor_list& saved, BackwardFormula formula) {
+                             const tensor_list& saved, BackwardFormula formula, JvpFormula jvp) {
+    if (forward_ad::detail::any_tangent(inputs))
+        return forward_ad::detail::record_with_tangents(op_name, inputs, outputs, saved, std::move(formula), jvp);
     if (!compute_requires_grad(inputs)) return nullptr;
     auto node = std::make_shared<FormulaNode>(op_name, std::move(formula));
     auto& edges = node->mutable_next_edges();
@@ -125,8 +132,8 @@ std::shared_ptr<Node> record(std::string_view op_name, const tensor_list& inputs
 }
 
 Tensor record1(std::string_view op_name, const tensor_list& inputs, Tensor output, const tensor_list& saved,
-               BackwardFormula formula) {
-    record(op_name, inputs, {output}, saved, std::move(formula));
+               BackwardFormula formula, JvpFormula jvp) {
+    record(op_name, inputs, {output}, saved, std::move(formula), std::move(jvp));
     return output;
 }
 
@@ -344,6 +351,10 @@ tensor_list CustomFunctionCall::wrap_outputs(const std::shared_ptr<CustomNodeBas
     for (const auto& s : ctx->to_save_) {
         const bool is_output = same_impl(original, s) && !(same_impl(inputs, s) && !contains(ctx->dirty_, s));
         ctx->saved_.emplace_back(s, is_output && s.grad_fn() == node);
+        int which = -1;
+        for (std::size_t o = 0; o < original.size() && is_output && s.grad_fn() == node; ++o)
+            if (original[o].is_same(s)) which = static_cast<int>(o);
+        ctx->saved_output_.push_back(which);
     }
     ctx->to_save_.clear();
     return outputs;

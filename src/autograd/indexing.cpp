@@ -11,6 +11,7 @@
 namespace gradc {
 
 using autograd::BackwardContext;
+using autograd::ForwardContext;
 
 namespace {
 
@@ -112,6 +113,10 @@ Tensor cat(const tensor_list& tensors, std::int64_t dim) {
         for (std::size_t i = 0; i < offsets.size(); ++i)
             if (ctx.needs(i)) res[i] = narrow(g[0], d, offsets[i], lengths[i]);
         return res;
+    }, [d](const tensor_list& t, const ForwardContext& ctx) -> tensor_list {
+        tensor_list parts;
+        for (std::size_t i = 0; i < t.size(); ++i) parts.push_back(t[i].defined() ? t[i] : zeros_like(ctx.inputs[i]));
+        return {cat(parts, d)};
     });
 }
 
@@ -147,7 +152,7 @@ Tensor index_select(const Tensor& a, std::int64_t dim, const Tensor& index_in) {
     const Shape in = a.sizes();
     return autograd::record1("index_select", {a, index}, out, {index}, [in, d](const tensor_list& g, const BackwardContext& ctx) -> tensor_list {
         return {index_add(zeros(in, dtype(g[0].dtype())), d, ctx.saved[0], g[0]), Tensor()};
-    });
+    }, [d](const tensor_list& t, const ForwardContext& ctx) -> tensor_list { return {index_select(t[0], d, ctx.inputs[1])}; });
 }
 
 Tensor index_add(const Tensor& self, std::int64_t dim, const Tensor& index_in, const Tensor& src) {
@@ -171,6 +176,10 @@ Tensor index_add(const Tensor& self, std::int64_t dim, const Tensor& index_in, c
         if (ctx.needs(0)) r[0] = g[0];
         if (ctx.needs(2)) r[2] = index_select(g[0], d, ctx.saved[0]);
         return r;
+    }, [d](const tensor_list& t, const ForwardContext& ctx) -> tensor_list {
+        const Tensor& self = ctx.inputs[0];
+        if (!t[2].defined()) return {t[0]};
+        return {index_add(t[0].defined() ? t[0] : zeros_like(self), d, ctx.inputs[1], t[2])};
     });
 }
 
@@ -189,7 +198,7 @@ Tensor gather(const Tensor& a, std::int64_t dim, const Tensor& index_in) {
     const Shape in = a.sizes();
     return autograd::record1("gather", {a, index}, out, {index}, [in, d](const tensor_list& g, const BackwardContext& ctx) -> tensor_list {
         return {scatter_add(zeros(in, dtype(g[0].dtype())), d, ctx.saved[0], g[0]), Tensor()};
-    });
+    }, [d](const tensor_list& t, const ForwardContext& ctx) -> tensor_list { return {gather(t[0], d, ctx.inputs[1])}; });
 }
 
 Tensor scatter_add(const Tensor& self, std::int64_t dim, const Tensor& index_in, const Tensor& src) {
@@ -215,6 +224,10 @@ Tensor scatter_add(const Tensor& self, std::int64_t dim, const Tensor& index_in,
         if (ctx.needs(0)) r[0] = g[0];
         if (ctx.needs(2)) r[2] = gather(g[0], d, ctx.saved[0]);
         return r;
+    }, [d](const tensor_list& t, const ForwardContext& ctx) -> tensor_list {
+        const Tensor& self = ctx.inputs[0];
+        if (!t[2].defined()) return {t[0]};
+        return {scatter_add(t[0].defined() ? t[0] : zeros_like(self), d, ctx.inputs[1], t[2])};
     });
 }
 

@@ -10,6 +10,7 @@
 #include <gradc/autograd/grad_mode.hpp>
 #include <gradc/autograd/view.hpp>
 
+#include "forward_grad.hpp"
 #include "internal.hpp"
 
 namespace gradc {
@@ -57,12 +58,14 @@ Tensor& inplace(Tensor& self, const char* op, const tensor_list& others, const s
                     " can't be cast to the desired output type " + std::string(to_string(self.dtype())));
     detail::copy_into(self, result);
     self.unsafeGetTensorImpl()->version->bump();
-    if (!recording) return self;
-    if (self.is_view()) {
-        detail::rebase_view_history(self, result);
-    } else {
-        autograd::set_history(self, result.grad_fn(), result.output_nr());
+    if (recording) {
+        if (self.is_view()) {
+            detail::rebase_view_history(self, result);
+        } else {
+            autograd::set_history(self, result.grad_fn(), result.output_nr());
+        }
     }
+    autograd::forward_ad::detail::update_inplace(self, result);
     return self;
 }
 
@@ -71,7 +74,7 @@ Tensor constant_like(const Tensor& old, double v) {
     Tensor c = full_like(old, v);
     return autograd::record1("fill", {old}, c, {}, [](const tensor_list& g, const autograd::BackwardContext&) -> tensor_list {
         return {zeros_like(g[0])};
-    });
+    }, [](const tensor_list& t, const autograd::ForwardContext&) -> tensor_list { return {zeros_like(t[0])}; });
 }
 
 }  // namespace

@@ -13,6 +13,23 @@
 namespace gradc {
 
 using autograd::BackwardContext;
+using autograd::ForwardContext;
+
+namespace {
+// The JVP of a bilinear product p(a, b): p(ta, b) + p(a, tb), skipping missing tangents.
+template <class P>
+autograd::JvpFormula bilinear_jvp(P product) {
+    return [product](const tensor_list& t, const ForwardContext& ctx) -> tensor_list {
+        Tensor out;
+        if (t[0].defined()) out = product(t[0], ctx.inputs[1]);
+        if (t[1].defined()) {
+            Tensor d = product(ctx.inputs[0], t[1]);
+            out = out.defined() ? out + d : d;
+        }
+        return {out};
+    };
+}
+}  // namespace
 
 namespace {
 
@@ -62,7 +79,7 @@ Tensor mm(const Tensor& a, const Tensor& b) {
         if (ctx.needs(0)) out[0] = mm(g[0], mH(ctx.saved[1]));
         if (ctx.needs(1)) out[1] = mm(mH(ctx.saved[0]), g[0]);
         return out;
-    });
+    }, bilinear_jvp([](const Tensor& x, const Tensor& y) { return mm(x, y); }));
 }
 
 Tensor bmm(const Tensor& a, const Tensor& b) {
@@ -77,7 +94,7 @@ Tensor bmm(const Tensor& a, const Tensor& b) {
         if (ctx.needs(0)) out[0] = bmm(g[0], mH(ctx.saved[1]));
         if (ctx.needs(1)) out[1] = bmm(mH(ctx.saved[0]), g[0]);
         return out;
-    });
+    }, bilinear_jvp([](const Tensor& x, const Tensor& y) { return bmm(x, y); }));
 }
 
 Tensor mv(const Tensor& a, const Tensor& v) {
@@ -92,7 +109,7 @@ Tensor mv(const Tensor& a, const Tensor& v) {
         if (ctx.needs(0)) out[0] = outer(g[0], conj(ctx.saved[1]));
         if (ctx.needs(1)) out[1] = mv(mH(ctx.saved[0]), g[0]);
         return out;
-    });
+    }, bilinear_jvp([](const Tensor& x, const Tensor& y) { return mv(x, y); }));
 }
 
 Tensor dot(const Tensor& a, const Tensor& b) {
@@ -107,7 +124,7 @@ Tensor dot(const Tensor& a, const Tensor& b) {
         if (ctx.needs(0)) out[0] = g[0] * conj(ctx.saved[1]);
         if (ctx.needs(1)) out[1] = g[0] * conj(ctx.saved[0]);
         return out;
-    });
+    }, bilinear_jvp([](const Tensor& x, const Tensor& y) { return dot(x, y); }));
 }
 
 Tensor outer(const Tensor& a, const Tensor& b) {

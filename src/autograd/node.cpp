@@ -54,6 +54,8 @@ std::vector<std::string> Node::saved_names() {
 }
 
 SavedTensor Node::raw_saved(std::string_view name) {
+    // Entries point into vectors that keep their size after the node is recorded, so
+    // they may be listed without the lock; reading what they hold needs it.
     for (auto& [n, var] : saved_variable_entries())
         if (n == name) return SavedTensor(shared_from_this(), var, n);
     std::string names;
@@ -67,31 +69,73 @@ Tensor Node::saved(std::string_view name) { return raw_saved(name).unpack(); }
 std::vector<std::pair<std::string, Tensor>> Node::saved_tensors() {
     std::vector<std::pair<std::string, Tensor>> out;
     auto self = shared_from_this();
+    std::lock_guard<std::mutex> lock(mutex_);
     for (auto& [name, var] : saved_variable_entries()) out.emplace_back(name, var->unpack(self));
     return out;
 }
 
+// Hook lists change under the node's lock and are copied under it before running, so a
+// hook may be registered or removed while another thread runs the node (that run sees
+// the list as it was when copied).
 RemovableHandle Node::add_pre_hook(PreHook hook) {
     const auto id = next_hook_id();
-    pre_hooks_.push_back({id, std::move(hook)});
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        pre_hooks_.push_back({id, std::move(hook)});
+    }
     return RemovableHandle([w = weak_from_this(), id] {
-        if (auto n = w.lock()) erase_id(n->pre_hooks_, id);
+        if (auto n = w.lock()) {
+            std::lock_guard<std::mutex> lock(n->mutex_);
+            erase_id(n->pre_hooks_, id);
+        }
     });
 }
 
 RemovableHandle Node::add_post_hook(PostHook hook) {
     const auto id = next_hook_id();
-    post_hooks_.push_back({id, std::move(hook)});
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        post_hooks_.push_back({id, std::move(hook)});
+    }
     return RemovableHandle([w = weak_from_this(), id] {
-        if (auto n = w.lock()) erase_id(n->post_hooks_, id);
+        if (auto n = w.lock()) {
+            std::lock_guard<std::mutex> lock(n->mutex_);
+            erase_id(n->post_hooks_, id);
+        }
     });
+}
+
+bool Node::has_pre_hooks() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return !pre_hooks_.empty();
+}
+
+bool Node::has_post_hooks() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return !post_hooks_.empty();
+}
+
+void Node::add_retained_grad(std::uint32_t output_nr, const std::shared_ptr<TensorImpl>& t) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    for (const auto& [nr, weak] : retained_)
+        if (nr == output_nr && weak.lock() == t) return;
+    retained_.emplace_back(output_nr, t);
+}
+
+void Node::release_saved_variables() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    release_variables();
 }
 
 RemovableHandle Node::add_tensor_pre_hook(std::uint32_t output_nr, TensorHook hook) {
     const auto id = next_hook_id();
-    tensor_pre_hooks_.push_back({output_nr, {id, std::move(hook)}});
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        tensor_pre_hooks_.push_back({output_nr, {id, std::move(hook)}});
+    }
     return RemovableHandle([w = weak_from_this(), id] {
         if (auto n = w.lock()) {
+            std::lock_guard<std::mutex> lock(n->mutex_);
             auto& v = n->tensor_pre_hooks_;
             for (auto it = v.begin(); it != v.end(); ++it)
                 if (it->second.id == id) {
@@ -103,8 +147,12 @@ RemovableHandle Node::add_tensor_pre_hook(std::uint32_t output_nr, TensorHook ho
 }
 
 tensor_list Node::call_tensor_pre_hooks(tensor_list grads) {
-    if (tensor_pre_hooks_.empty()) return grads;
-    const auto hooks = tensor_pre_hooks_;  // a hook may remove itself
+    std::vector<std::pair<std::uint32_t, Entry<TensorHook>>> hooks;  // a hook may remove itself
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        if (tensor_pre_hooks_.empty()) return grads;
+        hooks = tensor_pre_hooks_;
+    }
     for (const auto& [nr, entry] : hooks) {
         if (nr >= grads.size() || !grads[nr].defined()) continue;
         Tensor r = entry.fn(grads[nr]);
@@ -114,14 +162,17 @@ tensor_list Node::call_tensor_pre_hooks(tensor_list grads) {
 }
 
 tensor_list Node::run(tensor_list&& grad_outputs) {
+    std::unique_lock<std::mutex> lock(mutex_);
     if (!pre_hooks_.empty()) {
         const auto hooks = pre_hooks_;
+        lock.unlock();  // user code: it may register hooks or inspect saved tensors
         for (const auto& h : hooks) {
             tensor_list r = h.fn(grad_outputs);
             if (r.empty()) continue;
             check_hook_result(*this, "pre-hook", r, grad_outputs.size());
             grad_outputs = std::move(r);
         }
+        lock.lock();
     }
     // A retained non-leaf gradient is the gradient arriving at its grad_fn.
     for (auto& [nr, weak] : retained_) {
@@ -132,6 +183,7 @@ tensor_list Node::run(tensor_list&& grad_outputs) {
     tensor_list outputs_copy = grad_outputs;
     tensor_list grad_inputs = apply(std::move(grad_outputs));
     const auto hooks = post_hooks_;
+    lock.unlock();
     for (const auto& h : hooks) {
         tensor_list r = h.fn(grad_inputs, outputs_copy);
         if (r.empty()) continue;
@@ -143,9 +195,14 @@ tensor_list Node::run(tensor_list&& grad_outputs) {
 
 tensor_list AccumulateGrad::call_tensor_pre_hooks(tensor_list grads) {
     grads = Node::call_tensor_pre_hooks(std::move(grads));
-    const auto* meta = variable_.unsafeGetTensorImpl()->autograd.get();
-    if (!meta || meta->hooks.empty() || grads.empty()) return grads;
-    const auto hooks = meta->hooks;
+    auto* meta = variable_.unsafeGetTensorImpl()->autograd.get();
+    if (!meta || grads.empty()) return grads;
+    std::vector<std::pair<std::uint64_t, TensorHook>> hooks;
+    {
+        std::lock_guard<std::mutex> lock(meta->mutex);
+        if (meta->hooks.empty()) return grads;
+        hooks = meta->hooks;
+    }
     for (const auto& [id, fn] : hooks) {
         if (!grads[0].defined()) break;
         Tensor r = fn(grads[0]);
@@ -158,12 +215,19 @@ AccumulateGrad::AccumulateGrad(Tensor leaf) : variable_(std::move(leaf)) {
     add_input_metadata(variable_);
 }
 
+// Runs under mutex() (Node::run): the accumulation and the post-accumulate-grad hooks of
+// one leaf happen one backward pass at a time, as in PyTorch, so each hook sees the sum
+// its own pass just made.
 tensor_list AccumulateGrad::apply(tensor_list&& grad_outputs) {
     if (!grad_outputs.empty() && grad_outputs[0].defined()) {
         Tensor g = std::move(grad_outputs[0]);  // so that accumulate may keep it without a copy
-        accumulate(variable_, g);
-        if (const auto* meta = variable_.unsafeGetTensorImpl()->autograd.get(); meta && !meta->post_accumulate_grad_hooks.empty()) {
-            const auto hooks = meta->post_accumulate_grad_hooks;
+        accumulate_unlocked(variable_, g);
+        if (auto* meta = variable_.unsafeGetTensorImpl()->autograd.get()) {
+            std::vector<std::pair<std::uint64_t, std::function<void(const Tensor&)>>> hooks;
+            {
+                std::lock_guard<std::mutex> lock(meta->mutex);
+                hooks = meta->post_accumulate_grad_hooks;
+            }
             for (const auto& [id, fn] : hooks) fn(variable_);
         }
     }
@@ -171,6 +235,19 @@ tensor_list AccumulateGrad::apply(tensor_list&& grad_outputs) {
 }
 
 void AccumulateGrad::accumulate(const Tensor& variable, const Tensor& new_grad) {
+    if (variable.is_leaf() && variable.requires_grad()) {
+        auto acc = grad_accumulator(variable);
+        std::lock_guard<std::mutex> lock(acc->mutex());
+        accumulate_unlocked(variable, new_grad);
+    } else {
+        // Recording the sum (create_graph) may take the lock of a leaf among its operands,
+        // never this non-leaf's.
+        std::lock_guard<std::mutex> lock(variable.unsafeGetTensorImpl()->meta().mutex);
+        accumulate_unlocked(variable, new_grad);
+    }
+}
+
+void AccumulateGrad::accumulate_unlocked(const Tensor& variable, const Tensor& new_grad) {
     Tensor& grad = variable.mutable_grad();
     if (GradMode::is_enabled()) {
         // create_graph: keep the gradient's own history so it can be differentiated.
@@ -194,6 +271,9 @@ void AccumulateGrad::accumulate(const Tensor& variable, const Tensor& new_grad) 
 
 std::shared_ptr<Node> grad_accumulator(const Tensor& leaf) {
     auto& meta = leaf.unsafeGetTensorImpl()->meta();
+    // Threads recording operations on a shared leaf must all get the same node: two would
+    // sum into .grad() under two different locks.
+    std::lock_guard<std::mutex> lock(meta.mutex);
     if (auto existing = meta.grad_accumulator.lock()) return existing;
     auto acc = std::make_shared<AccumulateGrad>(leaf);
     meta.grad_accumulator = acc;
@@ -221,6 +301,7 @@ RemovableHandle leaf_hook_handle(const Tensor& t, std::uint64_t id, V AutogradMe
     return RemovableHandle([w = std::weak_ptr<TensorImpl>(t.impl()), id, list] {
         auto impl = w.lock();
         if (!impl || !impl->autograd) return;
+        std::lock_guard<std::mutex> lock(impl->autograd->mutex);
         auto& v = (*impl->autograd).*list;
         for (auto it = v.begin(); it != v.end(); ++it)
             if (it->first == id) {
@@ -248,8 +329,13 @@ struct MultiGradHook {
     std::mutex mutex;
     std::unordered_map<std::uint64_t, Pass> passes;
 
+    // The node may die once the pointer is returned; it is only compared, never followed.
     Node* node_of(std::size_t i) const {
-        if (auto impl = leaves[i].lock()) return impl->autograd ? impl->autograd->grad_accumulator.lock().get() : nullptr;
+        if (auto impl = leaves[i].lock()) {
+            if (!impl->autograd) return nullptr;
+            std::lock_guard<std::mutex> lock(impl->autograd->mutex);
+            return impl->autograd->grad_accumulator.lock().get();
+        }
         return nodes[i].lock().get();
     }
 };
@@ -318,7 +404,11 @@ autograd::RemovableHandle Tensor::register_tensor_hook(autograd::TensorHook fn) 
     autograd::check_hookable(*this, "register_hook");
     if (is_leaf()) {
         const auto id = autograd::next_hook_id();
-        impl_->meta().hooks.emplace_back(id, std::move(fn));
+        auto& meta = impl_->meta();
+        {
+            std::lock_guard<std::mutex> lock(meta.mutex);
+            meta.hooks.emplace_back(id, std::move(fn));
+        }
         return autograd::leaf_hook_handle(*this, id, &AutogradMeta::hooks);
     }
     return grad_fn()->add_tensor_pre_hook(output_nr(), std::move(fn));
@@ -330,7 +420,11 @@ autograd::RemovableHandle Tensor::register_post_accumulate_grad_hook(std::functi
         throw Error("gradc: register_post_accumulate_grad_hook: post accumulate grad hooks cannot be registered on "
                     "non-leaf tensors (" + grad_fn()->name() + "); register them on the leaves whose .grad() you want to see");
     const auto id = autograd::next_hook_id();
-    impl_->meta().post_accumulate_grad_hooks.emplace_back(id, std::move(fn));
+    auto& meta = impl_->meta();
+    {
+        std::lock_guard<std::mutex> lock(meta.mutex);
+        meta.post_accumulate_grad_hooks.emplace_back(id, std::move(fn));
+    }
     return autograd::leaf_hook_handle(*this, id, &AutogradMeta::post_accumulate_grad_hooks);
 }
 

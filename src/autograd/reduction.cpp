@@ -6,6 +6,7 @@
 
 #include <gradc/autograd/creation.hpp>
 #include <gradc/autograd/elementwise.hpp>
+#include <gradc/autograd/forward_ad.hpp>
 #include <gradc/autograd/function.hpp>
 #include <gradc/autograd/grad_mode.hpp>
 #include <gradc/autograd/indexing.hpp>
@@ -19,6 +20,7 @@
 namespace gradc {
 
 using autograd::BackwardContext;
+using autograd::ForwardContext;
 
 namespace {
 
@@ -114,7 +116,7 @@ Tensor sum(const Tensor& a, const Shape& dims, bool keepdim) {
     const Shape keep = p.keep_sizes, in = a.sizes();
     return autograd::record1("sum", {a}, y, {}, [keep, in](const tensor_list& g, const BackwardContext&) -> tensor_list {
         return {expand_back(g[0], keep, in)};
-    });
+    }, [dims, keepdim](const tensor_list& t, const ForwardContext&) -> tensor_list { return {sum(t[0], dims, keepdim)}; });
 }
 
 Tensor mean(const Tensor& a, const Shape& dims, bool keepdim) {
@@ -128,10 +130,79 @@ Tensor mean(const Tensor& a, const Shape& dims, bool keepdim) {
     const Shape keep = p.keep_sizes, in = a.sizes();
     return autograd::record1("mean", {a}, y, {}, [keep, in, count](const tensor_list& g, const BackwardContext&) -> tensor_list {
         return {expand_back(g[0] / count, keep, in)};
-    });
+    }, [dims, keepdim](const tensor_list& t, const ForwardContext&) -> tensor_list { return {mean(t[0], dims, keepdim)}; });
 }
 
 namespace {
+
+// The reduced dims of `in` (those `dims` names; all when empty) moved last, and the
+// permutation that does it.
+Shape reduced_last_order(const Shape& in, const Shape& dims) {
+    std::vector<bool> reduced(in.size(), dims.empty());
+    for (auto d : dims) reduced[static_cast<std::size_t>(d)] = true;
+    Shape order;
+    for (std::size_t i = 0; i < in.size(); ++i) if (!reduced[i]) order.push_back(static_cast<std::int64_t>(i));
+    for (std::size_t i = 0; i < in.size(); ++i) if (reduced[i]) order.push_back(static_cast<std::int64_t>(i));
+    return order;
+}
+
+// prod_others built from differentiable operations, for a backward that is itself being
+// recorded (create_graph) when x has zeros: each run of n elements is copied n times with
+// the j-th element replaced by 1, and each copy multiplied out. O(n²) work, used only there.
+Tensor prod_others_differentiable(const Tensor& x, const Shape& in, const Shape& dims) {
+    const Shape order = reduced_last_order(in, dims);
+    Shape moved_sizes;
+    for (auto i : order) moved_sizes.push_back(in[static_cast<std::size_t>(i)]);
+    const std::size_t kept = in.size() - (dims.empty() ? in.size() : dims.size());
+    std::int64_t n = 1;
+    Shape runs(moved_sizes.begin(), moved_sizes.begin() + static_cast<std::ptrdiff_t>(kept));
+    for (std::size_t i = kept; i < moved_sizes.size(); ++i) n *= moved_sizes[i];
+    runs.push_back(n);
+    Tensor r = reshape(permute(x, order), runs);                       // [..., n]
+    Shape square = runs;
+    square.insert(square.end() - 1, n);                                 // [..., n, n]
+    Tensor copies = expand(unsqueeze(r, -2), square);
+    Tensor diagonal = eye(n, dtype(kFloat32)) != 0.0;
+    Tensor others = prod(where(diagonal, ones_like(copies), copies), -1);  // [..., n]
+    Tensor shaped = reshape(others, moved_sizes);
+    Shape inverse(order.size());
+    for (std::size_t i = 0; i < order.size(); ++i) inverse[static_cast<std::size_t>(order[i])] = static_cast<std::int64_t>(i);
+    return permute(shaped, inverse);
+}
+
+// ∂y/∂x for y = prod(x) over `dims`: for each element the product of the other elements
+// of its run, shaped like x. It is y/x without zeros; with zeros y/x is 0/0, so prefix and
+// suffix products along the run are used instead — or, when this backward is itself
+// recorded, the differentiable construction above.
+Tensor prod_others(const Tensor& x, const Tensor& y, const Shape& keep, const Shape& in, const Shape& dims) {
+    Tensor yk = reshape(y, keep);
+    if (!any(x == 0.0)) return yk / x;
+    if (GradMode::is_enabled() && x.requires_grad()) return prod_others_differentiable(x, in, dims);
+    NoGradGuard no_grad;
+    Plan q = plan(x, dims, true, "prod backward", x.dtype());
+    Tensor others = empty_tensor(q.data.sizes(), x.dtype());
+    dispatch_floating(x.dtype(), "prod backward", [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        const T* src = static_cast<const T*>(q.data.raw_data());
+        T* dst = static_cast<T*>(others.raw_data());
+        for (std::int64_t i = 0; i < q.outer; ++i) {
+            const T* r = src + i * q.inner;
+            T* o = dst + i * q.inner;
+            T acc(1);
+            for (std::int64_t j = 0; j < q.inner; ++j) { o[j] = acc; acc *= r[j]; }
+            acc = T(1);
+            for (std::int64_t j = q.inner; j-- > 0;) { o[j] *= acc; acc *= r[j]; }
+        }
+    });
+    // `others` is laid out with the reduced dims last: permute it back.
+    Shape order;
+    for (std::size_t i = 0; i < in.size(); ++i) if (!q.reduced[i]) order.push_back(static_cast<std::int64_t>(i));
+    for (std::size_t i = 0; i < in.size(); ++i) if (q.reduced[i]) order.push_back(static_cast<std::int64_t>(i));
+    Tensor shaped = reshape(others, [&] { Shape s; for (auto i : order) s.push_back(in[i]); return s; }());
+    Shape inverse(order.size());
+    for (std::size_t i = 0; i < order.size(); ++i) inverse[order[i]] = static_cast<std::int64_t>(i);
+    return permute(shaped, inverse);
+}
 
 Tensor prod_impl(const Tensor& a, const Shape& dims, bool keepdim) {
     const ScalarType dt = kernels::float_type(a.dtype());
@@ -143,36 +214,10 @@ Tensor prod_impl(const Tensor& a, const Shape& dims, bool keepdim) {
     });
     const Shape keep = p.keep_sizes, in = a.sizes(), d = dims;
     return autograd::record1("prod", {a}, y, {a, y}, [keep, in, d](const tensor_list& g, const BackwardContext& ctx) -> tensor_list {
-        const Tensor& x = ctx.saved[0];
-        Tensor yk = reshape(ctx.saved[1], keep);
-        Tensor gk = expand_back(g[0], keep, in);
-        if (!any(x == 0.0)) return {gk * conj(yk / x)};
-        // With zeros, y/x is 0/0: use the product of the other elements, computed by
-        // prefix and suffix products along the reduced run (not differentiable again).
-        NoGradGuard no_grad;
-        Plan q = plan(x, d, true, "prod backward", x.dtype());
-        Tensor others = empty_tensor(q.data.sizes(), x.dtype());
-        dispatch_floating(x.dtype(), "prod backward", [&](auto tag) {
-            using T = typename decltype(tag)::type;
-            const T* src = static_cast<const T*>(q.data.raw_data());
-            T* dst = static_cast<T*>(others.raw_data());
-            for (std::int64_t i = 0; i < q.outer; ++i) {
-                const T* r = src + i * q.inner;
-                T* o = dst + i * q.inner;
-                T acc(1);
-                for (std::int64_t j = 0; j < q.inner; ++j) { o[j] = acc; acc *= r[j]; }
-                acc = T(1);
-                for (std::int64_t j = q.inner; j-- > 0;) { o[j] *= acc; acc *= r[j]; }
-            }
-        });
-        // `others` is laid out with the reduced dims last: permute it back.
-        Shape order;
-        for (std::size_t i = 0; i < in.size(); ++i) if (!q.reduced[i]) order.push_back(static_cast<std::int64_t>(i));
-        for (std::size_t i = 0; i < in.size(); ++i) if (q.reduced[i]) order.push_back(static_cast<std::int64_t>(i));
-        Tensor shaped = reshape(others, [&] { Shape s; for (auto i : order) s.push_back(in[i]); return s; }());
-        Shape inverse(order.size());
-        for (std::size_t i = 0; i < order.size(); ++i) inverse[order[i]] = static_cast<std::int64_t>(i);
-        return {gk * conj(permute(shaped, inverse))};
+        return {expand_back(g[0], keep, in) * conj(prod_others(ctx.saved[0], ctx.saved[1], keep, in, d))};
+    }, [keep, in, d, keepdim](const tensor_list& t, const ForwardContext& ctx) -> tensor_list {
+        // dy = Σ (∂y/∂xᵢ)·dxᵢ over each run (holomorphic: no conjugate).
+        return {sum(prod_others(ctx.inputs[0], ctx.outputs[0], keep, in, d) * t[0], d, keepdim)};
     });
 }
 
@@ -203,6 +248,12 @@ Tensor extremum(const Tensor& a, const Shape& dims, bool keepdim, bool is_max, c
         Tensor count = sum(where(mask, ones_like(ctx.saved[0]), zeros_like(ctx.saved[0])), rdims, true);
         Tensor share = expand_back(g[0], keep, in) / count;
         return {where(mask, share, zeros_like(share))};
+    }, [keep, rdims, keepdim](const tensor_list& t, const ForwardContext& ctx) -> tensor_list {
+        // The mean of the tangents at the extremal elements (PyTorch's amaxamin_jvp).
+        const Tensor& x = ctx.inputs[0];
+        Tensor mask = x == reshape(ctx.outputs[0], keep);
+        Tensor count = sum(where(mask, ones_like(x), zeros_like(x)), rdims, keepdim);
+        return {sum(where(mask, t[0], zeros_like(t[0])), rdims, keepdim) / count};
     });
 }
 
@@ -228,6 +279,7 @@ std::tuple<Tensor, Tensor> extremum_dim(const Tensor& a, std::int64_t dim, bool 
     Tensor values;
     {
         NoGradGuard no_grad;
+        autograd::forward_ad::detail::IgnoreTangents no_tangents;  // the record below gives the tangent
         // A fresh tensor (not a view of the gathered one) that gets the history below.
         Tensor g = gather(a, d, idx_keep);
         values = alias_with_geometry(g, p.out_sizes, contiguous_strides(p.out_sizes), g.storage_offset());
@@ -237,6 +289,10 @@ std::tuple<Tensor, Tensor> extremum_dim(const Tensor& a, std::int64_t dim, bool 
     values = autograd::record1(op, {a, idx_keep}, values, {idx_keep}, [keep, in, d](const tensor_list& g, const BackwardContext& ctx) -> tensor_list {
         if (in.empty()) return {g[0], Tensor()};
         return {scatter_add(zeros(in, dtype(g[0].dtype())), d, ctx.saved[0], reshape(g[0], keep)), Tensor()};
+    }, [in, d, out_sizes = p.out_sizes](const tensor_list& t, const ForwardContext& ctx) -> tensor_list {
+        // The tangent at the selected index.
+        if (in.empty()) return {t[0]};
+        return {reshape(gather(t[0], d, ctx.inputs[1]), out_sizes)};
     });
     return {values, idx};
 }
@@ -268,6 +324,7 @@ Tensor norm(const Tensor& a, double p, const Shape& dims, bool keepdim) {
     Tensor sq;
     {
         NoGradGuard no_grad;
+        autograd::forward_ad::detail::IgnoreTangents no_tangents;
         sq = a.is_complex() ? real(a * conj(a)) : a * a;
     }
     const ScalarType dt = sq.dtype();
@@ -280,6 +337,11 @@ Tensor norm(const Tensor& a, double p, const Shape& dims, bool keepdim) {
         Tensor safe = where(yk == 0.0, ones_like(yk), yk);
         Tensor scale = where(yk == 0.0, zeros_like(yk), expand_back(g[0], keep, keep) / safe);
         return {ctx.saved[0] * scale};
+    }, [dims, keepdim](const tensor_list& t, const ForwardContext& ctx) -> tensor_list {
+        // d‖x‖ = Re(Σ conj(x)·dx)/‖x‖, and 0 where ‖x‖ = 0.
+        const Tensor& y = ctx.outputs[0];
+        Tensor d = sum(real(conj(ctx.inputs[0]) * t[0]), dims, keepdim) / where(y == 0.0, ones_like(y), y);
+        return {where(y == 0.0, zeros_like(d), d)};
     });
 }
 

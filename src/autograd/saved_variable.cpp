@@ -1,5 +1,6 @@
 // Tensors saved for backward, with the version check of the autograd notes, and the
 // saved-tensor hooks (pack/unpack) of its "Hooks for saved tensors" section.
+#include <mutex>
 #include <utility>
 #include <vector>
 
@@ -8,6 +9,7 @@
 #include <gradc/autograd/saved_variable.hpp>
 #include <gradc/autograd/tensor_impl.hpp>
 
+#include "forward_grad.hpp"
 #include "internal.hpp"
 
 namespace gradc::autograd {
@@ -119,6 +121,7 @@ void SavedVariable::reset_data() {
     data_ = Tensor();
     packed_.reset();
     grad_fn_.reset();
+    fw_grad_ = Tensor();
     freed_ = true;
 }
 
@@ -159,16 +162,31 @@ Tensor SavedVariable::unpack(const std::shared_ptr<Node>& saved_for) const {
             meta.requires_grad = true;
             meta.grad_accumulator = grad_accumulator_;
         }
+        if (fw_grad_.defined()) forward_ad::detail::restore_saved(out, fw_grad_, fw_level_);
         return out;
     }
     if (!is_output_) return data_;
     Tensor out = data_.detach();
     if (requires_grad_ && saved_for) set_history(out, saved_for, output_nr_);
+    if (fw_grad_.defined()) forward_ad::detail::restore_saved(out, fw_grad_, fw_level_);
     return out;
 }
 
-void SavedTensor::register_hooks(PackHook pack, UnpackHook unpack) { var_->register_hooks(std::move(pack), std::move(unpack)); }
+void SavedVariable::set_forward_grad(Tensor tangent, std::uint64_t level) {
+    fw_grad_ = std::move(tangent);
+    fw_level_ = level;
+}
 
-Tensor SavedTensor::unpack() const { return var_->unpack(node_); }
+// The node's lock keeps a saved tensor from being freed by a backward pass on another
+// thread while it is read or given hooks.
+void SavedTensor::register_hooks(PackHook pack, UnpackHook unpack) {
+    std::lock_guard<std::mutex> lock(node_->mutex());
+    var_->register_hooks(std::move(pack), std::move(unpack));
+}
+
+Tensor SavedTensor::unpack() const {
+    std::lock_guard<std::mutex> lock(node_->mutex());
+    return var_->unpack(node_);
+}
 
 }  // namespace gradc::autograd

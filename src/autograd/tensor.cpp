@@ -190,14 +190,27 @@ void Tensor::retain_grad() const {
         throw Error("gradc: retain_grad(): can't retain_grad on a tensor that has requires_grad=false");
     if (is_leaf()) return;  // leaves keep their gradient anyway
     auto& meta = impl.meta();
-    if (meta.retains_grad) return;
+    std::shared_ptr<autograd::Node> fn;
+    std::uint32_t nr = 0;
+    {
+        std::lock_guard<std::mutex> lock(meta.mutex);
+        if (meta.retains_grad) return;
+        fn = meta.grad_fn;
+        nr = meta.output_nr;
+    }
+    // Registered under the node's lock alone (a node's lock is never taken under a
+    // tensor's), once however many threads ask; the flag is set after, so a thread that
+    // sees it set knows the node already accumulates into this tensor.
+    fn->add_retained_grad(nr, impl_);
+    std::lock_guard<std::mutex> lock(meta.mutex);
     meta.retains_grad = true;
-    meta.grad_fn->retained_grads().emplace_back(meta.output_nr, impl_);
 }
 
 bool Tensor::retains_grad() const {
     auto& impl = need(impl_, "retains_grad()");
-    return impl.autograd && impl.autograd->retains_grad;
+    if (!impl.autograd) return false;
+    std::lock_guard<std::mutex> lock(impl.autograd->mutex);
+    return impl.autograd->retains_grad;
 }
 
 Tensor Tensor::detach() const {

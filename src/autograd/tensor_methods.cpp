@@ -17,7 +17,7 @@ Tensor Tensor::clone() const {
     Tensor out = detail::copy_as(*this, dtype());
     return autograd::record1("clone", {*this}, out, {}, [](const tensor_list& g, const autograd::BackwardContext&) -> tensor_list {
         return {g[0]};
-    });
+    }, [](const tensor_list& t, const autograd::ForwardContext&) -> tensor_list { return {t[0].clone()}; });
 }
 
 Tensor Tensor::contiguous() const {
@@ -38,7 +38,7 @@ Tensor Tensor::to(ScalarType t) const {
         Tensor gi = g[0];
         if (gi.is_complex() && !gradc::is_complex(from)) gi = gradc::real(gi);
         return {gi.to(from)};
-    });
+    }, [t](const tensor_list& tangent, const autograd::ForwardContext&) -> tensor_list { return {tangent[0].to(t)}; });
 }
 
 Tensor Tensor::abs() const { return gradc::abs(*this); }

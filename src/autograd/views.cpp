@@ -14,6 +14,7 @@
 namespace gradc {
 
 using autograd::BackwardContext;
+using autograd::ForwardContext;
 using detail::make_view;
 using detail::wrap_dim;
 
@@ -102,7 +103,7 @@ Tensor view(const Tensor& a, const Shape& sizes) {
     const Shape in = a.sizes();
     return autograd::record1("view", {a}, v, {}, [in](const tensor_list& g, const BackwardContext&) -> tensor_list {
         return {reshape(g[0], in)};
-    });
+    }, [s](const tensor_list& t, const ForwardContext&) -> tensor_list { return {view(t[0], s)}; });
 }
 
 Tensor reshape(const Tensor& a, const Shape& sizes) {
@@ -115,7 +116,7 @@ Tensor reshape(const Tensor& a, const Shape& sizes) {
     const Shape in = a.sizes();
     return autograd::record1("reshape", {c}, r, {}, [in](const tensor_list& g, const BackwardContext&) -> tensor_list {
         return {reshape(g[0], in)};
-    });
+    }, [s](const tensor_list& t, const ForwardContext&) -> tensor_list { return {reshape(t[0], s)}; });
 }
 
 Tensor flatten(const Tensor& a) { return reshape(a, {-1}); }
@@ -139,7 +140,7 @@ Tensor permute(const Tensor& a, const Shape& dims) {
     Tensor v = make_view(a, sizes, strides, a.storage_offset());
     return autograd::record1("permute", {a}, v, {}, [inverse](const tensor_list& g, const BackwardContext&) -> tensor_list {
         return {permute(g[0], inverse)};
-    });
+    }, [p](const tensor_list& t, const ForwardContext&) -> tensor_list { return {permute(t[0], p)}; });
 }
 
 Tensor transpose(const Tensor& a, std::int64_t d0, std::int64_t d1) {
@@ -180,7 +181,7 @@ Tensor slice(const Tensor& a, std::int64_t dim, std::optional<std::int64_t> star
         Shape vs = g[0].sizes(), vst = cs;
         vst[d] *= step;
         return {detail::embed_strided(g[0], in, vs, vst, start * cs[d])};
-    });
+    }, [d, start, end, step](const tensor_list& t, const ForwardContext&) -> tensor_list { return {slice(t[0], d, start, end, step)}; });
 }
 
 Tensor narrow(const Tensor& a, std::int64_t dim, std::int64_t start, std::int64_t length) {
@@ -213,7 +214,7 @@ Tensor select(const Tensor& a, std::int64_t dim, std::int64_t index) {
         Shape vst = cs;
         vst.erase(vst.begin() + d);
         return {detail::embed_strided(g[0], in, g[0].sizes(), vst, index * cs[d])};
-    });
+    }, [d, index](const tensor_list& t, const ForwardContext&) -> tensor_list { return {select(t[0], d, index)}; });
 }
 
 Tensor expand(const Tensor& a, const Shape& sizes_in) {
@@ -247,18 +248,19 @@ Tensor expand(const Tensor& a, const Shape& sizes_in) {
     const Shape in = a.sizes();
     return autograd::record1("expand", {a}, v, {}, [in](const tensor_list& g, const BackwardContext&) -> tensor_list {
         return {sum_to(g[0], in)};
-    });
+    }, [sizes_in](const tensor_list& t, const ForwardContext&) -> tensor_list { return {expand(t[0], sizes_in)}; });
 }
 
 Tensor expand_as(const Tensor& a, const Tensor& other) { return expand(a, other.sizes()); }
 
 namespace {
-Tensor reshape_view(const Tensor& a, Shape sizes, Shape strides, const char* name) {
+// `jvp` applies the same operation to the tangent.
+Tensor reshape_view(const Tensor& a, Shape sizes, Shape strides, const char* name, autograd::JvpFormula jvp) {
     Tensor v = make_view(a, std::move(sizes), std::move(strides), a.storage_offset());
     const Shape in = a.sizes();
     return autograd::record1(name, {a}, v, {}, [in](const tensor_list& g, const BackwardContext&) -> tensor_list {
         return {reshape(g[0], in)};
-    });
+    }, std::move(jvp));
 }
 }  // namespace
 
@@ -270,19 +272,22 @@ Tensor squeeze(const Tensor& a) {
             sizes.push_back(a.sizes()[i]);
             strides.push_back(a.strides()[i]);
         }
-    return reshape_view(a, sizes, strides, "squeeze");
+    return reshape_view(a, sizes, strides, "squeeze", [](const tensor_list& t, const ForwardContext&) -> tensor_list {
+        return {squeeze(t[0])};
+    });
 }
 
 Tensor squeeze(const Tensor& a, std::int64_t dim) {
     detail::check_defined(a, "squeeze");
-    if (a.dim() == 0) return reshape_view(a, {}, {}, "squeeze");
+    auto jvp = [dim](const tensor_list& t, const ForwardContext&) -> tensor_list { return {squeeze(t[0], dim)}; };
+    if (a.dim() == 0) return reshape_view(a, {}, {}, "squeeze", jvp);
     const std::int64_t d = wrap_dim(dim, a.dim(), "squeeze");
     Shape sizes = a.sizes(), strides = a.strides();
     if (sizes[d] == 1) {
         sizes.erase(sizes.begin() + d);
         strides.erase(strides.begin() + d);
     }
-    return reshape_view(a, sizes, strides, "squeeze");
+    return reshape_view(a, sizes, strides, "squeeze", jvp);
 }
 
 Tensor unsqueeze(const Tensor& a, std::int64_t dim) {
@@ -292,7 +297,17 @@ Tensor unsqueeze(const Tensor& a, std::int64_t dim) {
     const std::int64_t st = d < a.dim() ? sizes[d] * strides[d] : 1;
     sizes.insert(sizes.begin() + d, 1);
     strides.insert(strides.begin() + d, st);
-    return reshape_view(a, sizes, strides, "unsqueeze");
+    return reshape_view(a, sizes, strides, "unsqueeze", [d](const tensor_list& t, const ForwardContext&) -> tensor_list {
+        return {unsqueeze(t[0], d)};
+    });
+}
+
+Tensor alias(const Tensor& a) {
+    detail::check_defined(a, "alias");
+    Tensor v = make_view(a, a.sizes(), a.strides(), a.storage_offset());
+    return autograd::record1("alias", {a}, v, {}, [](const tensor_list& g, const BackwardContext&) -> tensor_list {
+        return {g[0]};
+    }, [](const tensor_list& t, const ForwardContext&) -> tensor_list { return {alias(t[0])}; });
 }
 
 }  // namespace gradc

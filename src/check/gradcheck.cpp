@@ -1,5 +1,8 @@
 // gradcheck and gradgradcheck for the dynamic mode (seeds 000 / 002, "gradcheck mechanics").
 //
+// Reverse mode (vᵀJ, row by row) and forward mode (J·u, column by column, with dual
+// tensors) are each compared with the same numerical Jacobian.
+//
 // Everything is computed on copies of the values as std::complex<double> vectors, so one
 // code path serves float32/float64/complex64/complex128. The Jacobian of output o (part p:
 // real, or imaginary for complex outputs) with respect to input i is an M×N matrix with
@@ -19,7 +22,9 @@
 
 #include <gradc/autograd/creation.hpp>
 #include <gradc/autograd/engine.hpp>
+#include <gradc/autograd/forward_ad.hpp>
 #include <gradc/autograd/grad_mode.hpp>
+#include <gradc/autograd/tensor_impl.hpp>
 
 namespace gradc::autograd {
 namespace {
@@ -264,8 +269,9 @@ std::string matrix(const Problem& pb, std::size_t o, std::size_t i, const cvec& 
     return to_string(write(m, sizes, complex ? kComplex128 : kFloat64));
 }
 
-/// The first (o, p, i) whose matrices differ: its report, or "" when all agree.
-std::string compare(const Problem& pb, const Jacobians& ana, const Jacobians& num) {
+/// The first (o, p, i) whose matrices differ: its report, or "" when all agree. `forward`:
+/// the analytical Jacobian came from forward mode.
+std::string compare(const Problem& pb, const Jacobians& ana, const Jacobians& num, bool forward = false) {
     for (std::size_t o = 0; o < pb.outs.size(); ++o)
         for (std::size_t p = 0; p < pb.parts(o); ++p)
             for (std::size_t i = 0; i < pb.diff.size(); ++i) {
@@ -275,13 +281,16 @@ std::string compare(const Problem& pb, const Jacobians& ana, const Jacobians& nu
                     if (close(a[e], n[e], pb.opt)) continue;
                     const std::size_t cols = pb.input_numel(i);
                     std::ostringstream s;
-                    s << part_prefix(pb, o, p) << "Jacobian mismatch for output " << pb.outs[o]
+                    s << part_prefix(pb, o, p) << (forward ? "Jacobian computed with forward mode mismatch for output "
+                                                           : "Jacobian mismatch for output ")
+                      << pb.outs[o]
                       << " with respect to input " << pb.diff[i] << ",\n"
                       << "first at output element " << e / cols << ", input element " << e % cols
                       << ": analytical " << fmt(a[e], pb.input_complex(i)) << ", numerical "
                       << fmt(n[e], pb.input_complex(i)) << " (|a - n| <= atol + rtol*|n| with atol=" << pb.opt.atol
                       << ", rtol=" << pb.opt.rtol << ")\n"
-                      << "numerical:\n" << matrix(pb, o, i, n) << "\nanalytical:\n" << matrix(pb, o, i, a) << "\n";
+                      << "numerical:\n" << matrix(pb, o, i, n) << (forward ? "\nanalytical (forward mode):\n" : "\nanalytical:\n")
+                      << matrix(pb, o, i, a) << "\n";
                     return s.str();
                 }
             }
@@ -382,6 +391,154 @@ void fast_mode(const Problem& pb) {
         }
 }
 
+// ---- forward mode --------------------------------------------------------------------
+// The notes' forward-mode convention: for a real direction u the tangent is (2·CW)·u, the
+// ordinary derivative along u. A complex input z = a + ib is checked along real and along
+// imaginary directions (PyTorch splits it into the real functions of a and of b): the
+// tangents ∂y/∂a·u and ∂y/∂b·u fill the same entries ∂y/∂a + i·∂y/∂b as the numerical
+// Jacobian.
+
+namespace fwd = forward_ad;
+
+/// The tangents of the differentiable outputs (zeros where there is none) when input i
+/// (of diff) has the tangent `d`, every other differentiable input a zero tangent or, with
+/// `plain` set, input `plain` no tangent at all; `others` gives the other inputs'
+/// tangents when not empty.
+std::vector<cvec> jvp(const Problem& pb, std::size_t i, const cvec& d, const std::vector<cvec>& others = {},
+                      std::size_t plain = static_cast<std::size_t>(-1)) {
+    fwd::dual_level level;
+    tensor_list args = pb.base;
+    for (std::size_t m = 0; m < pb.diff.size(); ++m) {
+        const Tensor& x = pb.base[pb.diff[m]];
+        if (m == plain) continue;
+        const cvec* values = m == i ? &d : (others.empty() ? nullptr : &others[m]);
+        args[pb.diff[m]] = fwd::make_dual(x, values ? write(*values, x.sizes(), x.dtype()) : zeros_like(x));
+    }
+    tensor_list r;
+    {
+        NoGradGuard guard;  // forward mode does not need the backward graph
+        r = pb.fn(args);
+    }
+    std::vector<cvec> out;
+    for (std::size_t o = 0; o < pb.outs.size(); ++o) {
+        const Tensor tangent = fwd::unpack_dual(r.at(pb.outs[o])).tangent;
+        if (tangent.defined() && tangent.sizes() != pb.out_shapes[o])
+            fail("gradcheck: forward mode gave output " + std::to_string(pb.outs[o]) + " a tangent of shape " +
+                 shape_string(tangent.sizes()) + ", but the output has shape " + shape_string(pb.out_shapes[o]));
+        if (pb.opt.check_grad_dtypes && tangent.defined() && tangent.is_complex() != is_complex(pb.out_dtypes[o]))
+            fail("gradcheck: forward mode gave output " + std::to_string(pb.outs[o]) + " a tangent of dtype " +
+                 std::string(to_string(tangent.dtype())) + " for an output of dtype " +
+                 std::string(to_string(pb.out_dtypes[o])) + " (check_grad_dtypes=true).");
+        out.push_back(tangent.defined() ? read(tangent) : cvec(pb.output_numel(o), cd{}));
+    }
+    return out;
+}
+
+/// One forward-mode entry from the tangents along a real direction (ta) and, for complex
+/// inputs, along the imaginary one (tb).
+cd forward_entry(const Problem& pb, std::size_t i, std::size_t p, cd ta, cd tb) {
+    return cd(part_of(ta, p), pb.input_complex(i) ? part_of(tb, p) : 0.0);
+}
+
+/// The Jacobians column by column: one JVP per input element (two for complex inputs).
+Jacobians forward_analytical(const Problem& pb) {
+    Jacobians j = empty_jacobians(pb);
+    for (std::size_t i = 0; i < pb.diff.size(); ++i) {
+        const std::size_t n = pb.input_numel(i);
+        for (std::size_t k = 0; k < n; ++k) {
+            cvec d(n, cd{});
+            d[k] = 1.0;
+            const auto ta = jvp(pb, i, d);
+            std::vector<cvec> tb;
+            if (pb.input_complex(i)) {
+                d[k] = cd(0, 1);
+                tb = jvp(pb, i, d);
+            }
+            for (std::size_t o = 0; o < pb.outs.size(); ++o)
+                for (std::size_t p = 0; p < pb.parts(o); ++p)
+                    for (std::size_t r = 0; r < pb.output_numel(o); ++r)
+                        j[o][p][i][r * n + k] = forward_entry(pb, i, p, ta[o][r], tb.empty() ? cd{} : tb[o][r]);
+        }
+    }
+    return j;
+}
+
+void slow_forward_mode(const Problem& pb) {
+    const std::string report = compare(pb, forward_analytical(pb), numerical(pb), true);
+    if (!report.empty()) fail("gradcheck: " + report);
+}
+
+/// Unit directions ur (and ui for complex inputs) per input, drawn as fast mode draws them.
+void unit_directions(const Problem& pb, std::vector<std::vector<double>>& ur, std::vector<std::vector<double>>& ui) {
+    Rng rng(pb.opt.seed);
+    ur.assign(pb.diff.size(), {});
+    ui.assign(pb.diff.size(), {});
+    for (std::size_t i = 0; i < pb.diff.size(); ++i) {
+        ur[i] = rng.unit(pb.input_numel(i));
+        if (pb.input_complex(i)) ui[i] = rng.unit(pb.input_numel(i));
+    }
+}
+
+/// J·u from one JVP per input (two for complex inputs), against the central difference
+/// along u, element by element.
+void fast_forward_mode(const Problem& pb) {
+    std::vector<std::vector<double>> ur, ui;
+    unit_directions(pb, ur, ui);
+    for (std::size_t i = 0; i < pb.diff.size(); ++i) {
+        cvec da(ur[i].begin(), ur[i].end()), db;
+        const auto num_a = directional(pb, i, da);
+        const auto ana_a = jvp(pb, i, da);
+        std::vector<cvec> num_b, ana_b;
+        if (pb.input_complex(i)) {
+            for (double x : ui[i]) db.push_back(cd(0, x));
+            num_b = directional(pb, i, db);
+            ana_b = jvp(pb, i, db);
+        }
+        for (std::size_t o = 0; o < pb.outs.size(); ++o)
+            for (std::size_t p = 0; p < pb.parts(o); ++p)
+                for (std::size_t r = 0; r < pb.output_numel(o); ++r) {
+                    const cd a = forward_entry(pb, i, p, ana_a[o][r], ana_b.empty() ? cd{} : ana_b[o][r]);
+                    const cd n = forward_entry(pb, i, p, num_a[o][r], num_b.empty() ? cd{} : num_b[o][r]);
+                    if (close(a, n, pb.opt)) continue;
+                    const std::string report = compare(pb, forward_analytical(pb), numerical(pb), true);
+                    std::ostringstream s;
+                    s << "gradcheck (fast mode, forward AD): " << part_prefix(pb, o, p) << "mismatch of J·u for output "
+                      << pb.outs[o] << " with respect to input " << pb.diff[i] << " at output element " << r << " (seed "
+                      << pb.opt.seed << "): forward mode " << fmt(a, pb.input_complex(i)) << ", numerical "
+                      << fmt(n, pb.input_complex(i)) << ".\n";
+                    if (!report.empty())
+                        s << "Slow mode, rerun to locate it:\n" << report;
+                    else
+                        s << "Slow mode, rerun to locate it, finds every entry within tolerance: the difference is "
+                             "below the tolerance per entry but adds up in J·u; consider raising atol/rtol.\n";
+                    fail(s.str());
+                }
+    }
+}
+
+/// A JVP must treat an input without tangent like one with a zero tangent.
+void check_undefined_forward(const Problem& pb) {
+    std::vector<std::vector<double>> ur, ui;
+    unit_directions(pb, ur, ui);
+    std::vector<cvec> u(pb.diff.size());
+    for (std::size_t m = 0; m < pb.diff.size(); ++m)
+        for (std::size_t k = 0; k < ur[m].size(); ++k) u[m].push_back(cd(ur[m][k], ui[m].empty() ? 0.0 : ui[m][k]));
+    for (std::size_t i = 0; i < pb.diff.size(); ++i) {
+        const cvec zero(pb.input_numel(i), cd{});
+        const auto with_zero = jvp(pb, i, zero, u);
+        const auto without = jvp(pb, i, zero, u, i);
+        for (std::size_t o = 0; o < pb.outs.size(); ++o)
+            for (std::size_t r = 0; r < pb.output_numel(o); ++r)
+                if (!close(with_zero[o][r], without[o][r], pb.opt))
+                    fail("gradcheck: forward mode does not handle undefined (zero) input tangents: output " +
+                         std::to_string(pb.outs[o]) + " gets the tangent " + fmt(with_zero[o][r], true) +
+                         " at element " + std::to_string(r) + " when input " + std::to_string(pb.diff[i]) +
+                         " has a zero tangent, but " + fmt(without[o][r], true) +
+                         " when it has none; a JVP must treat a missing tangent as zeros. check_undefined_grad=false "
+                         "skips this check.");
+    }
+}
+
 void check_undefined_grad(const Problem& pb) {
     const tensor_list leaves = pb.leaves();
     const tensor_list results = pb.fn(leaves);
@@ -432,10 +589,7 @@ Problem make_problem(const GradcheckFunction& fn, const tensor_list& inputs, con
 }
 
 bool run_checked(const GradcheckOptions& opt, const auto& body) {
-    if (opt.check_forward_ad)
-        throw GradcheckError("gradcheck: check_forward_ad=true is not supported yet: the dynamic engine has no "
-                             "forward-mode AD to compare; pass check_forward_ad=false.");
-    if (!opt.check_backward_ad)
+    if (!opt.check_backward_ad && !opt.check_forward_ad)
         throw GradcheckError("gradcheck: expected at least one of check_forward_ad or check_backward_ad to be true.");
     try {
         body();
@@ -452,11 +606,20 @@ bool gradcheck(const GradcheckFunction& fn, const tensor_list& inputs, const Gra
     return run_checked(options, [&] {
         const Problem pb = make_problem(fn, inputs, options);
         check_deterministic(pb);
-        if (options.fast_mode)
-            fast_mode(pb);
-        else
-            slow_mode(pb);
-        if (options.check_undefined_grad) check_undefined_grad(pb);
+        if (options.check_backward_ad) {
+            if (options.fast_mode)
+                fast_mode(pb);
+            else
+                slow_mode(pb);
+            if (options.check_undefined_grad) check_undefined_grad(pb);
+        }
+        if (options.check_forward_ad) {
+            if (options.fast_mode)
+                fast_forward_mode(pb);
+            else
+                slow_forward_mode(pb);
+            if (options.check_undefined_grad) check_undefined_forward(pb);
+        }
     });
 }
 
@@ -494,8 +657,14 @@ bool gradgradcheck(const GradcheckFunction& fn, const tensor_list& inputs, const
     GradcheckFunction F = [fn, diff, diff_outs, n_in](const tensor_list& all) -> tensor_list {
         AutoGradMode enable(true);
         tensor_list x(all.begin(), all.begin() + static_cast<std::ptrdiff_t>(n_in));
-        for (std::size_t p : diff)
-            if (!x[p].requires_grad()) x[p] = x[p].detach().requires_grad_(true);
+        for (std::size_t p : diff) {
+            if (x[p].requires_grad()) continue;
+            // Under check_forward_ad the inputs are dual tensors: keep the tangent on the
+            // new leaf, so that forward mode runs over the reverse pass below.
+            auto [primal, tangent] = forward_ad::unpack_dual(x[p]);
+            Tensor leaf = primal.detach().requires_grad_(true);
+            x[p] = tangent.defined() ? forward_ad::make_dual(leaf, tangent) : leaf;
+        }
         const tensor_list y = fn(x);
         tensor_list ys, ws, xs;
         for (std::size_t k = 0; k < diff_outs.size(); ++k) {

@@ -61,3 +61,17 @@ TEST_CASE("second derivatives of reductions, views and broadcasting", "[autograd
     auto hb = gradc::autograd::grad({ga.sum()}, {b})[0];
     CHECK_THAT(values(hb), approx({10, 10, 10}));
 }
+
+TEST_CASE("prod with zeros is differentiable twice, as PyTorch", "[autograd][higher]") {
+    // y/x is 0/0 at a zero; the second derivative must still be the product of the others.
+    auto x = ref_tensor("higher.prod_zeros.x", {3, 4}, gradc::requires_grad());
+    auto d1 = gradc::autograd::grad({gradc::prod(x, 1).sum()}, {x}, {}, std::nullopt, true)[0];
+    CHECK_THAT(values(d1), matches("higher.prod_zeros.d1"));
+    REQUIRE(d1.requires_grad());
+    auto d2 = gradc::autograd::grad({(d1 * gradc::arange(12.0).reshape({3, 4})).sum()}, {x})[0];
+    CHECK_THAT(values(d2), matches("higher.prod_zeros.d2"));
+
+    auto v = ref_tensor("higher.prod_zero_all.x", {4});
+    auto h = gradc::autograd::functional::hessian([](const gradc::Tensor& t) { return gradc::prod(t); }, v);
+    CHECK_THAT(values(h), matches("higher.prod_zero_all.hessian"));
+}

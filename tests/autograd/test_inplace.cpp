@@ -120,3 +120,16 @@ TEST_CASE("in-place results must keep the shape and a castable dtype", "[autogra
     CHECK_THAT(error_of([&] { t.mul_(gradc::tensor({std::complex<double>(0, 1)})); }), Contains("can't be cast"));
     CHECK(t._version() == 0);
 }
+
+TEST_CASE("in-place on a view of a non-contiguous base keeps gradients correct", "[autograd][inplace][views]") {
+    // The base is a transposed tensor detached: its strides are a permutation of a
+    // contiguous layout, and the view's region is embedded in that layout.
+    auto base = gradc::tensor({{1.0, 2.0, 3.0}, {4.0, 5.0, 6.0}}).t().detach();
+    REQUIRE_FALSE(base.is_contiguous());
+    auto w = gradc::tensor({0.5, -1.0, 2.0}, gradc::requires_grad());
+    base.select(1, 0).mul_(w);
+    auto v = base.select(0, 1);  // a view made after the in-place operation
+    ((base * base).sum() + 3.0 * v.sum()).backward();
+    CHECK_THAT(values(base), matches("inplace.noncontiguous.base"));
+    CHECK_THAT(values(w.grad()), matches("inplace.noncontiguous.w.grad"));
+}

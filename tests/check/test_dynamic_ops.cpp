@@ -1,7 +1,8 @@
 // Table-driven gradcheck of every differentiable operation of the dynamic mode (issue 5):
 // one table, each entry run through gradcheck in slow and fast mode and gradgradcheck
-// (slow and fast), on real float64 inputs and, where the operation is defined for complex,
-// on complex128 inputs. An entry marked real-only must throw on complex inputs, so an
+// (slow and fast), reverse and forward mode (check_forward_ad: every operation's JVP, and
+// in gradgradcheck the JVPs of its backward formula), on real float64 inputs and, where
+// the operation is defined for complex, on complex128 inputs. An entry marked real-only must throw on complex inputs, so an
 // operation that gains complex support must gain its complex case here.
 //
 // "A new operation cannot be added without it": the last test case enumerates the
@@ -244,6 +245,7 @@ std::vector<Case> table() {
     add("as_strided", one(m23), [](const tensor_list& x) -> tensor_list {
         return {gradc::as_strided(x[0], {2, 2}, {1, 2}, 1)};
     }, true);
+    add("alias", one(m23), [](const tensor_list& x) -> tensor_list { return {gradc::alias(x[0]) * 2.0}; }, true);
 
     // Copies and in-place operations (out of place on a clone; on a view: CopySlices).
     add("clone/to", one(m23), [](const tensor_list& x) -> tensor_list { return {x[0].clone() * 1.5, x[0].to(gradc::kComplex128)}; }, false);
@@ -299,6 +301,7 @@ std::vector<Case> table() {
 GradcheckOptions mode(bool fast) {
     GradcheckOptions o;
     o.fast_mode = fast;
+    o.check_forward_ad = true;
     return o;
 }
 
@@ -338,7 +341,8 @@ std::set<std::string> recorded_operations() {
 
 }  // namespace
 
-TEST_CASE("every differentiable dynamic operation passes gradcheck and gradgradcheck, slow and fast", "[check][dynamic][table]") {
+TEST_CASE("every differentiable dynamic operation passes gradcheck and gradgradcheck, slow and fast, reverse and forward",
+          "[check][dynamic][table]") {
     for (const auto& c : table()) {
         for (bool cplx : {false, true}) {
             if (cplx ? !c.complex : !c.real) continue;

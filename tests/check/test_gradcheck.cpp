@@ -1,5 +1,5 @@
 // gradcheck / gradgradcheck on correct functions: slow and fast mode, real and complex,
-// one and several inputs and outputs, and the option checks.
+// one and several inputs and outputs, reverse and forward mode, and the option checks.
 #include <complex>
 #include <iostream>
 #include <sstream>
@@ -96,14 +96,14 @@ TEST_CASE("fast mode with a fixed seed is deterministic, for any seed", "[check]
     }
 }
 
-TEST_CASE("option checks: forward AD, no input requiring grad, integer inputs, float32", "[check][gradcheck]") {
+TEST_CASE("option checks: no mode, no input requiring grad, integer inputs, float32", "[check][gradcheck]") {
     auto x = real_input({0.3, -0.8});
     auto fn = [](const tensor_list& in) -> tensor_list { return {in[0].exp()}; };
-    GradcheckOptions fwd;
-    fwd.check_forward_ad = true;
-    CHECK_THROWS_WITH(ag::gradcheck(fn, {x}, fwd), Catch::Contains("not supported yet"));
-    fwd.raise_exception = false;
-    CHECK_THROWS_AS(ag::gradcheck(fn, {x}, fwd), ag::GradcheckError);  // never a silent pass
+    GradcheckOptions none;
+    none.check_backward_ad = false;
+    CHECK_THROWS_WITH(ag::gradcheck(fn, {x}, none), Catch::Contains("at least one of check_forward_ad or check_backward_ad"));
+    none.raise_exception = false;
+    CHECK_THROWS_AS(ag::gradcheck(fn, {x}, none), ag::GradcheckError);  // never a silent pass
 
     CHECK_THROWS_WITH(ag::gradcheck(fn, {gradc::tensor({1.0, 2.0})}),
                       Catch::Contains("at least one input tensor to require gradient"));
@@ -156,4 +156,110 @@ TEST_CASE("a wrong derivative built from differentiable ops is caught with both 
     GradcheckOptions quiet;
     quiet.raise_exception = false;
     CHECK_FALSE(ag::gradcheck(fn, {x}, quiet));
+}
+
+// ---- forward mode (check_forward_ad) -----------------------------------------------------
+
+namespace {
+
+using gradc::autograd::AutogradContext;
+
+GradcheckOptions forward(bool fast_mode, bool backward = true) {
+    GradcheckOptions o;
+    o.check_forward_ad = true;
+    o.check_backward_ad = backward;
+    o.fast_mode = fast_mode;
+    return o;
+}
+
+// x³ with a correct backward and a jvp that forgot the factor 3.
+struct WrongJvp : gradc::autograd::Function<WrongJvp> {
+    static Tensor forward(AutogradContext* ctx, Tensor x) {
+        ctx->save_for_backward({x});
+        return x * x * x;
+    }
+    static tensor_list backward(AutogradContext* ctx, tensor_list g) {
+        const Tensor x = ctx->get_saved_variables()[0];
+        return {3.0 * x * x * g[0]};
+    }
+    static tensor_list jvp(AutogradContext* ctx, tensor_list t) {
+        const Tensor x = ctx->get_saved_variables()[0];
+        return {x * x * t[0]};
+    }
+};
+
+// a·b, whose jvp (asked not to materialise missing tangents) treats a missing tangent as ones.
+struct SloppyJvp : gradc::autograd::Function<SloppyJvp> {
+    static Tensor forward(AutogradContext* ctx, Tensor a, Tensor b) {
+        ctx->set_materialize_grads(false);
+        ctx->save_for_backward({a, b});
+        return a * b;
+    }
+    static tensor_list backward(AutogradContext* ctx, tensor_list g) {
+        const auto s = ctx->get_saved_variables();
+        return {g[0] * s[1], g[0] * s[0]};
+    }
+    static tensor_list jvp(AutogradContext* ctx, tensor_list t) {
+        const auto s = ctx->get_saved_variables();
+        const Tensor ta = t[0].defined() ? t[0] : gradc::ones_like(s[0]);
+        const Tensor tb = t[1].defined() ? t[1] : gradc::ones_like(s[1]);
+        return {ta * s[1] + s[0] * tb};
+    }
+};
+
+}  // namespace
+
+TEST_CASE("check_forward_ad passes on correct functions, real and complex, slow and fast", "[check][gradcheck][forward_ad]") {
+    auto x = real_input({0.3, -0.8, 1.4});
+    auto w = gradc::tensor({{0.5, -1.0, 2.0}, {1.5, 0.25, -0.5}}, gradc::requires_grad());
+    auto several = [](const tensor_list& in) -> tensor_list {
+        return {gradc::mv(in[1], in[0].tanh()), gradc::exp(in[0]).prod(), gradc::argmax(in[0], 0)};
+    };
+    auto complex_fn = [](const tensor_list& in) -> tensor_list {
+        return {in[0] * gradc::conj(in[0]) + gradc::exp(in[0]), gradc::abs(in[0]), gradc::angle(in[0]).sum()};
+    };
+    auto real_to_complex = [](const tensor_list& in) -> tensor_list {
+        auto c = gradc::tensor({std::complex<double>(1, 1), std::complex<double>(2, -1), std::complex<double>(0.5, 0)});
+        return {in[0] * c, gradc::abs(in[0] * c)};
+    };
+    for (bool fast_mode : {false, true}) {
+        INFO((fast_mode ? "fast mode" : "slow mode"));
+        CHECK(ag::gradcheck(several, {x, w}, forward(fast_mode)));
+        CHECK(ag::gradcheck(several, {x, w}, forward(fast_mode, false)));  // forward mode only
+        CHECK(ag::gradcheck(complex_fn, {complex_input()}, forward(fast_mode)));
+        CHECK(ag::gradcheck(real_to_complex, {x}, forward(fast_mode)));
+        // gradgradcheck: forward mode over the reverse pass of F(x, v) = vᵀJ.
+        CHECK(ag::gradgradcheck(several, {x, w}, {}, forward(fast_mode)));
+        CHECK(ag::gradgradcheck(complex_fn, {complex_input()}, {}, forward(fast_mode)));
+    }
+}
+
+TEST_CASE("check_forward_ad catches a custom function's wrong jvp, slow and fast", "[check][gradcheck][forward_ad]") {
+    auto x = real_input({0.5, -1.5, 2.0});
+    auto fn = [](const tensor_list& in) -> tensor_list { return {WrongJvp::apply(in[0])}; };
+    CHECK(ag::gradcheck(fn, {x}));  // reverse mode is right
+    try {
+        ag::gradcheck(fn, {x}, forward(false));
+        FAIL("expected a GradcheckError");
+    } catch (const ag::GradcheckError& e) {
+        const std::string m = e.what();
+        CHECK_THAT(m, Catch::Contains("Jacobian computed with forward mode mismatch for output 0 with respect to input 0"));
+        CHECK_THAT(m, Catch::Contains("analytical (forward mode):"));
+        CHECK_THAT(m, Catch::Contains("numerical:"));
+    }
+    CHECK_THROWS_WITH(ag::gradcheck(fn, {x}, forward(true)),
+                      Catch::Contains("fast mode, forward AD") && Catch::Contains("forward mode mismatch for output 0"));
+    GradcheckOptions quiet = forward(true);
+    quiet.raise_exception = false;
+    CHECK_FALSE(ag::gradcheck(fn, {x}, quiet));
+}
+
+TEST_CASE("check_forward_ad checks that a missing tangent counts as zero", "[check][gradcheck][forward_ad]") {
+    auto a = real_input({0.5, -1.5});
+    auto b = real_input({2.0, 0.25});
+    auto fn = [](const tensor_list& in) -> tensor_list { return {SloppyJvp::apply(in[0], in[1])}; };
+    CHECK_THROWS_WITH(ag::gradcheck(fn, {a, b}, forward(false)), Catch::Contains("undefined (zero) input tangents"));
+    GradcheckOptions skip = forward(false);
+    skip.check_undefined_grad = false;
+    CHECK(ag::gradcheck(fn, {a, b}, skip));
 }

@@ -63,6 +63,15 @@ TEST_CASE("a kernel with several outputs and wrt variables passes in scalar and 
     CHECK(gradc::check::cross(nll, pts));
 }
 
+TEST_CASE("the cross-check compares every output and Jacobian row of a multi-output kernel", "[check][static]") {
+    auto [x, y, z] = gradc::variables<3>();
+    const std::vector<std::array<double, 3>> pts{{0.4, -1.2, 0.9}, {1.5, 0.3, -0.7}, {-0.2, 2.0, 0.1}};
+    // Outputs that use different subsets of the variables (y alone has a one-hot row, the
+    // last output none of x).
+    CHECK(gradc::check::cross(std::tuple{sin(x) * y, exp(z - x) + x * y * z, hypot(x, z), y, tanh(y) * z}, pts));
+    CHECK(gradc::check::cross(std::tuple{erfc(x * y)}, pts));
+}
+
 TEST_CASE("a disagreement names the program, the point, the lane, the variable and the output", "[check][static]") {
     // relu at its kink: the program's derivative is 0 (the convention), the central
     // difference 1/2.

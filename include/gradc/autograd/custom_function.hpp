@@ -15,6 +15,14 @@
 /// operations can be differentiated again (create_graph); a function that declares
 /// `static constexpr bool once_differentiable = true;` refuses double backward with an error.
 ///
+/// Forward-mode AD (forward_ad.hpp): a function may define
+/// `static tensor_list jvp(AutogradContext* ctx, tensor_list tangents)`, which receives
+/// one tangent per forward argument after ctx (zeros for a Tensor without one, unless
+/// set_materialize_grads(false); undefined for the other arguments) and returns one
+/// tangent per output. Without it the JVP is derived from `backward` (slower, and
+/// impossible for a once-differentiable function, which then throws). Tangents are not
+/// propagated inside `forward`.
+///
 /// State for backward goes in the context: `save_for_backward` (tensors, version-checked by
 /// `get_saved_variables`) and `saved_data` (anything else). Do not put tensors that are
 /// outputs of this function into `saved_data`: the node would then own itself.
@@ -30,6 +38,7 @@
 #include <utility>
 #include <vector>
 
+#include <gradc/autograd/forward_ad.hpp>
 #include <gradc/autograd/grad_mode.hpp>
 #include <gradc/autograd/node.hpp>
 #include <gradc/autograd/saved_variable.hpp>
@@ -79,6 +88,7 @@ private:
     std::vector<const TensorImpl*> non_differentiable_;
     std::vector<bool> needs_input_grad_;
     std::weak_ptr<Node> node_;
+    std::vector<int> saved_output_;  // per saved_ entry: the output it is, or -1 (forward mode)
 };
 
 /// The backward node of a custom function; `T::backward` is reached through `call_backward`.
@@ -113,6 +123,15 @@ struct CustomFunctionCall {
     /// outputs the caller sees (an input returned as is becomes a new alias).
     static tensor_list wrap_outputs(const std::shared_ptr<CustomNodeBase>& node, AutogradContext* ctx,
                                     const tensor_list& inputs, tensor_list outputs);
+    /// The function's side of a JVP or VJP, as `T::jvp` / `T::backward`.
+    using Formula = tensor_list (*)(AutogradContext*, tensor_list);
+    /// Whether forward mode has work: a dual level is active and an input has a tangent.
+    static bool has_tangents(const tensor_list& inputs);
+    /// After wrap_outputs: the outputs' tangents from `jvp`, or (null) by transposing
+    /// `backward` (custom_forward_ad.cpp).
+    static void forward_ad(const std::string& name, AutogradContext* ctx, const std::vector<bool>& is_tensor_arg,
+                           const tensor_list& inputs, const tensor_list& outputs, Formula jvp, Formula backward,
+                           bool once_differentiable);
 };
 
 namespace detail_custom {
@@ -123,6 +142,21 @@ template <class T, class = void>
 struct once_flag : std::false_type {};
 template <class T>
 struct once_flag<T, std::void_t<decltype(T::once_differentiable)>> : std::bool_constant<T::once_differentiable> {};
+
+template <class T, class = void>
+struct has_jvp : std::false_type {};
+template <class T>
+struct has_jvp<T, std::void_t<decltype(T::jvp(static_cast<AutogradContext*>(nullptr), std::declval<tensor_list>()))>>
+    : std::true_type {};
+
+template <class T>
+tensor_list call_jvp(AutogradContext* ctx, tensor_list tangents) {
+    return T::jvp(ctx, std::move(tangents));
+}
+template <class T>
+tensor_list call_backward(AutogradContext* ctx, tensor_list grads) {
+    return T::backward(ctx, std::move(grads));
+}
 
 template <class T>
 class CustomNode final : public CustomNodeBase {
@@ -153,6 +187,8 @@ struct Function {
             for (const auto& t : inputs) any = any || (t.defined() && t.requires_grad());
             record = any;
         }
+        const bool has_tangents = CustomFunctionCall::has_tangents(inputs);
+        const std::vector<bool> is_tensor_arg = has_tangents ? is_tensor : std::vector<bool>{};
         std::shared_ptr<CustomNodeBase> node;
         AutogradContext local;
         AutogradContext* ctx = &local;
@@ -166,12 +202,25 @@ struct Function {
         Result out;
         {
             AutoGradMode no_grad(false);
+            forward_ad::detail::IgnoreTangents no_tangents;
             out = T::forward(ctx, std::forward<Args>(args)...);
         }
+        tensor_list outputs;
         if constexpr (std::is_same_v<Result, Tensor>) {
-            return CustomFunctionCall::wrap_outputs(node, ctx, inputs, tensor_list{std::move(out)})[0];
+            outputs = CustomFunctionCall::wrap_outputs(node, ctx, inputs, tensor_list{std::move(out)});
         } else {
-            return CustomFunctionCall::wrap_outputs(node, ctx, inputs, std::move(out));
+            outputs = CustomFunctionCall::wrap_outputs(node, ctx, inputs, std::move(out));
+        }
+        if (has_tangents) {
+            CustomFunctionCall::Formula jvp = nullptr;
+            if constexpr (detail_custom::has_jvp<T>::value) jvp = &detail_custom::call_jvp<T>;
+            CustomFunctionCall::forward_ad(CustomFunctionCall::short_name(typeid(T).name()), ctx, is_tensor_arg, inputs,
+                                           outputs, jvp, &detail_custom::call_backward<T>, detail_custom::once_flag<T>::value);
+        }
+        if constexpr (std::is_same_v<Result, Tensor>) {
+            return outputs[0];
+        } else {
+            return outputs;
         }
     }
 

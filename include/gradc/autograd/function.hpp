@@ -26,6 +26,21 @@ struct BackwardContext {
 
 using BackwardFormula = std::function<tensor_list(const tensor_list& grads, const BackwardContext& ctx)>;
 
+/// What a forward-mode (JVP) formula sees: the operation's primal inputs and outputs. The
+/// outputs are aliases with the outputs' history but no tangent (so that a tangent
+/// computed from its own primal forms no reference cycle); while the formula runs, no
+/// tensor has a tangent (forward_ad.hpp).
+struct ForwardContext {
+    const tensor_list& inputs;
+    const tensor_list& outputs;
+};
+
+/// Tangents of the outputs from the tangents of the inputs (`tangents[i]` undefined: input
+/// i has none, i.e. zero), written with differentiable tensor operations like a backward
+/// formula; an undefined result means no tangent. A result may have a shape that
+/// broadcasts to its output's, and a real dtype for a complex output.
+using JvpFormula = std::function<tensor_list(const tensor_list& tangents, const ForwardContext& ctx)>;
+
 /// The name of the backward node of an operation, as PyTorch spells it:
 /// "log_softmax" -> "LogSoftmaxBackward".
 std::string backward_node_name(std::string_view op_name);
@@ -56,16 +71,23 @@ private:
 bool compute_requires_grad(const tensor_list& inputs);
 bool compute_requires_grad(std::initializer_list<const Tensor*> inputs);
 
+/// True when an operation on `inputs` has something to record: a backward node
+/// (compute_requires_grad) or tangents of its outputs (a dual level is active and an
+/// input has a tangent). Operations that skip record() for speed test this.
+bool should_record(std::initializer_list<const Tensor*> inputs);
+
 /// Records `outputs` as produced by the operation `op_name` from `inputs` when
 /// `compute_requires_grad(inputs)`; `saved` are the tensors the formula will read (an
 /// output among them is recognised and saved as an output). Returns the node, or null
 /// when nothing was recorded. `op_name` must outlive the node (use a string literal).
+/// When an input has a tangent (forward_ad.hpp), the outputs get theirs from `jvp`, or,
+/// without one, from `formula` transposed (slower; see docs/dynamic.md).
 std::shared_ptr<Node> record(std::string_view op_name, const tensor_list& inputs, const tensor_list& outputs,
-                             const tensor_list& saved, BackwardFormula formula);
+                             const tensor_list& saved, BackwardFormula formula, JvpFormula jvp = nullptr);
 
 /// Single-output convenience: returns `output`, recorded.
 Tensor record1(std::string_view op_name, const tensor_list& inputs, Tensor output, const tensor_list& saved,
-               BackwardFormula formula);
+               BackwardFormula formula, JvpFormula jvp = nullptr);
 
 /// Sets `t`'s history to output `output_nr` of `fn` (or clears it for null `fn`).
 void set_history(const Tensor& t, const std::shared_ptr<Node>& fn, std::uint32_t output_nr);

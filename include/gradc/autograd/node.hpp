@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -55,7 +56,20 @@ public:
     /// Gradients of the forward inputs from gradients of the forward outputs.
     virtual tensor_list apply(tensor_list&& grad_outputs) = 0;
     /// Frees what was saved for backward (called after backward unless retain_graph).
+    /// Callers other than the engine hold `mutex()` (see release_saved_variables).
     virtual void release_variables() {}
+    /// release_variables() under the node's lock, as the engine calls it after running
+    /// the node without retain_graph: another thread running the node on a shared graph
+    /// either finishes with the saved tensors first or finds them freed (the retain_graph
+    /// error), never a tensor freed under its feet.
+    void release_saved_variables();
+
+    /// The node's lock (PyTorch's `Node::mutex_`): held while apply() runs (so built-in
+    /// and custom nodes with state run one thread at a time, and AccumulateGrad's sum into
+    /// `.grad()` is exact), while saved tensors are unpacked, freed or given hooks, and
+    /// briefly while hook lists change or are copied. Hooks run without it, except a
+    /// leaf's post-accumulate-grad hooks, which run inside AccumulateGrad::apply.
+    std::mutex& mutex() const { return mutex_; }
 
     /// The tensors this node saved for backward, by name (autograd notes, "Saved
     /// tensors"; PyTorch's `grad_fn._saved_self`, `_raw_saved_self`). Built-in
@@ -118,13 +132,15 @@ public:
     /// Applies the tensor hooks to the incoming gradients (the engine calls this whenever
     /// gradients reach the node, even if the node then does not run).
     virtual tensor_list call_tensor_pre_hooks(tensor_list grads);
-    bool has_pre_hooks() const { return !pre_hooks_.empty(); }
-    bool has_post_hooks() const { return !post_hooks_.empty(); }
-    /// Non-leaf tensors that asked for retain_grad(), by output number (weakly held: the
-    /// tensor owns this node).
-    std::vector<std::pair<std::uint32_t, std::weak_ptr<TensorImpl>>>& retained_grads() { return retained_; }
+    bool has_pre_hooks() const;
+    bool has_post_hooks() const;
+    /// Makes output `output_nr`'s gradient accumulate into `t.grad()` whenever this node
+    /// runs (Tensor::retain_grad; weakly held: the tensor owns this node). Adding the same
+    /// tensor twice is a no-op.
+    void add_retained_grad(std::uint32_t output_nr, const std::shared_ptr<TensorImpl>& t);
 
-    /// Pre-hooks, apply, post-hooks, in that order.
+    /// Pre-hooks, apply, post-hooks, in that order; apply (and the retained gradients)
+    /// under mutex().
     tensor_list run(tensor_list&& grad_outputs);
 
 protected:
@@ -132,6 +148,7 @@ protected:
     std::vector<InputMetadata> input_metadata_;
 
 private:
+    mutable std::mutex mutex_;
     std::uint64_t sequence_nr_;
     template <class H>
     struct Entry {
@@ -155,17 +172,23 @@ public:
     tensor_list call_tensor_pre_hooks(tensor_list grads) override;
 
     /// `grad += new_grad` in place when no graph is being built, out of place otherwise
-    /// (create_graph keeps the gradient differentiable).
+    /// (create_graph keeps the gradient differentiable). Takes the lock that guards
+    /// `variable.grad()` against other backward passes: the mutex() of its AccumulateGrad
+    /// for a leaf that requires grad, its AutogradMeta's otherwise (retain_grad,
+    /// backward(inputs=...)).
     static void accumulate(const Tensor& variable, const Tensor& new_grad);
 
 private:
+    // The sum itself; the caller holds the lock above.
+    static void accumulate_unlocked(const Tensor& variable, const Tensor& new_grad);
     Tensor variable_;
 };
 
 /// The edge a gradient for `t` must be sent along: (grad_fn, output_nr) for a non-leaf,
 /// (the leaf's AccumulateGrad, 0) for a leaf that requires grad, nothing otherwise.
 Edge gradient_edge(const Tensor& t);
-/// The AccumulateGrad of a leaf that requires grad, created on first use.
+/// The AccumulateGrad of a leaf that requires grad, created on first use (once: threads
+/// asking at the same time get the same node).
 std::shared_ptr<Node> grad_accumulator(const Tensor& leaf);
 
 /// A process-wide increasing id for hook registrations.

@@ -34,6 +34,8 @@ using PackHook = std::function<std::any(const Tensor&)>;
 /// its autograd metadata is ignored (the saved tensor's history is restored on it).
 using UnpackHook = std::function<Tensor(const std::any&)>;
 
+/// Not synchronised itself: the node that owns it reads and frees it under its mutex()
+/// (apply, release_saved_variables, SavedTensor).
 class SavedVariable {
 public:
     SavedVariable() = default;
@@ -52,6 +54,9 @@ public:
     /// Packs the saved tensor now with `pack` and unpacks it with `unpack` from then on.
     /// Throws if the tensor was freed, is undefined, or already has hooks.
     void register_hooks(PackHook pack, UnpackHook unpack);
+    /// Forward-mode AD: the tangent (at dual level `level`) that unpack gives back to a
+    /// saved output or hooked tensor, which are new aliases without one.
+    void set_forward_grad(Tensor tangent, std::uint64_t level);
 
 private:
     void pack_with(const Tensor& t, const PackHook& pack, UnpackHook unpack);
@@ -62,6 +67,8 @@ private:
     UnpackHook unpack_hook_;
     std::shared_ptr<Node> grad_fn_;             // a hooked non-leaf input's history
     std::weak_ptr<Node> grad_accumulator_;      // a hooked leaf input's AccumulateGrad
+    Tensor fw_grad_;                            // see set_forward_grad
+    std::uint64_t fw_level_ = 0;
     std::uint32_t saved_version_ = 0;
     std::uint32_t output_nr_ = 0;
     bool is_output_ = false;
@@ -72,7 +79,8 @@ private:
 };
 
 /// A raw handle to one tensor saved by a node (PyTorch's `grad_fn._raw_saved_self`). It
-/// keeps the node alive.
+/// keeps the node alive and takes the node's lock to use the tensor (so not from inside
+/// that node's apply: a custom backward reads its tensors with get_saved_variables).
 class SavedTensor {
 public:
     SavedTensor(std::shared_ptr<Node> node, SavedVariable* var, std::string name)

@@ -3,9 +3,11 @@
 /// metadata. Library-internal, but public so that extensions (custom functions, hooks)
 /// can reach it.
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <vector>
 
 #include <gradc/autograd/storage.hpp>
@@ -23,12 +25,23 @@ struct AutogradMeta {
     bool requires_grad = false;  // meaningful for leaves; non-leaves follow grad_fn
     bool retains_grad = false;
     // Views: the root tensor whose storage this one looks at, and the version at which
-    // grad_fn was last made consistent with the base's history (see views.cpp).
+    // grad_fn was last made consistent with the base's history (see views.cpp). Atomic:
+    // readers compare it without the lock, the thread that regenerates grad_fn stores it
+    // last (view_history.cpp).
     Tensor base;
-    std::uint32_t view_version = 0;
+    std::atomic<std::uint32_t> view_version{0};
     // Hooks of a leaf (a non-leaf's tensor hooks live on its grad_fn), by registration id.
     std::vector<std::pair<std::uint64_t, autograd::TensorHook>> hooks;
     std::vector<std::pair<std::uint64_t, std::function<void(const Tensor&)>>> post_accumulate_grad_hooks;
+    // Forward-mode AD (forward_ad.hpp): the tangent, valid only while dual level
+    // `fw_level` is the active one.
+    Tensor fw_grad;
+    std::uint64_t fw_level = 0;
+    // Guards, against concurrent backward passes and hook registrations: grad_accumulator
+    // (created once), the hook lists, retains_grad, a view's regenerated grad_fn, and the
+    // gradient of a non-leaf (a leaf's is guarded by its AccumulateGrad's lock). Never
+    // held while user code runs (docs/dynamic.md, "Threads").
+    std::mutex mutex;
 };
 
 class TensorImpl {
@@ -47,7 +60,9 @@ public:
     bool inference = false;       // created inside InferenceMode
     std::unique_ptr<AutogradMeta> autograd;
 
-    AutogradMeta& meta();  // created on first use
+    // Created on first use, without a lock: only writers create it (set_requires_grad,
+    // set_history on a new output, mutable_grad); every reader checks `autograd` first.
+    AutogradMeta& meta();
     std::byte* data() const { return storage->data() + offset * static_cast<std::int64_t>(element_size(dtype)); }
     bool is_contiguous() const;
 };

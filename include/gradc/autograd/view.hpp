@@ -38,6 +38,9 @@ Tensor squeeze(const Tensor& a, std::int64_t dim);
 Tensor unsqueeze(const Tensor& a, std::int64_t dim);
 /// The view of `a`'s storage with the given geometry (offset in elements of the storage).
 Tensor as_strided(const Tensor& a, const Shape& sizes, const Shape& strides, std::int64_t storage_offset);
+/// A view of all of `a` with its own geometry (a new handle on the same elements);
+/// gradient and tangent pass through unchanged. make_dual and unpack_dual return aliases.
+Tensor alias(const Tensor& a);
 
 /// The broadcast shape of two shapes (NumPy rules); `op` names the operation in errors.
 Shape broadcast_shapes(const Shape& a, const Shape& b, const char* op);

@@ -9,7 +9,12 @@
 ///  - fast mode: the scalar vᵀJu (complex inputs: real(vᵀ2CW)·ur + i·imag(vᵀ2CW)·ui) for
 ///    random v and unit u; on a mismatch slow mode reruns so the report names the output
 ///    and input and prints both matrices;
-///  - gradgradcheck: gradcheck of F(x, v) = vᵀJ_f(x).
+///  - forward mode (check_forward_ad): the analytical Jacobian column by column from
+///    one JVP per input element (one-hot tangent; for complex inputs one along the real
+///    and one along the imaginary direction, giving ∂y/∂a + i·∂y/∂b), or in fast mode J·u
+///    from one JVP per input against the central difference along u;
+///  - gradgradcheck: gradcheck of F(x, v) = vᵀJ_f(x) (with check_forward_ad: forward
+///    mode over the reverse pass).
 /// Jacobians are printed with one row per output element and one column per input element.
 
 #include <functional>

@@ -25,8 +25,10 @@ struct GradcheckOptions {
     bool check_grad_dtypes = false;
     /// Compare reverse mode (vᵀJ) with finite differences.
     bool check_backward_ad = true;
-    /// Compare forward mode (J·u) with finite differences: gradc has no forward-mode AD
-    /// in the dynamic engine yet, so true throws "not supported yet".
+    /// Compare forward mode (J·u, with dual tensors: forward_ad.hpp) with finite
+    /// differences: column by column, or in fast mode J·u for a random unit u; with
+    /// check_undefined_grad, also that an input without tangent acts as a zero tangent.
+    /// Complex inputs are checked along real and imaginary directions.
     bool check_forward_ad = false;
     /// Compare the scalar vᵀJu for random v, unit u instead of whole Jacobians.
     bool fast_mode = false;

@@ -18,6 +18,7 @@
 #include <span>
 #include <sstream>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include <gradc/autograd/creation.hpp>
@@ -291,28 +292,67 @@ Tensor to_tensor(const E& e, const tensor_list& leaves) {
 
 }  // namespace detail
 
+namespace detail {
+
+/// One pass of the cross-check over `outputs` (a tuple of expressions of one variable
+/// set): the dynamic engine's value and reverse-mode gradient of each output against the
+/// compiled kernel's value and Jacobian row.
+template <class... Es>
+bool cross_outputs(const std::tuple<Es...>& outputs,
+                   const std::vector<std::array<double, expr::set_size_of<std::tuple_element_t<0, std::tuple<Es...>>>>>& points,
+                   const Options& opt) {
+    constexpr std::size_t N = expr::set_size_of<std::tuple_element_t<0, std::tuple<Es...>>>;
+    constexpr std::size_t M = sizeof...(Es);
+    const auto k = std::apply([](const auto&... e) { return gradc::compile(e...); }, outputs);
+    Report rep("gradc::check::cross");
+    for (std::size_t p = 0; p < points.size(); ++p) {
+        const auto& x = points[p];
+        std::array<double, M> value{};
+        std::array<std::array<double, N>, M> jac{};
+        if constexpr (M == 1) {
+            const auto g = k.gradient(x);
+            value[0] = g.value;
+            jac[0] = g.gradient;
+        } else {
+            const auto J = k.jacobian(x);
+            value = J.value;
+            jac = J.jacobian;
+        }
+        tensor_list leaves;
+        for (std::size_t v = 0; v < N; ++v) leaves.push_back(scalar_tensor(x[v], gradc::requires_grad()));
+        const tensor_list ys = std::apply([&](const auto&... e) { return tensor_list{to_tensor(e, leaves)...}; }, outputs);
+        for (std::size_t m = 0; m < M; ++m) {
+            const Tensor& y = ys[m];
+            rep.compare(y.template item<double>(), value[m], opt, "dynamic value", p, x, out(m));
+            tensor_list dy(N);
+            if (y.requires_grad()) dy = autograd::grad({y}, leaves, {}, /*retain_graph=*/true, false, /*allow_unused=*/true);
+            for (std::size_t v = 0; v < N; ++v) {
+                const double d = dy[v].defined() ? dy[v].template item<double>() : 0.0;
+                rep.compare(d, jac[m][v], opt, M == 1 ? "dynamic gradient" : "dynamic jacobian", p, x,
+                            out(m) + ", " + var(v));
+            }
+        }
+    }
+    return rep.finish(opt);
+}
+
+}  // namespace detail
+
 /// Evaluates `e` through the dynamic engine at each point and compares its value and its
 /// gradient (reverse mode, `autograd::grad`) with the compiled kernel's.
 template <expr::Expression E>
 bool cross(const E& e, const std::vector<std::array<double, expr::set_size_of<E>>>& points, const Options& opt = {}) {
-    constexpr std::size_t N = expr::set_size_of<E>;
-    const auto k = gradc::compile(e);
-    detail::Report rep("gradc::check::cross");
-    for (std::size_t p = 0; p < points.size(); ++p) {
-        const auto& x = points[p];
-        tensor_list leaves;
-        for (std::size_t v = 0; v < N; ++v) leaves.push_back(scalar_tensor(x[v], gradc::requires_grad()));
-        const Tensor y = detail::to_tensor(e, leaves);
-        const auto g = k.gradient(x);
-        rep.compare(y.template item<double>(), g.value, opt, "dynamic value", p, x, detail::out(0));
-        if (!y.requires_grad()) continue;
-        const tensor_list dy = autograd::grad({y}, leaves, {}, std::nullopt, false, true);
-        for (std::size_t v = 0; v < N; ++v) {
-            const double d = dy[v].defined() ? dy[v].template item<double>() : 0.0;
-            rep.compare(d, g.gradient[v], opt, "dynamic gradient", p, x, detail::out(0) + ", " + detail::var(v));
-        }
-    }
-    return rep.finish(opt);
+    return detail::cross_outputs(std::tuple<E>(e), points, opt);
+}
+
+/// Several outputs: `cross(std::tuple{f, g, h}, points)` compares every output's value and
+/// every row of the Jacobian of the kernel `compile(f, g, h)` with the dynamic engine.
+template <expr::Expression E0, expr::Expression... Es>
+bool cross(const std::tuple<E0, Es...>& outputs, const std::vector<std::array<double, expr::set_size_of<E0>>>& points,
+           const Options& opt = {}) {
+    static_assert(((expr::set_size_of<Es> == expr::set_size_of<E0>) && ...),
+                  "gradc::check::cross: the outputs use variables from different gradc::variables<N>() sets");
+    return detail::cross_outputs(outputs, points, opt);
 }
 
 }  // namespace gradc::check

@@ -18,7 +18,7 @@ cases = {}
 
 
 def put(name, t):
-    t = torch.as_tensor(t).detach()
+    t = torch.as_tensor(t).detach().resolve_conj().resolve_neg()
     if t.is_complex():
         flat = torch.view_as_real(t.reshape(-1)).reshape(-1)
     else:
@@ -167,6 +167,13 @@ put("inplace.chain.y", y); put("inplace.chain.grad", x.grad)
 x = leaf([0.5, -1.0, 2.0]); s = leaf([3.0]); b = x.clone(); b[0:1].copy_(s * 2.0); (b ** 2).sum().backward()
 put("inplace.copy.x.grad", x.grad); put("inplace.copy.s.grad", s.grad)
 
+# in-place on a view of a base that is not contiguous (a transposed tensor detached)
+base = torch.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]).t().detach()
+w = leaf([0.5, -1.0, 2.0]); base.select(1, 0).mul_(w)
+v = base.select(0, 1)
+((base * base).sum() + 3.0 * v.sum()).backward()
+put("inplace.noncontiguous.base", base); put("inplace.noncontiguous.w.grad", w.grad)
+
 # ---- clamp at and inside the bounds ---------------------------------------------------
 x = leaf([-2.0, -1.0, 0.0, 1.0, 2.0]); x.clamp(-1.0, 1.0).sum().backward(); put("clamp.grad", x.grad)
 
@@ -182,6 +189,14 @@ y = (torch.sigmoid(w2.mv(x)) * x).sum()
 (gx,) = torch.autograd.grad(y, x, create_graph=True)
 (hxw,) = torch.autograd.grad(gx.sum(), w2)
 put("higher.mixed.gx", gx); put("higher.mixed.hxw", hxw)
+
+# prod with zeros, differentiated twice (one zero per row, two zeros in a row)
+x = leaf([[0.5, 0.0, 2.0, 1.5], [1.5, -1.0, 0.0, 0.0], [0.7, 1.2, -0.4, 2.0]])
+(d1,) = torch.autograd.grad(x.prod(1).sum(), x, create_graph=True)
+(d2,) = torch.autograd.grad((d1 * torch.arange(12.0).reshape(3, 4)).sum(), x)
+put("higher.prod_zeros.x", x); put("higher.prod_zeros.d1", d1); put("higher.prod_zeros.d2", d2)
+x = leaf([2.0, 0.0, 3.0, -1.0])
+put("higher.prod_zero_all.x", x); put("higher.prod_zero_all.hessian", torch.autograd.functional.hessian(torch.prod, x))
 
 # ---- complex (conjugate Wirtinger convention) ----------------------------------------
 zv = torch.tensor([1.0 + 2.0j, -0.5 + 0.25j, 3.0 - 1.0j])
@@ -201,6 +216,99 @@ for name, f in {
     put(f"complex.{name}.grad", z.grad)
 # real input in a complex computation: the gradient is real
 x = leaf([0.5, 1.5]); c = torch.tensor([1.0 + 1.0j, 2.0 - 1.0j]); (x * c).abs().sum().backward(); put("complex.real_input.grad", x.grad)
+
+# C -> C operations with complex output gradients: the gradient is
+# conj(df/dz) * g + conj(df/dz*) * conj(g)... as PyTorch returns it (grad = dL/dz*).
+zc = torch.tensor([[0.6 + 0.8j, -0.4 + 0.3j, 1.1 - 0.5j], [0.2 - 0.7j, -0.9 - 0.2j, 0.5 + 0.45j]])
+wc = torch.tensor([0.3 + 0.1j, -0.2 + 0.5j, 0.7 - 0.4j])
+gc = torch.tensor([[1.0 - 0.5j, 0.25 + 0.75j, -0.5 + 0.2j], [0.4 + 0.4j, -1.0 + 0.1j, 0.3 - 0.9j]])
+put("cplx.z", zc); put("cplx.w", wc); put("cplx.g", gc)
+complex_unary = {
+    "exp": torch.exp, "log": torch.log, "log10": torch.log10, "sqrt": torch.sqrt,
+    "sin": torch.sin, "cos": torch.cos, "tan": torch.tan, "asin": torch.asin, "acos": torch.acos,
+    "atan": torch.atan, "sinh": torch.sinh, "cosh": torch.cosh, "tanh": torch.tanh,
+    "sigmoid": torch.sigmoid, "neg": torch.neg, "square": torch.square, "conj": lambda z: z.conj() * 1.0,
+    "reciprocal": lambda z: 1.0 / z, "scalar_pow": lambda z: z * z * z,
+}
+for name, f in complex_unary.items():
+    z = zc.clone().requires_grad_()
+    y = f(z)
+    y.backward(gc)
+    put(f"cplx.unary.{name}.y", y); put(f"cplx.unary.{name}.grad", z.grad)
+complex_binary = {"add": torch.add, "sub": torch.sub, "mul": torch.mul, "div": torch.div}
+for name, f in complex_binary.items():
+    z = zc.clone().requires_grad_(); w_ = wc.clone().requires_grad_()
+    y = f(z, w_)
+    y.backward(gc)
+    put(f"cplx.binary.{name}.y", y); put(f"cplx.binary.{name}.z.grad", z.grad); put(f"cplx.binary.{name}.w.grad", w_.grad)
+# complex tensor with a real tensor (real gradient for the real operand)
+z = zc.clone().requires_grad_(); r = leaf([0.5, -1.5, 2.0]); (z * r).backward(gc)
+put("cplx.mixed.z.grad", z.grad); put("cplx.mixed.r.grad", r.grad)
+# real -> complex -> real: the gradient of the real computation
+x = leaf([0.3, -1.2, 0.8])
+(torch.exp(x * 1j) * torch.exp(x * -1j) * x).real.sum().backward()
+put("cplx.roundtrip.grad", x.grad)
+gs = torch.tensor([0.5 - 0.25j, 1.0 + 0.5j])
+for name, f in {
+    "sum1": lambda z: z.sum(1), "mean1": lambda z: z.mean(1), "prod1": lambda z: z.prod(1),
+    "mv": lambda z: z.mv(wc), "norm": lambda z: torch.stack([z.norm(), z.norm() * 1j]),
+}.items():
+    z = zc.clone().requires_grad_()
+    y = f(z)
+    y.backward(gs)
+    put(f"cplx.reduce.{name}.y", y); put(f"cplx.reduce.{name}.grad", z.grad)
+z = zc.clone().requires_grad_(); w_ = wc.clone().requires_grad_(); y = torch.dot(z[0], w_); y.backward(torch.tensor(0.5 + 1.5j))
+# Debian's torch 1.13 returns 0 for the value of a complex dot (its BLAS zdotu path);
+# the value is taken from the elementwise form, the gradients from dot's backward.
+put("cplx.dot.y", (zc[0] * wc).sum()); put("cplx.dot.z.grad", z.grad); put("cplx.dot.w.grad", w_.grad)
+z = zc.clone().requires_grad_(); m2 = torch.tensor([[0.5 - 1.0j, 0.2], [1.5j, -0.3 + 0.3j], [1.0, 0.7 - 0.1j]]).requires_grad_()
+y = z.mm(m2); y.backward(torch.tensor([[1.0 + 1.0j, -0.5j], [0.25, 2.0 - 1.0j]]))
+put("cplx.mm.m2", m2); put("cplx.mm.y", y); put("cplx.mm.z.grad", z.grad); put("cplx.mm.m2.grad", m2.grad)
+z = zc.clone().requires_grad_(); y = z.t()[1:3].reshape(-1); y.backward(torch.arange(4.0) * (1 - 1j))
+put("cplx.views.grad", z.grad)
+
+# ---- torch.autograd.functional ---------------------------------------------------------
+import torch.autograd.functional as AF
+fx = torch.tensor([0.4, -0.9, 1.3]); fy = torch.tensor([1.5, 0.2, -0.7])
+put("functional.x", fx); put("functional.y", fy)
+
+
+def two_out(x, y):
+    return torch.sin(x) * y, (x * y * y).sum().reshape(1), x[:2].exp()
+
+
+jac = AF.jacobian(two_out, (fx, fy))
+for i in range(3):
+    for j in range(2):
+        put(f"functional.jacobian.{i}.{j}", jac[i][j])
+fv = (torch.tensor([1.0, -2.0, 0.5]), torch.tensor([3.0]), torch.tensor([0.25, -0.75]))
+out, vjp_ = AF.vjp(two_out, (fx, fy), fv)
+put("functional.vjp.v0", fv[0]); put("functional.vjp.v1", fv[1]); put("functional.vjp.v2", fv[2])
+put("functional.vjp.0", vjp_[0]); put("functional.vjp.1", vjp_[1])
+tv = (torch.tensor([0.5, 1.0, -1.0]), torch.tensor([2.0, 0.0, 1.0]))
+put("functional.jvp.v0", tv[0]); put("functional.jvp.v1", tv[1])
+out, jvp_ = AF.jvp(two_out, (fx, fy), tv)
+for i in range(3):
+    put(f"functional.jvp.{i}", jvp_[i])
+
+
+def scalar_fn(x, y):
+    return (x.pow(3) * y).sum() + x[0] * x[1] * y[2] + torch.tanh(y).sum()
+
+
+hes = AF.hessian(scalar_fn, (fx, fy))
+for i in range(2):
+    for j in range(2):
+        put(f"functional.hessian.{i}.{j}", hes[i][j])
+_, hvp_ = AF.hvp(scalar_fn, (fx, fy), tv)
+_, vhp_ = AF.vhp(scalar_fn, (fx, fy), tv)
+put("functional.hvp.0", hvp_[0]); put("functional.hvp.1", hvp_[1])
+put("functional.vhp.0", vhp_[0]); put("functional.vhp.1", vhp_[1])
+# create_graph: the Jacobian is differentiable w.r.t. the caller's input
+xg = fx.clone().requires_grad_()
+J = AF.jacobian(lambda x: torch.sin(x) * x.sum(), xg, create_graph=True)
+(J * J).sum().backward()
+put("functional.create_graph.J", J); put("functional.create_graph.grad", xg.grad)
 
 # ---- custom functions ------------------------------------------------------------------
 class Softplus(torch.autograd.Function):
