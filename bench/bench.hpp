@@ -27,13 +27,40 @@ using runner = std::function<void(const problem&)>;
 /// implementation name → kernel name → runner. Peers register only the kernels they run.
 using registry = std::map<std::string, std::map<std::string, runner>>;
 
-void register_gradc(registry&);
-void register_hand(registry&);
 void register_adolc(registry&);
 void register_sacado(registry&);
 void register_ceres(registry&);
 void register_eigen(registry&);
 void register_libtorch(registry&);
+
+/// The implementations with batch code: gradc's (gradc.cpp, gradc_value.cpp) and the
+/// hand-written ones (hand.cpp). Their files are compiled in namespace
+/// bench::GRADC_BENCH_ARCH: once, as `native`, in the default build (-march=native); once
+/// per architecture, as `sse2`, `avx2` and `avx512`, in a portable build
+/// (-Dportable=true), where main.cpp calls the widest this CPU runs (bench/meson.build).
+#ifndef GRADC_BENCH_ARCH
+#define GRADC_BENCH_ARCH native
+#endif
+namespace native {
+void register_gradc(registry&);
+void register_gradc_value(registry&);
+void register_hand(registry&);
+}  // namespace native
+namespace sse2 {
+void register_gradc(registry&);
+void register_gradc_value(registry&);
+void register_hand(registry&);
+}  // namespace sse2
+namespace avx2 {
+void register_gradc(registry&);
+void register_gradc_value(registry&);
+void register_hand(registry&);
+}  // namespace avx2
+namespace avx512 {
+void register_gradc(registry&);
+void register_gradc_value(registry&);
+void register_hand(registry&);
+}  // namespace avx512
 
 inline constexpr double half_log_2pi = 0.91893853320467274178;  // log(2π)/2
 

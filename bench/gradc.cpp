@@ -81,6 +81,8 @@ void scalar_gradient(const Kernel& k, const problem& p) {
 
 }  // namespace
 
+namespace GRADC_BENCH_ARCH {
+
 void register_gradc(registry& r) {
     auto& batch = r["gradc-batch"];
     auto& scalar = r["gradc-scalar"];
@@ -114,6 +116,8 @@ void register_gradc(registry& r) {
         p.out[2][0] = gs;
     };
 }
+
+}  // namespace GRADC_BENCH_ARCH
 
 }  // namespace bench
 

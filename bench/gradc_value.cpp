@@ -31,6 +31,8 @@ void batch_value(const Kernel& k, const problem& p) {
 
 }  // namespace
 
+namespace GRADC_BENCH_ARCH {
+
 void register_gradc_value(registry& r) {
     auto& impl = r["gradc-batch-value"];
     {
@@ -50,6 +52,8 @@ void register_gradc_value(registry& r) {
         impl["mlp"] = [mlp](const problem& p) { batch_value(mlp, p); };
     }
 }
+
+}  // namespace GRADC_BENCH_ARCH
 
 }  // namespace bench
 

@@ -168,6 +168,8 @@ void loglik(const problem& p, bool simd) {
 
 }  // namespace
 
+namespace GRADC_BENCH_ARCH {
+
 void register_hand(registry& r) {
     using B = xsimd::batch<double>;
     for (const bool simd : {false, true}) {
@@ -183,6 +185,8 @@ void register_hand(registry& r) {
         impl["loglik"] = [simd](const problem& p) { loglik(p, simd); };
     }
 }
+
+}  // namespace GRADC_BENCH_ARCH
 
 }  // namespace bench
 

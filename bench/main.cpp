@@ -21,11 +21,14 @@
 #include <string>
 #include <vector>
 
-#include "bench.hpp"
+#include <gradc/simd/config.hpp>
+#ifdef GRADC_PORTABLE
+#include <type_traits>
 
-namespace bench {
-void register_gradc_value(registry&);  // gradc_value.cpp: its own file to keep gradc.cpp's long compile out of it
-}
+#include <gradc/simd/dispatch.hpp>
+#endif
+
+#include "bench.hpp"
 
 namespace {
 
@@ -63,6 +66,36 @@ struct row {
     double best_ns, median_ns, max_rel_error;
 };
 
+/// gradc's and the hand-written implementations, from the copy of their files compiled
+/// for this machine: the build machine's (-march=native), or in a portable build the
+/// widest architecture this CPU runs, chosen now. Returns that architecture's name.
+std::string register_batch_implementations(registry& reg) {
+#ifdef GRADC_PORTABLE
+    return gradc::simd::dispatch([&](auto arch) -> std::string {
+        using A = decltype(arch);
+        if constexpr (std::is_same_v<A, xsimd::avx512bw>) {
+            avx512::register_gradc(reg);
+            avx512::register_gradc_value(reg);
+            avx512::register_hand(reg);
+        } else if constexpr (std::is_same_v<A, xsimd::avx2>) {
+            avx2::register_gradc(reg);
+            avx2::register_gradc_value(reg);
+            avx2::register_hand(reg);
+        } else {
+            sse2::register_gradc(reg);
+            sse2::register_gradc_value(reg);
+            sse2::register_hand(reg);
+        }
+        return std::string(A::name()) + " (portable build, chosen at run time)";
+    });
+#else
+    native::register_gradc(reg);
+    native::register_gradc_value(reg);
+    native::register_hand(reg);
+    return std::string(xsimd::default_arch::name()) + " (-march=native)";
+#endif
+}
+
 double seconds_since(std::chrono::steady_clock::time_point t0) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
@@ -91,9 +124,8 @@ int main(int argc, char** argv) {
     }
 
     registry reg;
-    register_gradc(reg);
-    register_gradc_value(reg);
-    register_hand(reg);
+    const std::string arch = register_batch_implementations(reg);
+    std::fprintf(stderr, "batch code of gradc and hand-simd: %s\n", arch.c_str());
     register_adolc(reg);
     register_sacado(reg);
     register_ceres(reg);

@@ -10,5 +10,6 @@
 #include <gradc/simd/config.hpp>
 #include <gradc/simd/dispatch.hpp>
 #include <gradc/simd/map_reduce.hpp>
+#include <gradc/simd/math.hpp>
 #include <gradc/simd/sweeps.hpp>
 #include <gradc/simd/tail.hpp>

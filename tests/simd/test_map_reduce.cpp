@@ -140,3 +140,78 @@ TEST_CASE("map_reduce hoists parameter-only nodes without changing the result", 
     CHECK(invariant_nodes >= 8);
     CHECK(!inv[P::output_nodes[0]]);
 }
+
+namespace {
+
+/// map_reduce of k over the points, against the sum of k.gradient at every point.
+template <class Kernel, class A>
+void check_against_loop(const Kernel& k, const std::vector<double>& xs, const std::vector<double>& ys,
+                        const std::array<double, 2>& theta, A arch) {
+    const std::array<std::span<const double>, 2> data{std::span<const double>(xs), std::span<const double>(ys)};
+    const auto r = k.map_reduce(data, theta, arch);
+    double value = 0, g0 = 0, g1 = 0;
+    for (std::size_t i = 0; i < xs.size(); ++i) {
+        const auto g = k.gradient(xs[i], ys[i], theta[0], theta[1]);
+        value += g.value;
+        g0 += g.gradient[0];
+        g1 += g.gradient[1];
+    }
+    CAPTURE(xs.size(), theta[0], theta[1]);
+    CHECK_THAT(r.value, gradc::test::is_close_to(value, 1e-12, 1e-11));
+    CHECK_THAT(r.gradient[0], gradc::test::is_close_to(g0, 1e-12, 1e-11));
+    CHECK_THAT(r.gradient[1], gradc::test::is_close_to(g1, 1e-12, 1e-11));
+}
+
+}  // namespace
+
+TEST_CASE("map_reduce's linear shortcuts give the per-point sums", "[simd][map_reduce]") {
+    // Each kernel exercises one shortcut of the split (lower/program.hpp): the value's
+    // affine tail (through sub, add, mul, div by a parameter, and where with a parameter
+    // condition), edges deferred to one sweep on summed adjoints, an output whose adjoint
+    // is only counted, a division by a parameter as a product with its reciprocal, and
+    // fused sin/erfc nodes per point.
+    auto [x, y, mu, sigma] = gradc::variables<4>();
+    const auto tail = gradc::compile(3.0 * ((x - mu) / sigma) - log(sigma) + 2.0, gradc::wrt(mu, sigma));
+    const auto tail_where = gradc::compile(where(mu > 0.0, x - mu, sigma) * 2.0 + 1.0, gradc::wrt(mu, sigma));
+    const auto counted = gradc::compile((x - mu) + 2.0 * (y - sigma), gradc::wrt(mu, sigma));
+    const auto gated = gradc::compile(where(mu > 0.0, x * y, sigma) + 3.0 - where(sigma > 1.0, x / sigma, y - mu),
+                                      gradc::wrt(mu, sigma));
+    const auto reciprocal = gradc::compile(pow((x - mu) / (sigma * sigma), 2.0) + y / mu, gradc::wrt(mu, sigma));
+    const auto fused = gradc::compile(sin(x * mu) * sigma + erfc(y - sigma) * cos(mu), gradc::wrt(mu, sigma));
+    auto run = [&](auto arch) {
+        for (const std::size_t n : {std::size_t(0), std::size_t(1), std::size_t(7), std::size_t(1000)}) {
+            const auto xs = normal_sample(n, 0.4, 1.3, unsigned(n) + 1);
+            const auto ys = normal_sample(n, -0.2, 0.9, unsigned(n) + 2);
+            for (const auto& theta : {std::array{0.7, 1.6}, std::array{-0.3, 0.8}}) {
+                check_against_loop(tail, xs, ys, theta, arch);
+                check_against_loop(tail_where, xs, ys, theta, arch);
+                check_against_loop(counted, xs, ys, theta, arch);
+                check_against_loop(gated, xs, ys, theta, arch);
+                check_against_loop(reciprocal, xs, ys, theta, arch);
+                check_against_loop(fused, xs, ys, theta, arch);
+            }
+        }
+    };
+    run(gradc::simd::default_arch{});
+    if constexpr (xsimd::sse2::supported()) run(xsimd::sse2{});
+    // Those tails reach down to x itself: Σx is all that is summed for the value.
+    using PT = decltype(tail)::program;
+    using PW = decltype(tail_where)::program;
+    CHECK(PT::desc[PT::split<gradc::simd::detail::data_mask<decltype(tail)>>.frontier].kind == gradc::lower::node_kind::variable);
+    CHECK(PW::desc[PW::split<gradc::simd::detail::data_mask<decltype(tail_where)>>.frontier].kind == gradc::lower::node_kind::variable);
+
+    // The split the likelihood gets: only z² is summed for the value, and the adjoint
+    // sweep per point stops at z (z → x - mu is swept once, on Σ adjoint of z).
+    auto [xx, m, s] = gradc::variables<3>();
+    const auto z = (xx - m) / s;
+    const auto ll = gradc::compile(-0.5 * (z * z) - log(s) - 0.9189385332046727, gradc::wrt(m, s));
+    using P = decltype(ll)::program;
+    constexpr auto& split = P::split<gradc::simd::detail::data_mask<decltype(ll)>>;
+    CHECK(split.frontier != P::output_nodes[0]);
+    CHECK(split.tail_offset);
+    std::size_t deferred = 0, boundary = 0;
+    for (std::size_t e = 0; e < P::edge_count; ++e) deferred += split.deferred[e] ? 1 : 0;
+    for (bool b : split.boundary) boundary += b ? 1 : 0;
+    CHECK(deferred >= 4);  // x - mu → mu, z → x - mu, the invariant log(s) → s, the output → log(s)
+    CHECK(boundary <= 3);
+}

@@ -81,8 +81,7 @@ public:
                       "gradc kernel: gradient() is for a kernel with one output; "
                       "use jacobian(x...) or vjp(x, w) for several outputs");
         typename Program::template values<T> v;
-        Program::primal(literals_, x.data(), v);
-        const auto lin = Program::linearize(v);
+        const auto lin = Program::linearize(literals_, x.data(), v);
         gradient_result<T, wrt_count> r{v[Program::output_nodes[0]], {}};
         const T one(rules::scalar_t<T>(1));
         Program::adjoint(lin, &one, r.gradient.data());
@@ -93,8 +92,7 @@ public:
     template <class T>
     auto jvp(const std::array<T, arity>& x, const std::array<T, wrt_count>& dx) const {
         typename Program::template values<T> v;
-        Program::primal(literals_, x.data(), v);
-        const auto lin = Program::linearize(v);
+        const auto lin = Program::linearize(literals_, x.data(), v);
         std::array<T, output_count> t;
         Program::tangent(lin, dx.data(), t.data());
         if constexpr (output_count == 1) {
@@ -109,8 +107,7 @@ public:
     vjp_result<T, output_count, wrt_count> vjp(const std::array<T, arity>& x,
                                                const std::array<T, output_count>& w) const {
         typename Program::template values<T> v;
-        Program::primal(literals_, x.data(), v);
-        const auto lin = Program::linearize(v);
+        const auto lin = Program::linearize(literals_, x.data(), v);
         vjp_result<T, output_count, wrt_count> r{values_of(v), {}};
         Program::adjoint(lin, w.data(), r.gradient.data());
         return r;
@@ -127,8 +124,7 @@ public:
     template <class T>
     jacobian_result<T, output_count, wrt_count> jacobian(const std::array<T, arity>& x) const {
         typename Program::template values<T> v;
-        Program::primal(literals_, x.data(), v);
-        const auto lin = Program::linearize(v);
+        const auto lin = Program::linearize(literals_, x.data(), v);
         jacobian_result<T, output_count, wrt_count> r{values_of(v), {}};
         const T zero(rules::scalar_t<T>(0));
         const T one(rules::scalar_t<T>(1));
@@ -167,14 +163,14 @@ private:
     }
 
     template <class T>
-    std::array<T, output_count> values_of(const std::array<T, Program::size>& v) const {
+    std::array<T, output_count> values_of(const typename Program::template values<T>& v) const {
         return [&]<std::size_t... m>(std::index_sequence<m...>) {
             return std::array<T, output_count>{v[Program::output_nodes[m]]...};
         }(std::make_index_sequence<output_count>{});
     }
 
     template <class T>
-    auto outputs_of(const std::array<T, Program::size>& v) const {
+    auto outputs_of(const typename Program::template values<T>& v) const {
         if constexpr (output_count == 1) {
             return v[Program::output_nodes[0]];
         } else {

@@ -44,18 +44,24 @@ struct mul {
     static T partial(arg_t<1>, const T& a, const T&, const T&) { return a; }
 };
 
-/// div(a, b) = a / b;  d/da = 1/b, d/db = -y·(1/b)  (= -a/b²). Both partials use the
-/// same reciprocal, which the compiler computes once when both are needed.
+/// div(a, b) = a / b;  d/da = 1/b, d/db = y·(-1/b)  (= -a/b²). Both partials use the
+/// same reciprocal, which the compiler computes once when both are needed (and, with b
+/// the same at every point of a map-reduce, -1/b once for all points).
 struct div {
     static constexpr std::string_view name = "div";
     static constexpr int arity = 2;
-    static constexpr std::array<std::string_view, 2> partial_text{"1/b", "-y*(1/b)"};
+    static constexpr std::array<std::string_view, 2> partial_text{"1/b", "y*(-1/b)"};
     template <class T>
     static T eval(const T& a, const T& b) { return a / b; }
     template <class T>
     static T partial(arg_t<0>, const T&, const T& b, const T&) { return scalar_t<T>(1) / b; }
     template <class T>
-    static T partial(arg_t<1>, const T&, const T& b, const T& y) { return -y * (scalar_t<T>(1) / b); }
+    static T partial(arg_t<1>, const T&, const T& b, const T& y) { return y * -(scalar_t<T>(1) / b); }
+    /// With b the same at every point of a map-reduce: a·(1/b), the reciprocal computed
+    /// once outside the loop. One multiplication per point instead of a division; the
+    /// result may differ from a/b by one unit in the last place (docs/static.md).
+    template <class T>
+    static T eval_fixed(arg_t<1>, const T& a, const T& b) { return a * (scalar_t<T>(1) / b); }
 };
 
 /// neg(a) = -a;  d/da = -1.
@@ -68,5 +74,15 @@ struct neg {
     template <class T>
     static minus_one_t partial(arg_t<0>, const T&, const T&) { return minus_one; }
 };
+
+// Affine operands (rule.hpp): a + b and a - b in each; linear: -a, a·b in each factor, a/b in a.
+template <> inline constexpr affinity affine_in<add, 0> = affinity::affine;
+template <> inline constexpr affinity affine_in<add, 1> = affinity::affine;
+template <> inline constexpr affinity affine_in<sub, 0> = affinity::affine;
+template <> inline constexpr affinity affine_in<sub, 1> = affinity::affine;
+template <> inline constexpr affinity affine_in<neg, 0> = affinity::linear;
+template <> inline constexpr affinity affine_in<mul, 0> = affinity::linear;
+template <> inline constexpr affinity affine_in<mul, 1> = affinity::linear;
+template <> inline constexpr affinity affine_in<div, 0> = affinity::linear;
 
 }  // namespace gradc::rules

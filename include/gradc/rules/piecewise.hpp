@@ -97,5 +97,10 @@ struct where {
 
 template <>
 inline constexpr bool is_differentiable_operand<where, 0> = false;
+// where(c, a, b) = [c]·a + [!c]·b: affine in each branch.
+template <>
+inline constexpr affinity affine_in<where, 1> = affinity::affine;
+template <>
+inline constexpr affinity affine_in<where, 2> = affinity::affine;
 
 }  // namespace gradc::rules

@@ -3,10 +3,34 @@
 
 #include <cmath>
 #include <numbers>
+#include <utility>
 
 #include <gradc/rules/rule.hpp>
 
 namespace gradc::rules {
+
+enum class error_function { erf, erfc };
+
+/// {erf(a), e^(-a²)} or {erfc(a), e^(-a²)}: the function and the Gaussian factor of its
+/// derivative, for `eval_with_partials`. Computed separately here; SIMD batches compute
+/// both in one go (gradc/simd/math.hpp: xsimd's erf and erfc evaluate e^(-a²) on their
+/// way, and the specialisation there returns it).
+template <error_function F, class T>
+struct with_gaussian {
+    static_assert(!requires { typename T::arch_type; },
+                  "gradc: erf/erfc on SIMD batches needs <gradc/simd/math.hpp> (included by <gradc/gradc.hpp> "
+                  "through the kernel) before the rule is used");
+    static std::pair<T, T> apply(const T& a) {
+        using std::erf;
+        using std::erfc;
+        using std::exp;
+        if constexpr (F == error_function::erf) {
+            return {erf(a), exp(-(a * a))};
+        } else {
+            return {erfc(a), exp(-(a * a))};
+        }
+    }
+};
 
 /// erf(a);  d/da = 2/sqrt(pi)·e^(-a²).
 struct erf {
@@ -20,6 +44,11 @@ struct erf {
         using std::exp;
         using K = scalar_t<T>;
         return K(std::numbers::inv_sqrtpi * 2) * exp(-(a * a));
+    }
+    template <class T>
+    static value_and_partials<T, 1> eval_with_partials(const T& a) {
+        const auto [y, g] = with_gaussian<error_function::erf, T>::apply(a);
+        return {y, {scalar_t<T>(std::numbers::inv_sqrtpi * 2) * g}};
     }
 };
 
@@ -35,6 +64,11 @@ struct erfc {
         using std::exp;
         using K = scalar_t<T>;
         return K(-std::numbers::inv_sqrtpi * 2) * exp(-(a * a));
+    }
+    template <class T>
+    static value_and_partials<T, 1> eval_with_partials(const T& a) {
+        const auto [y, g] = with_gaussian<error_function::erfc, T>::apply(a);
+        return {y, {scalar_t<T>(-std::numbers::inv_sqrtpi * 2) * g}};
     }
 };
 

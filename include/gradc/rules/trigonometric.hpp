@@ -2,10 +2,21 @@
 /// Circular functions and their inverses, atan2 and hypot.
 
 #include <cmath>
+#include <utility>
 
 #include <gradc/rules/rule.hpp>
 
 namespace gradc::rules {
+
+/// {sin(a), cos(a)}. SIMD batches find `xsimd::sincos` by argument-dependent lookup (one
+/// range reduction and one pair of polynomials for both, bit for bit equal to xsimd's
+/// sin and cos); other types compute the two separately.
+template <class T>
+std::pair<T, T> sincos(const T& a) {
+    using std::cos;
+    using std::sin;
+    return {sin(a), cos(a)};
+}
 
 /// sin(a);  d/da = cos(a).
 struct sin {
@@ -16,6 +27,11 @@ struct sin {
     static T eval(const T& a) { using std::sin; return sin(a); }
     template <class T>
     static T partial(arg_t<0>, const T& a, const T&) { using std::cos; return cos(a); }
+    template <class T>
+    static value_and_partials<T, 1> eval_with_partials(const T& a) {
+        auto [s, c] = sincos(a);
+        return {s, {c}};
+    }
 };
 
 /// cos(a);  d/da = -sin(a).
@@ -27,6 +43,11 @@ struct cos {
     static T eval(const T& a) { using std::cos; return cos(a); }
     template <class T>
     static T partial(arg_t<0>, const T& a, const T&) { using std::sin; return -sin(a); }
+    template <class T>
+    static value_and_partials<T, 1> eval_with_partials(const T& a) {
+        auto [s, c] = sincos(a);
+        return {c, {-s}};
+    }
 };
 
 /// tan(a);  d/da = 1 + y².

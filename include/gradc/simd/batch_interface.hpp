@@ -25,6 +25,7 @@
 #include <gradc/simd/arguments.hpp>
 #include <gradc/simd/config.hpp>
 #include <gradc/simd/map_reduce.hpp>
+#include <gradc/simd/math.hpp>
 #include <gradc/simd/sweeps.hpp>
 
 namespace gradc::simd {

@@ -59,6 +59,11 @@ inline constexpr std::uint64_t data_mask = [] {
     return m;
 }();
 
+/// Independent accumulator sets per loop step: each batch's sums go to its own set, so
+/// that consecutive additions do not wait on each other (an addition's latency is several
+/// cycles; a kernel this short would otherwise run at that latency).
+inline constexpr std::size_t accumulators = 2;
+
 template <class A, class Kernel, class T>
 gradient_result<T, Kernel::wrt_count> reduce_points(const Kernel& k, std::size_t n,
                                                     const std::array<const T*, data_layout<Kernel>::data_count>& data,
@@ -71,13 +76,15 @@ gradient_result<T, Kernel::wrt_count> reduce_points(const Kernel& k, std::size_t
     constexpr std::uint64_t varying = data_mask<Kernel>;
     constexpr auto& split = P::template split<varying>;
     constexpr std::size_t S = P::live.live_count;
+    constexpr std::size_t R = accumulators;
     static_assert(Kernel::arity <= 64, "gradc map_reduce: at most 64 variables");
 
     // Nodes that depend on the parameters alone are the same at every point: they are
     // evaluated once (in the batch values, for the per-point sweep, and in scalars, for
-    // the parameter sweep), and the adjoint below them is swept once, on the sum over
-    // all points of the adjoints reaching them (the boundary slots).
+    // the sweep of the deferred edges). Per point, the frontier of the value and the
+    // adjoints of the boundary slots are summed (lower/program.hpp, "map-reduce split").
     std::array<B, Kernel::arity> x;
+    x.fill(B(T(0)));
     std::array<T, Kernel::arity> xs{};
     for (std::size_t v = 0; v < Kernel::arity; ++v) {
         if (!layout::is_parameter[v]) continue;
@@ -85,70 +92,111 @@ gradient_result<T, Kernel::wrt_count> reduce_points(const Kernel& k, std::size_t
         xs[v] = theta[layout::position[v]];
     }
     typename P::template values<B> vb;
+    vb.fill(B(T(0)));
     P::template primal_invariant<varying>(k.literals(), x.data(), vb);
 
-    // The value and the boundary adjoints of one batch, added into (sv, sa); `keep` drops
-    // the padding lanes of the partial batch (a selection, so that padding never reaches
-    // the sum).
+    struct sums {
+        B value;
+        std::array<B, S> boundary;
+    };
+    auto zero = [] {
+        sums z;
+        z.value = B(T(0));
+        z.boundary.fill(B(T(0)));
+        return z;
+    };
+    // The value and the boundary adjoints of one batch, added into `s`; `keep` drops the
+    // padding lanes of the partial batch (a selection, so that padding never reaches the
+    // sum). Boundary slots that hold only a seed are counted, not summed.
     const B one(T(1));
-    auto accumulate = [&](B& sv, std::array<B, S>& sa, auto keep) {
-        P::template primal_varying<varying>(k.literals(), x.data(), vb);
+    auto accumulate = [&](const std::array<B, Kernel::arity>& xb, sums& s, auto keep) {
+        typename P::template values<B> v = vb;
+        const auto lin = P::template primal_varying<varying>(k.literals(), xb.data(), v);
         typename P::template derivatives<B> a;
-        P::template adjoint_varying<varying>(P::linearize(vb), &one, a);
-        sv += keep(vb[P::output_nodes[0]]);
-        for (std::size_t s = 0; s < S; ++s)
-            if (split.boundary[s]) sa[s] += keep(a[s]);
+        P::template adjoint_varying<varying>(lin, &one, a);
+        s.value += keep(v[split.frontier]);
+        for (std::size_t b = 0; b < S; ++b)
+            if (split.boundary[b] && !split.seed_only[b]) s.boundary[b] += keep(a[b]);
     };
     auto all = [](const B& b) { return b; };
 
     double total = 0;
     std::array<double, S> total_boundary{};
-    auto flush = [&](const B& sv, const std::array<B, S>& sa) {
-        total += static_cast<double>(xsimd::hadd(sv));
-        for (std::size_t s = 0; s < S; ++s)
-            if (split.boundary[s]) total_boundary[s] += static_cast<double>(xsimd::hadd(sa[s]));
+    auto flush = [&](const std::array<sums, R>& s) {
+        sums t = s[0];
+        for (std::size_t r = 1; r < R; ++r) {
+            t.value += s[r].value;
+            for (std::size_t b = 0; b < S; ++b) t.boundary[b] += s[r].boundary[b];
+        }
+        total += static_cast<double>(xsimd::hadd(t.value));
+        for (std::size_t b = 0; b < S; ++b)
+            if (split.boundary[b] && !split.seed_only[b]) total_boundary[b] += static_cast<double>(xsimd::hadd(t.boundary[b]));
     };
-    auto zeros = [] {
-        std::array<B, S> z;
-        z.fill(B(T(0)));
-        return z;
+    auto load = [&](std::size_t i) {
+        std::array<B, Kernel::arity> xb = x;
+        for (std::size_t v = 0; v < Kernel::arity; ++v)
+            if (!layout::is_parameter[v]) xb[v] = B::load_unaligned(data[layout::position[v]] + i);
+        return xb;
     };
 
     const std::size_t full = n - n % L;
     std::size_t i = 0;
     while (i < full) {
         const std::size_t end = std::min(full, i + block * L);
-        B sv(T(0));
-        std::array<B, S> sa = zeros();
-        for (; i < end; i += L) {
-            for (std::size_t v = 0; v < Kernel::arity; ++v)
-                if (!layout::is_parameter[v]) x[v] = B::load_unaligned(data[layout::position[v]] + i);
-            accumulate(sv, sa, all);
-        }
-        flush(sv, sa);
+        std::array<sums, R> s;
+        s.fill(zero());
+        for (; i + R * L <= end; i += R * L)
+            [&]<std::size_t... r>(std::index_sequence<r...>) {
+                (accumulate(load(i + r * L), s[r], all), ...);
+            }(std::make_index_sequence<R>{});
+        for (; i < end; i += L) accumulate(load(i), s[0], all);
+        flush(s);
     }
     if (i < n) {
         const std::size_t m = n - i;
         alignas(A::alignment()) T buffer[L];
+        std::array<B, Kernel::arity> xb = x;
         for (std::size_t v = 0; v < Kernel::arity; ++v) {
             if (layout::is_parameter[v]) continue;
             const T* src = data[layout::position[v]] + i;
             for (std::size_t l = 0; l < L; ++l) buffer[l] = src[std::min(l, m - 1)];
-            x[v] = B::load_aligned(buffer);
+            xb[v] = B::load_aligned(buffer);
         }
         const auto real = first_lanes<A, T>(m);
-        B sv(T(0));
-        std::array<B, S> sa = zeros();
-        accumulate(sv, sa, [&](const B& b) { return xsimd::select(real, b, B(T(0))); });
-        flush(sv, sa);
+        std::array<sums, R> s;
+        s.fill(zero());
+        accumulate(xb, s[0], [&](const B& b) { return xsimd::select(real, b, B(T(0))); });
+        flush(s);
     }
 
-    typename P::template values<T> vs;
+    // Once, in scalars: the value's tail applied to the summed frontier, and the deferred
+    // edges swept on the summed boundary adjoints.
+    typename P::template values<T> vs{};
     P::template primal_invariant<varying>(k.literals(), xs.data(), vs);
-    typename P::template derivatives<T> boundary;
-    for (std::size_t s = 0; s < S; ++s) boundary[s] = static_cast<T>(total_boundary[s]);
-    gradient_result<T, W> r{static_cast<T>(total), {}};
-    P::template adjoint_invariant<varying>(P::linearize(vs), boundary, r.gradient.data());
+    const T count = static_cast<T>(n);
+    T value = static_cast<T>(total);
+    if constexpr (split.frontier != P::output_nodes[0]) {
+        if constexpr (split.tail_offset) {
+            // Σ g(uᵢ) = g(Σuᵢ) + (N - 1)·g(0) for g affine.
+            vs[split.frontier] = T(0);
+            P::template primal_tail<varying>(k.literals(), xs.data(), vs);
+            const T offset = vs[P::output_nodes[0]];
+            vs[split.frontier] = value;
+            P::template primal_tail<varying>(k.literals(), xs.data(), vs);
+            value = vs[P::output_nodes[0]] + (count - T(1)) * offset;
+        } else {
+            vs[split.frontier] = value;
+            P::template primal_tail<varying>(k.literals(), xs.data(), vs);
+            value = vs[P::output_nodes[0]];
+        }
+    }
+    typename P::template derivatives<T> boundary{};
+    for (std::size_t b = 0; b < S; ++b) {
+        if (split.seed_only[b]) boundary[b] = count;  // the seed, 1 at every point
+        else if (split.boundary[b]) boundary[b] = static_cast<T>(total_boundary[b]);
+    }
+    gradient_result<T, W> r{value, {}};
+    P::template adjoint_once<varying>(typename P::template linearization<T>{vs}, boundary, r.gradient.data());
     return r;
 }
 

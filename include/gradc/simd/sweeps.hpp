@@ -35,8 +35,7 @@ void gradient_points(const Kernel& k, std::size_t n, const std::array<const T*, 
     using B = xsimd::batch<T, A>;
     run_batches<A>(n, in, out, [&](const std::array<B, Kernel::arity>& x) {
         typename P::template values<B> v;
-        P::primal(k.literals(), x.data(), v);
-        const auto lin = P::linearize(v);
+        const auto lin = P::linearize(k.literals(), x.data(), v);
         std::array<B, 1 + Kernel::wrt_count> y;
         y[0] = v[P::output_nodes[0]];
         const B one(T(1));
@@ -55,8 +54,7 @@ void jvp_points(const Kernel& k, std::size_t n, const std::array<const T*, Kerne
     constexpr std::size_t M = Kernel::output_count;
     run_batches<A>(n, in, out, [&](const std::array<B, Kernel::arity + Kernel::wrt_count>& x) {
         typename P::template values<B> v;
-        P::primal(k.literals(), x.data(), v);
-        const auto lin = P::linearize(v);
+        const auto lin = P::linearize(k.literals(), x.data(), v);
         std::array<B, 2 * M> y;
         [&]<std::size_t... m>(std::index_sequence<m...>) {
             ((y[m] = v[P::output_nodes[m]]), ...);

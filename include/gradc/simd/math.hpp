@@ -1,0 +1,131 @@
+#pragma once
+/// Batch versions of the computations the rule table shares between a primitive's value
+/// and its partial (rules/special.hpp): erf and erfc of a batch together with e^(-a²).
+///
+/// xsimd 8 evaluates erf(a) and erfc(a) as e^(-a²) times a rational function on most of
+/// their range, and the derivative of either is ±2/√π·e^(-a²): returning the exponential
+/// it computes saves one `exp` per erf/erfc node of a gradient (Black-Scholes has two).
+/// The functions below follow xsimd's own (`arch/generic/xsimd_generic_math.hpp`, the
+/// same branches and polynomials, called from xsimd, not copied), so the values are bit
+/// for bit those of `xsimd::erf`/`xsimd::erfc` (tests/rules/test_fused.cpp checks it). The
+/// only difference: e^(-a²) is computed for every batch, where xsimd skips it when every
+/// lane is near 0. Another xsimd major version falls back to two separate calls.
+
+#include <cmath>
+#include <utility>
+
+#include <gradc/rules/special.hpp>
+#include <gradc/simd/config.hpp>
+
+namespace gradc::rules {
+
+template <error_function F, class T, class A>
+struct with_gaussian<F, xsimd::batch<T, A>> {
+    using B = xsimd::batch<T, A>;
+
+    static std::pair<B, B> apply(const B& a) {
+#if XSIMD_VERSION_MAJOR == 8
+        if constexpr (F == error_function::erf) {
+            return erf(a);
+        } else {
+            return erfc(a);
+        }
+#else
+        const B g = xsimd::exp(-(a * a));
+        return {F == error_function::erf ? xsimd::erf(a) : xsimd::erfc(a), g};
+#endif
+    }
+
+#if XSIMD_VERSION_MAJOR == 8
+    using kernel = xsimd::kernel::detail::erf_kernel<B>;
+
+    static B infinity_to(const B& x, const B& to, const B& r) {
+#ifndef XSIMD_NO_INFINITIES
+        return xsimd::select(xsimd::isinf(x), to, r);
+#else
+        (void)x;
+        (void)to;
+        return r;
+#endif
+    }
+
+    static std::pair<B, B> erfc(const B& self) {
+        const B x = xsimd::abs(self);
+        const auto negative = self < B(T(0));
+        if constexpr (std::is_same_v<T, double>) {
+            const B xx = x * x;
+            const B g = xsimd::exp(-xx);
+            const auto small = x < B(0.65);
+            B r(0.);
+            if (xsimd::any(small)) {
+                r = B(1.) - x * kernel::erf1(xx);
+                if (xsimd::all(small)) return {xsimd::select(negative, B(2.) - r, r), g};
+            }
+            const auto medium_or_small = x < B(2.2);
+            const auto medium = medium_or_small && !small;
+            if (xsimd::any(medium)) {
+                r = xsimd::select(small, r, g * kernel::erfc2(x));
+                if (xsimd::all(small || medium)) return {xsimd::select(negative, B(2.) - r, r), g};
+            }
+            r = xsimd::select(medium_or_small, r, g * kernel::erfc3(x));
+            r = infinity_to(x, B(0.), r);
+            return {xsimd::select(negative, B(2.) - r, r), g};
+        } else {
+            const B g = xsimd::exp(-x * x);
+            const auto small = x < B(2.f / 3.f);
+            B z = x / (B(1.) + x);
+            B r(0.);
+            if (xsimd::any(small)) {
+                r = kernel::erfc3(z);
+                if (xsimd::all(small)) return {xsimd::select(negative, B(2.) - r, r), g};
+            }
+            z -= B(0.4f);
+            r = xsimd::select(small, r, g * kernel::erfc2(z));
+            r = infinity_to(x, B(0.), r);
+            return {xsimd::select(negative, B(2.) - r, r), g};
+        }
+    }
+
+    static std::pair<B, B> erf(const B& self) {
+        const B x = xsimd::abs(self);
+        if constexpr (std::is_same_v<T, double>) {
+            const B xx = x * x;
+            const B g = xsimd::exp(-xx);
+            const auto small = x < B(0.65);
+            B r(0.);
+            if (xsimd::any(small)) {
+                r = self * kernel::erf1(xx);
+                if (xsimd::all(small)) return {r, g};
+            }
+            const auto medium_or_small = x < B(2.2);
+            const auto medium = medium_or_small && !small;
+            if (xsimd::any(medium)) {
+                const B z = B(1.) - g * kernel::erfc2(x);
+                r = xsimd::select(small, r, xsimd::select(self < B(0.), -z, z));
+                if (xsimd::all(small || medium)) return {r, g};
+            }
+            B z = B(1.) - g * kernel::erfc3(x);
+            z = xsimd::select(self < B(0.), -z, z);
+            z = infinity_to(self, xsimd::sign(self), z);
+            return {xsimd::select(medium_or_small, r, z), g};
+        } else {
+            const B g = xsimd::exp(-x * x);
+            const auto small = x < B(2.f / 3.f);
+            B r(0.);
+            if (xsimd::any(small)) {
+                r = self * kernel::erf1(x * x);
+                if (xsimd::all(small)) return {r, g};
+            }
+            B z = x / (B(1.) + x);
+            z -= B(0.4f);
+            B r2 = B(1.) - g * kernel::erfc2(z);
+            r2 = xsimd::select(self < B(0.), -r2, r2);
+            r = xsimd::select(small, r, r2);
+            r = infinity_to(self, xsimd::sign(self), r);
+            return {r, g};
+        }
+    }
+#endif
+};
+
+}  // namespace gradc::rules
