@@ -22,7 +22,7 @@
 #include <vector>
 
 #include <gradc/simd/config.hpp>
-#ifdef GRADC_PORTABLE
+#ifdef GRADC_BENCH_DISPATCH
 #include <type_traits>
 
 #include <gradc/simd/dispatch.hpp>
@@ -70,7 +70,7 @@ struct row {
 /// for this machine: the build machine's (-march=native), or in a portable build the
 /// widest architecture this CPU runs, chosen now. Returns that architecture's name.
 std::string register_batch_implementations(registry& reg) {
-#ifdef GRADC_PORTABLE
+#ifdef GRADC_BENCH_DISPATCH
     return gradc::simd::dispatch([&](auto arch) -> std::string {
         using A = decltype(arch);
         if constexpr (std::is_same_v<A, xsimd::avx512bw>) {
@@ -92,7 +92,7 @@ std::string register_batch_implementations(registry& reg) {
     native::register_gradc(reg);
     native::register_gradc_value(reg);
     native::register_hand(reg);
-    return std::string(xsimd::default_arch::name()) + " (-march=native)";
+    return std::string(xsimd::default_arch::name()) + " (chosen at compile time)";
 #endif
 }
 

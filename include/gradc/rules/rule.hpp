@@ -18,7 +18,11 @@
 ///  - `affine_in<R, I>`: R is affine in operand I when the others are held fixed,
 ///    R(..., a_I, ...) = α·a_I + β with α (the partial) and β depending only on the other
 ///    operands, so that partial never reads a_I or y; `linear` when β = 0. Map-reduce
-///    uses it to sum before applying such operations (docs/static.md, "Map-reduce").
+///    uses it to sum before applying such operations (docs/static.md, "Map-reduce: what
+///    is computed once").
+///  - `eval_fixed(arg<I>, a, ...)`: the value when operand I is the same at every point
+///    of a map-reduce and the others are not (div: a·(1/b), the reciprocal hoisted).
+
 #include <array>
 #include <cstddef>
 #include <string_view>
