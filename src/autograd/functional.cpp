@@ -9,10 +9,8 @@
 #include <gradc/autograd/grad_mode.hpp>
 #include <gradc/autograd/indexing.hpp>
 #include <gradc/autograd/tensor_impl.hpp>
-#include <gradc/autograd/view.hpp>
 
 #include "functional_forward.hpp"
-#include "internal.hpp"
 
 namespace gradc::autograd::functional {
 
@@ -131,12 +129,40 @@ tensor_list default_v(const tensor_list& refs, const char* ref_name, const char*
     return {ones_like(refs[0])};
 }
 
+/// `v` checked against `refs`, or the default v = 1 when it is omitted.
+tensor_list resolve_v(const tensor_list& v, const tensor_list& refs, const char* ref_name, const char* op) {
+    if (v.empty()) return default_v(refs, ref_name, op);
+    check_v(v, refs, ref_name, op);
+    return v;
+}
+
+/// Zero tensors shaped like `refs` that require grad: the dummy gradients the
+/// double-backward trick differentiates with respect to.
+tensor_list dummy_gradients(const tensor_list& refs) {
+    tensor_list d;
+    for (const auto& r : refs) {
+        d.push_back(zeros_like(r));
+        d.back().set_requires_grad(true);
+    }
+    return d;
+}
+
 Tensor single_scalar_output(const tensor_list& outputs, const char* op) {
     if (outputs.size() != 1 || outputs[0].numel() != 1)
         throw Error(std::string("gradc: ") + op + ": the function must return a single one-element tensor; got " +
                     std::to_string(outputs.size()) + " tensors" +
                     (outputs.size() == 1 ? " with shape " + shape_string(outputs[0].sizes()) : std::string()));
     return outputs[0];
+}
+
+/// func's single one-element output y at `x` and its gradient, built with create_graph so
+/// that it can be differentiated again (zeros for inputs y does not depend on).
+std::pair<Tensor, tensor_list> scalar_gradient(const Function& func, const tensor_list& x, const Options& o,
+                                               const char* op) {
+    Tensor y = single_scalar_output(call(func, x, op), op);
+    check_requires_grad({y}, o.strict, op);
+    tensor_list g = grad_of({y}, x, {}, /*create_graph=*/true);
+    return {y, fill_in_zeros(std::move(g), x, o.strict, Stage::double_back, op)};
 }
 
 Shape concat(const Shape& a, const Shape& b) {
@@ -154,10 +180,10 @@ std::vector<tensor_list> jacobian_reverse(const tensor_list& outputs, const tens
         const Tensor& out = outputs[i];
         const std::int64_t rows = out.numel();
         std::vector<tensor_list> columns(inputs.size());
+        const Tensor flat = out.requires_grad() ? out.reshape({-1}) : Tensor();
         for (std::int64_t k = 0; k < rows; ++k) {
             tensor_list g;
-            if (out.requires_grad()) {
-                Tensor flat = out.reshape({-1});
+            if (flat.defined()) {
                 Tensor one_hot = zeros({rows}, TensorOptions().dtype(out.dtype()));
                 {
                     NoGradGuard no_grad;
@@ -205,8 +231,7 @@ std::pair<tensor_list, tensor_list> vjp(const Function& func, const tensor_list&
     tensor_list in = prepare_inputs(inputs, o.create_graph, op);
     tensor_list outputs = call(func, in, op);
     check_requires_grad(outputs, o.strict, op);
-    tensor_list vs = v.empty() ? default_v(outputs, "output", op) : v;
-    if (!v.empty()) check_v(v, outputs, "output", op);
+    tensor_list vs = resolve_v(v, outputs, "output", op);
     tensor_list g = grad_of(outputs, in, vs, o.create_graph);
     g = fill_in_zeros(std::move(g), in, o.strict, Stage::vjp, op);
     return {finish(outputs, o.create_graph), finish(std::move(g), o.create_graph)};
@@ -216,17 +241,12 @@ std::pair<tensor_list, tensor_list> jvp(const Function& func, const tensor_list&
                                         const Options& o) {
     const char* op = "jvp";
     tensor_list in = prepare_inputs(inputs, o.create_graph, op);
-    tensor_list vs = v.empty() ? default_v(in, "input", op) : v;
-    if (!v.empty()) check_v(v, in, "input", op);
+    tensor_list vs = resolve_v(v, in, "input", op);
     tensor_list outputs = call(func, in, op);
     check_requires_grad(outputs, o.strict, op);
     // J·v is the derivative of vᵀ-contracted (Jᵀ·g) with respect to the dummy output
     // gradient g: the reverse pass is linear in g, and its transpose is J.
-    tensor_list dummies;
-    for (const auto& out : outputs) {
-        dummies.push_back(zeros_like(out));
-        dummies.back().set_requires_grad(true);
-    }
+    tensor_list dummies = dummy_gradients(outputs);
     tensor_list grad_inputs = grad_of(outputs, in, dummies, /*create_graph=*/true);
     if (o.strict)
         for (std::size_t j = 0; j < grad_inputs.size(); ++j)
@@ -266,25 +286,14 @@ std::vector<tensor_list> hessian(const Function& func, const tensor_list& inputs
     const char* op = "hessian";
     // The Hessian is the Jacobian of the gradient; the inner gradient is always built with
     // create_graph so that the outer pass can differentiate it.
-    auto gradient = [&](const tensor_list& x) -> tensor_list {
-        tensor_list outputs = call(func, x, op);
-        Tensor y = single_scalar_output(outputs, op);
-        check_requires_grad({y}, o.strict, op);
-        tensor_list g = grad_of({y}, x, {}, /*create_graph=*/true);
-        return fill_in_zeros(std::move(g), x, o.strict, Stage::double_back, op);
-    };
+    auto gradient = [&](const tensor_list& x) -> tensor_list { return scalar_gradient(func, x, o, op).second; };
     if (o.strategy == Strategy::forward_mode) {
         if (o.create_graph || o.strict)
             throw Error("gradc: hessian: strategy forward_mode (forward-over-reverse) does not support "
                         "create_graph or strict; use reverse_mode");
         // The inner reverse pass needs leaves that require grad; their tangents then flow
         // through the backward formulas.
-        tensor_list in;
-        for (const auto& t : inputs) {
-            in.push_back(t.detach());
-            in.back().set_requires_grad(true);
-        }
-        return finish(detail::jacobian_forward(gradient, in, op), false);
+        return finish(detail::jacobian_forward(gradient, prepare_inputs(inputs, false, op), op), false);
     }
     tensor_list in = prepare_inputs(inputs, o.create_graph, op);
     tensor_list grads = gradient(in);
@@ -295,12 +304,8 @@ std::pair<Tensor, tensor_list> vhp(const Function& func, const tensor_list& inpu
                                    const Options& o) {
     const char* op = "vhp";
     tensor_list in = prepare_inputs(inputs, o.create_graph, op);
-    tensor_list vs = v.empty() ? default_v(in, "input", op) : v;
-    if (!v.empty()) check_v(v, in, "input", op);
-    Tensor y = single_scalar_output(call(func, in, op), op);
-    check_requires_grad({y}, o.strict, op);
-    tensor_list g = grad_of({y}, in, {}, /*create_graph=*/true);
-    g = fill_in_zeros(std::move(g), in, o.strict, Stage::double_back, op);
+    tensor_list vs = resolve_v(v, in, "input", op);
+    auto [y, g] = scalar_gradient(func, in, o, op);
     tensor_list result = grad_of(g, in, vs, o.create_graph);
     result = fill_in_zeros(std::move(result), in, o.strict, Stage::double_back, op);
     return {finish({y}, o.create_graph)[0], finish(std::move(result), o.create_graph)};
@@ -310,18 +315,10 @@ std::pair<Tensor, tensor_list> hvp(const Function& func, const tensor_list& inpu
                                    const Options& o) {
     const char* op = "hvp";
     tensor_list in = prepare_inputs(inputs, o.create_graph, op);
-    tensor_list vs = v.empty() ? default_v(in, "input", op) : v;
-    if (!v.empty()) check_v(v, in, "input", op);
-    Tensor y = single_scalar_output(call(func, in, op), op);
-    check_requires_grad({y}, o.strict, op);
-    tensor_list g = grad_of({y}, in, {}, /*create_graph=*/true);
-    g = fill_in_zeros(std::move(g), in, o.strict, Stage::double_back, op);
+    tensor_list vs = resolve_v(v, in, "input", op);
+    auto [y, g] = scalar_gradient(func, in, o, op);
     // H·v as the transpose of v ↦ vᵀH: differentiate (Hᵀ·d) w.r.t. a dummy d.
-    tensor_list dummies;
-    for (const auto& x : in) {
-        dummies.push_back(zeros_like(x));
-        dummies.back().set_requires_grad(true);
-    }
+    tensor_list dummies = dummy_gradients(in);
     tensor_list double_back = grad_of(g, in, dummies, /*create_graph=*/true);
     double_back = fill_in_zeros(std::move(double_back), in, o.strict, Stage::double_back, op);
     tensor_list result = grad_of(double_back, dummies, vs, o.create_graph);

@@ -8,8 +8,6 @@
 #include <gradc/autograd/forward_ad.hpp>
 #include <gradc/autograd/grad_mode.hpp>
 #include <gradc/autograd/indexing.hpp>
-#include <gradc/autograd/tensor_impl.hpp>
-#include <gradc/autograd/view.hpp>
 
 namespace gradc::autograd::functional::detail {
 
@@ -26,15 +24,15 @@ std::vector<tensor_list> jacobian_forward(const Function& func, const tensor_lis
         std::vector<tensor_list> per_element;
         for (std::int64_t k = 0; k < inputs[j].numel(); ++k) {
             fw::dual_level level;
-            tensor_list duals;
-            for (std::size_t m = 0; m < inputs.size(); ++m) {
-                Tensor tangent = zeros_like(inputs[m]);
-                if (m == j) {
-                    NoGradGuard no_grad;
-                    tangent.view({-1}).select(0, k).fill_(1.0);
-                }
-                duals.push_back(fw::make_dual(inputs[m], tangent));
+            // Only input j carries a tangent; the others have none, which forward mode
+            // treats as zero.
+            Tensor tangent = zeros_like(inputs[j]);
+            {
+                NoGradGuard no_grad;
+                tangent.view({-1}).select(0, k).fill_(1.0);
             }
+            tensor_list duals = inputs;
+            duals[j] = fw::make_dual(inputs[j], tangent);
             tensor_list out = func(duals);
             tensor_list tangents;
             outputs.clear();

@@ -28,6 +28,8 @@ void fill_raw(const Tensor& dst, double value);
 void add_into(const Tensor& dst, const Tensor& src);
 
 // ---- views --------------------------------------------------------------------------
+/// The permutation q with q[p[i]] = i: permute(permute(t, p), q) is t.
+Shape inverse_permutation(const Shape& p);
 /// A view of `input` with the given geometry over its storage; records the root base.
 Tensor make_view(const Tensor& input, Shape sizes, Shape strides, std::int64_t offset);
 /// For a view whose base's history changed since its grad_fn was made (an in-place

@@ -146,6 +146,14 @@ Shape reduced_last_order(const Shape& in, const Shape& dims) {
     return order;
 }
 
+// A tensor laid out with the reduced dims last (in `order`, see reduced_last_order) back
+// in the dims of `in`.
+Tensor undo_reduced_last(const Tensor& t, const Shape& in, const Shape& order) {
+    Shape moved_sizes;
+    for (auto i : order) moved_sizes.push_back(in[static_cast<std::size_t>(i)]);
+    return permute(reshape(t, moved_sizes), detail::inverse_permutation(order));
+}
+
 // prod_others built from differentiable operations, for a backward that is itself being
 // recorded (create_graph) when x has zeros: each run of n elements is copied n times with
 // the j-th element replaced by 1, and each copy multiplied out. O(n²) work, used only there.
@@ -164,10 +172,7 @@ Tensor prod_others_differentiable(const Tensor& x, const Shape& in, const Shape&
     Tensor copies = expand(unsqueeze(r, -2), square);
     Tensor diagonal = eye(n, dtype(kFloat32)) != 0.0;
     Tensor others = prod(where(diagonal, ones_like(copies), copies), -1);  // [..., n]
-    Tensor shaped = reshape(others, moved_sizes);
-    Shape inverse(order.size());
-    for (std::size_t i = 0; i < order.size(); ++i) inverse[static_cast<std::size_t>(order[i])] = static_cast<std::int64_t>(i);
-    return permute(shaped, inverse);
+    return undo_reduced_last(others, in, order);
 }
 
 // ∂y/∂x for y = prod(x) over `dims`: for each element the product of the other elements
@@ -194,14 +199,7 @@ Tensor prod_others(const Tensor& x, const Tensor& y, const Shape& keep, const Sh
             for (std::int64_t j = q.inner; j-- > 0;) { o[j] *= acc; acc *= r[j]; }
         }
     });
-    // `others` is laid out with the reduced dims last: permute it back.
-    Shape order;
-    for (std::size_t i = 0; i < in.size(); ++i) if (!q.reduced[i]) order.push_back(static_cast<std::int64_t>(i));
-    for (std::size_t i = 0; i < in.size(); ++i) if (q.reduced[i]) order.push_back(static_cast<std::int64_t>(i));
-    Tensor shaped = reshape(others, [&] { Shape s; for (auto i : order) s.push_back(in[i]); return s; }());
-    Shape inverse(order.size());
-    for (std::size_t i = 0; i < order.size(); ++i) inverse[order[i]] = static_cast<std::int64_t>(i);
-    return permute(shaped, inverse);
+    return undo_reduced_last(others, in, reduced_last_order(in, dims));
 }
 
 Tensor prod_impl(const Tensor& a, const Shape& dims, bool keepdim) {

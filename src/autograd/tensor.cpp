@@ -30,7 +30,9 @@ AutogradMeta& TensorImpl::meta() {
     return *autograd;
 }
 
-bool TensorImpl::is_contiguous() const {
+bool TensorImpl::is_contiguous() const { return is_contiguous_geometry(sizes, strides); }
+
+bool is_contiguous_geometry(const Shape& sizes, const Shape& strides) {
     std::int64_t expected = 1;
     for (std::size_t i = sizes.size(); i-- > 0;) {
         if (sizes[i] == 1) continue;

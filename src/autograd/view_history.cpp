@@ -61,10 +61,13 @@ std::optional<DenseLayout> dense_layout(const Tensor& base) {
     for (std::size_t i = 0; i < n; ++i) l.order[i] = static_cast<std::int64_t>(i);
     std::stable_sort(l.order.begin(), l.order.end(),
                      [&](std::int64_t a, std::int64_t b) { return base.stride(a) > base.stride(b); });
-    if (!permute(base.detach(), l.order).is_contiguous()) return std::nullopt;
-    l.inverse.resize(n);
-    for (std::size_t i = 0; i < n; ++i) l.inverse[static_cast<std::size_t>(l.order[i])] = static_cast<std::int64_t>(i);
-    for (auto d : l.order) l.dense_sizes.push_back(base.size(d));
+    Shape permuted_strides;
+    for (auto d : l.order) {
+        l.dense_sizes.push_back(base.size(d));
+        permuted_strides.push_back(base.stride(d));
+    }
+    if (!is_contiguous_geometry(l.dense_sizes, permuted_strides)) return std::nullopt;
+    l.inverse = inverse_permutation(l.order);
     return l;
 }
 

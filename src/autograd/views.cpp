@@ -121,6 +121,14 @@ Tensor reshape(const Tensor& a, const Shape& sizes) {
 
 Tensor flatten(const Tensor& a) { return reshape(a, {-1}); }
 
+namespace detail {
+Shape inverse_permutation(const Shape& p) {
+    Shape q(p.size());
+    for (std::size_t i = 0; i < p.size(); ++i) q[static_cast<std::size_t>(p[i])] = static_cast<std::int64_t>(i);
+    return q;
+}
+}  // namespace detail
+
 Tensor permute(const Tensor& a, const Shape& dims) {
     detail::check_defined(a, "permute");
     const std::int64_t n = a.dim();

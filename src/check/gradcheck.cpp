@@ -184,29 +184,41 @@ Jacobians empty_jacobians(const Problem& pb) {
     return j;
 }
 
-Jacobians numerical(const Problem& pb) {
+/// One Jacobian entry from the change of an output along the real direction (ta) and,
+/// for complex inputs, along the imaginary one (tb): 2·CW = ∂y/∂a + i·∂y/∂b, the real part
+/// alone for real inputs.
+cd column_entry(const Problem& pb, std::size_t i, std::size_t p, cd ta, cd tb) {
+    return cd(part_of(ta, p), pb.input_complex(i) ? part_of(tb, p) : 0.0);
+}
+
+/// The Jacobians column by column: `along(pb, i, d)` gives the outputs' change along the
+/// direction d of input i (central differences, or a forward-mode JVP); each input
+/// element is moved along 1 and, for complex inputs, along i.
+template <class Along>
+Jacobians by_columns(const Problem& pb, Along along) {
     Jacobians j = empty_jacobians(pb);
     for (std::size_t i = 0; i < pb.diff.size(); ++i) {
         const std::size_t n = pb.input_numel(i);
         for (std::size_t k = 0; k < n; ++k) {
             cvec d(n, cd{});
             d[k] = 1.0;
-            const auto da = directional(pb, i, d);
-            std::vector<cvec> db;
+            const std::vector<cvec> ta = along(pb, i, d);
+            std::vector<cvec> tb;
             if (pb.input_complex(i)) {
                 d[k] = cd(0, 1);
-                db = directional(pb, i, d);
+                tb = along(pb, i, d);
             }
             for (std::size_t o = 0; o < pb.outs.size(); ++o)
                 for (std::size_t p = 0; p < pb.parts(o); ++p)
-                    for (std::size_t r = 0; r < pb.output_numel(o); ++r) {
-                        // 2·CW = ∂y/∂a + i·∂y/∂b (the real part alone for real inputs).
-                        cd e(part_of(da[o][r], p), db.empty() ? 0.0 : part_of(db[o][r], p));
-                        j[o][p][i][r * n + k] = e;
-                    }
+                    for (std::size_t r = 0; r < pb.output_numel(o); ++r)
+                        j[o][p][i][r * n + k] = column_entry(pb, i, p, ta[o][r], tb.empty() ? cd{} : tb[o][r]);
         }
     }
     return j;
+}
+
+Jacobians numerical(const Problem& pb) {
+    return by_columns(pb, [](const Problem& q, std::size_t i, const cvec& d) { return directional(q, i, d); });
 }
 
 [[noreturn]] void fail(const std::string& message) { throw GradcheckError(message); }
@@ -333,14 +345,23 @@ void slow_mode(const Problem& pb) {
     check_reentrant(pb, ana, analytical(pb, leaves, results));
 }
 
-void fast_mode(const Problem& pb) {
-    Rng rng(pb.opt.seed);
-    // u: one unit vector per input (ur, and ui for complex inputs); v: one per output part.
-    std::vector<std::vector<double>> ur(pb.diff.size()), ui(pb.diff.size());
+/// Unit directions ur (and ui for complex inputs) per input, drawn first from the seeded
+/// generator by both fast modes, so their directions agree for one seed.
+void unit_directions(Rng& rng, const Problem& pb, std::vector<std::vector<double>>& ur,
+                     std::vector<std::vector<double>>& ui) {
+    ur.assign(pb.diff.size(), {});
+    ui.assign(pb.diff.size(), {});
     for (std::size_t i = 0; i < pb.diff.size(); ++i) {
         ur[i] = rng.unit(pb.input_numel(i));
         if (pb.input_complex(i)) ui[i] = rng.unit(pb.input_numel(i));
     }
+}
+
+void fast_mode(const Problem& pb) {
+    Rng rng(pb.opt.seed);
+    // u: one unit vector per input (ur, and ui for complex inputs); v: one per output part.
+    std::vector<std::vector<double>> ur, ui;
+    unit_directions(rng, pb, ur, ui);
     std::vector<std::vector<std::vector<double>>> v(pb.outs.size());
     for (std::size_t o = 0; o < pb.outs.size(); ++o)
         for (std::size_t p = 0; p < pb.parts(o); ++p) v[o].push_back(rng.normals(pb.output_numel(o)));
@@ -434,33 +455,10 @@ std::vector<cvec> jvp(const Problem& pb, std::size_t i, const cvec& d, const std
     return out;
 }
 
-/// One forward-mode entry from the tangents along a real direction (ta) and, for complex
-/// inputs, along the imaginary one (tb).
-cd forward_entry(const Problem& pb, std::size_t i, std::size_t p, cd ta, cd tb) {
-    return cd(part_of(ta, p), pb.input_complex(i) ? part_of(tb, p) : 0.0);
-}
 
 /// The Jacobians column by column: one JVP per input element (two for complex inputs).
 Jacobians forward_analytical(const Problem& pb) {
-    Jacobians j = empty_jacobians(pb);
-    for (std::size_t i = 0; i < pb.diff.size(); ++i) {
-        const std::size_t n = pb.input_numel(i);
-        for (std::size_t k = 0; k < n; ++k) {
-            cvec d(n, cd{});
-            d[k] = 1.0;
-            const auto ta = jvp(pb, i, d);
-            std::vector<cvec> tb;
-            if (pb.input_complex(i)) {
-                d[k] = cd(0, 1);
-                tb = jvp(pb, i, d);
-            }
-            for (std::size_t o = 0; o < pb.outs.size(); ++o)
-                for (std::size_t p = 0; p < pb.parts(o); ++p)
-                    for (std::size_t r = 0; r < pb.output_numel(o); ++r)
-                        j[o][p][i][r * n + k] = forward_entry(pb, i, p, ta[o][r], tb.empty() ? cd{} : tb[o][r]);
-        }
-    }
-    return j;
+    return by_columns(pb, [](const Problem& q, std::size_t i, const cvec& d) { return jvp(q, i, d); });
 }
 
 void slow_forward_mode(const Problem& pb) {
@@ -468,22 +466,13 @@ void slow_forward_mode(const Problem& pb) {
     if (!report.empty()) fail("gradcheck: " + report);
 }
 
-/// Unit directions ur (and ui for complex inputs) per input, drawn as fast mode draws them.
-void unit_directions(const Problem& pb, std::vector<std::vector<double>>& ur, std::vector<std::vector<double>>& ui) {
-    Rng rng(pb.opt.seed);
-    ur.assign(pb.diff.size(), {});
-    ui.assign(pb.diff.size(), {});
-    for (std::size_t i = 0; i < pb.diff.size(); ++i) {
-        ur[i] = rng.unit(pb.input_numel(i));
-        if (pb.input_complex(i)) ui[i] = rng.unit(pb.input_numel(i));
-    }
-}
 
 /// J·u from one JVP per input (two for complex inputs), against the central difference
 /// along u, element by element.
 void fast_forward_mode(const Problem& pb) {
+    Rng rng(pb.opt.seed);
     std::vector<std::vector<double>> ur, ui;
-    unit_directions(pb, ur, ui);
+    unit_directions(rng, pb, ur, ui);
     for (std::size_t i = 0; i < pb.diff.size(); ++i) {
         cvec da(ur[i].begin(), ur[i].end()), db;
         const auto num_a = directional(pb, i, da);
@@ -497,8 +486,8 @@ void fast_forward_mode(const Problem& pb) {
         for (std::size_t o = 0; o < pb.outs.size(); ++o)
             for (std::size_t p = 0; p < pb.parts(o); ++p)
                 for (std::size_t r = 0; r < pb.output_numel(o); ++r) {
-                    const cd a = forward_entry(pb, i, p, ana_a[o][r], ana_b.empty() ? cd{} : ana_b[o][r]);
-                    const cd n = forward_entry(pb, i, p, num_a[o][r], num_b.empty() ? cd{} : num_b[o][r]);
+                    const cd a = column_entry(pb, i, p, ana_a[o][r], ana_b.empty() ? cd{} : ana_b[o][r]);
+                    const cd n = column_entry(pb, i, p, num_a[o][r], num_b.empty() ? cd{} : num_b[o][r]);
                     if (close(a, n, pb.opt)) continue;
                     const std::string report = compare(pb, forward_analytical(pb), numerical(pb), true);
                     std::ostringstream s;
@@ -518,8 +507,9 @@ void fast_forward_mode(const Problem& pb) {
 
 /// A JVP must treat an input without tangent like one with a zero tangent.
 void check_undefined_forward(const Problem& pb) {
+    Rng rng(pb.opt.seed);
     std::vector<std::vector<double>> ur, ui;
-    unit_directions(pb, ur, ui);
+    unit_directions(rng, pb, ur, ui);
     std::vector<cvec> u(pb.diff.size());
     for (std::size_t m = 0; m < pb.diff.size(); ++m)
         for (std::size_t k = 0; k < ur[m].size(); ++k) u[m].push_back(cd(ur[m][k], ui[m].empty() ? 0.0 : ui[m][k]));

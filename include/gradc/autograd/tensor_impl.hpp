@@ -67,6 +67,8 @@ public:
     bool is_contiguous() const;
 };
 
+/// Whether `strides` are row-major for `sizes` (dims of size 1 may have any stride).
+bool is_contiguous_geometry(const Shape& sizes, const Shape& strides);
 /// Row-major strides for `sizes`.
 Shape contiguous_strides(const Shape& sizes);
 std::int64_t shape_numel(const Shape& sizes);
