@@ -16,11 +16,13 @@
 
 #include <gradc/autograd/dtype.hpp>
 #include <gradc/autograd/options.hpp>
+#include <gradc/autograd/small_vector.hpp>
 #include <gradc/rules/value_traits.hpp>
 
 namespace gradc {
 
-using Shape = std::vector<std::int64_t>;
+/// Sizes or strides: up to five dimensions without a heap block.
+using Shape = SmallVector<std::int64_t, 5>;
 
 class TensorImpl;
 class Tensor;
