@@ -60,8 +60,8 @@ bool same_layout(const Tensor& a, const Tensor& b) {
 Tensor conform(const Tensor& t, const Tensor& tangent) {
     if (same_layout(t, tangent)) return tangent;
     const TensorImpl& p = *t.unsafeGetTensorImpl();
-    Tensor out(std::make_shared<TensorImpl>(std::make_shared<Storage>(p.storage->nbytes()), std::make_shared<VersionCounter>(),
-                                            p.dtype, p.sizes, p.strides, p.offset));
+    auto [storage, version] = make_storage(p.storage->nbytes());
+    Tensor out(std::make_shared<TensorImpl>(std::move(storage), std::move(version), p.dtype, p.sizes, p.strides, p.offset));
     if (GradMode::is_enabled() && tangent.requires_grad()) {
         detail::IgnoreTangents hide;
         out.copy_(tangent);

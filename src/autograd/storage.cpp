@@ -20,4 +20,20 @@ void Storage::Free::operator()(std::byte* p) const {
     std::free(p);
 }
 
+namespace {
+struct SmallStorageBlock {
+    explicit SmallStorageBlock(std::size_t nbytes) : storage(nbytes) {}
+    Storage storage;
+    VersionCounter version;
+};
+}  // namespace
+
+std::pair<std::shared_ptr<Storage>, std::shared_ptr<VersionCounter>> make_storage(std::size_t nbytes, bool zero) {
+    if (nbytes <= Storage::kSmall) {
+        auto block = std::make_shared<SmallStorageBlock>(nbytes);
+        return {std::shared_ptr<Storage>(block, &block->storage), std::shared_ptr<VersionCounter>(block, &block->version)};
+    }
+    return {std::make_shared<Storage>(nbytes, zero), std::make_shared<VersionCounter>()};
+}
+
 }  // namespace gradc

@@ -26,8 +26,7 @@ TensorImpl::TensorImpl(std::shared_ptr<Storage> storage_, std::shared_ptr<Versio
       inference(InferenceMode::is_enabled()) {}
 
 AutogradMeta& TensorImpl::meta() {
-    if (!autograd) autograd = std::make_unique<AutogradMeta>();
-    return *autograd;
+    return autograd ? *autograd : autograd.emplace();
 }
 
 bool TensorImpl::is_contiguous() const { return is_contiguous_geometry(sizes, strides); }
@@ -67,8 +66,8 @@ Tensor new_tensor(const Shape& sizes, ScalarType dtype, bool zero) {
     for (auto s : sizes)
         if (s < 0) throw Error("gradc: cannot create a tensor with negative size " + shape_string(sizes));
     const auto n = shape_numel(sizes);
-    auto storage = std::make_shared<Storage>(static_cast<std::size_t>(n) * element_size(dtype), zero);
-    return Tensor(std::make_shared<TensorImpl>(std::move(storage), std::make_shared<VersionCounter>(), dtype, sizes,
+    auto [storage, version] = make_storage(static_cast<std::size_t>(n) * element_size(dtype), zero);
+    return Tensor(std::make_shared<TensorImpl>(std::move(storage), std::move(version), dtype, sizes,
                                                contiguous_strides(sizes), 0));
 }
 }  // namespace

@@ -5,11 +5,14 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <utility>
 
 namespace gradc {
 
-/// A 64-byte aligned byte buffer shared by a tensor and its views; zero-filled unless the
-/// creator is about to overwrite every byte.
+/// A byte buffer shared by a tensor and its views; zero-filled unless the creator is about
+/// to overwrite every byte. Buffers larger than kSmall bytes are 64-byte aligned (SIMD
+/// loads of any width start on a cache line); smaller ones live inside the object,
+/// 16-byte aligned, so that the object needs no over-aligned allocation.
 class Storage {
 public:
     explicit Storage(std::size_t nbytes, bool zero = true);
@@ -18,14 +21,15 @@ public:
     std::byte* data() const { return data_ ? data_.get() : const_cast<std::byte*>(small_); }
     std::size_t nbytes() const { return nbytes_; }
 
-private:
     struct Free {
         void operator()(std::byte* p) const;
     };
     // Scalars and tiny tensors live inside the Storage object itself: one allocation less
     // per tensor, which is most of the cost of an operation on one element.
     static constexpr std::size_t kSmall = 64;
-    alignas(64) std::byte small_[kSmall];
+
+private:
+    alignas(16) std::byte small_[kSmall];
     std::unique_ptr<std::byte[], Free> data_;
     std::size_t nbytes_;
 };
@@ -37,5 +41,11 @@ struct VersionCounter {
     std::uint32_t current() const { return version.load(std::memory_order_relaxed); }
     void bump() { version.fetch_add(1, std::memory_order_relaxed); }
 };
+
+/// A fresh storage of `nbytes` and a fresh version counter. For a small buffer both are
+/// one heap block (the version counter then keeps that block, not more than kSmall bytes
+/// of data, alive); a large buffer's counter is separate, so that a counter kept without
+/// the data (a saved tensor packed by a hook) does not hold the buffer.
+std::pair<std::shared_ptr<Storage>, std::shared_ptr<VersionCounter>> make_storage(std::size_t nbytes, bool zero = true);
 
 }  // namespace gradc

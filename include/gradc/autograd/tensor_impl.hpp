@@ -8,6 +8,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <utility>
 #include <vector>
 
 #include <gradc/autograd/storage.hpp>
@@ -44,6 +45,33 @@ struct AutogradMeta {
     std::mutex mutex;
 };
 
+/// A TensorImpl's AutogradMeta, constructed on first use inside the TensorImpl itself:
+/// a tensor recorded by an operation needs no heap block of its own for it.
+class LazyAutogradMeta {
+public:
+    LazyAutogradMeta() = default;
+    ~LazyAutogradMeta() { reset(); }
+    LazyAutogradMeta(const LazyAutogradMeta&) = delete;
+    LazyAutogradMeta& operator=(const LazyAutogradMeta&) = delete;
+
+    explicit operator bool() const { return meta_ != nullptr; }
+    AutogradMeta* get() const { return meta_; }
+    AutogradMeta* operator->() const { return meta_; }
+    AutogradMeta& operator*() const { return *meta_; }
+    AutogradMeta& emplace() {
+        reset();
+        meta_ = ::new (static_cast<void*>(slot_)) AutogradMeta();
+        return *meta_;
+    }
+    void reset() {
+        if (meta_) std::exchange(meta_, nullptr)->~AutogradMeta();
+    }
+
+private:
+    AutogradMeta* meta_ = nullptr;
+    alignas(AutogradMeta) unsigned char slot_[sizeof(AutogradMeta)];
+};
+
 class TensorImpl {
 public:
     TensorImpl(std::shared_ptr<Storage> storage, std::shared_ptr<VersionCounter> version,
@@ -58,7 +86,7 @@ public:
     std::int64_t numel;
     bool wrapped_number = false;  // a C++ scalar turned into a 0-dim tensor
     bool inference = false;       // created inside InferenceMode
-    std::unique_ptr<AutogradMeta> autograd;
+    LazyAutogradMeta autograd;
 
     // Created on first use, without a lock: only writers create it (set_requires_grad,
     // set_history on a new output, mutable_grad); every reader checks `autograd` first.
