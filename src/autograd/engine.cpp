@@ -14,6 +14,7 @@
 #include <gradc/autograd/tensor_impl.hpp>
 
 #include "internal.hpp"
+#include "node_map.hpp"
 
 namespace gradc::autograd {
 
@@ -59,10 +60,10 @@ struct NodeTask {
 struct GraphTask {
     bool keep_graph;
     bool create_graph;
-    std::unordered_map<Node*, NodeTask> nodes;
+    gradc::detail::AddressMap<Node, NodeTask> nodes;
     // With targets: which nodes must run, and where target gradients are captured.
     bool restricted = false;
-    std::unordered_map<Node*, bool> needed;
+    gradc::detail::AddressMap<Node, bool> needed;
     std::unordered_map<Node*, std::vector<std::pair<std::uint32_t, std::size_t>>> captures;
     tensor_list captured;
     std::uint64_t id = 0;
@@ -94,8 +95,8 @@ void count_dependencies(GraphTask& task, const std::vector<Node*>& roots) {
         for (const auto& e : n->next_edges()) {
             if (!e.is_valid()) continue;
             Node* next = e.function.get();
-            auto [it, inserted] = task.nodes.try_emplace(next);
-            ++it->second.dependencies;
+            auto [state, inserted] = task.nodes.try_emplace(next);
+            ++state->dependencies;
             if (inserted) stack.push_back(next);
         }
     }
@@ -104,27 +105,28 @@ void count_dependencies(GraphTask& task, const std::vector<Node*>& roots) {
 // A node is needed when it leads to a target; iterative post-order to survive deep graphs.
 bool mark_needed(GraphTask& task, Node* root, const std::unordered_set<Node*>& run_targets) {
     std::vector<std::pair<Node*, std::size_t>> stack{{root, 0}};
-    std::unordered_set<Node*> on_stack{root};
+    gradc::detail::AddressMap<Node, bool> on_stack;
+    on_stack[root] = true;
     while (!stack.empty()) {
         auto& [n, i] = stack.back();
         if (i < n->next_edges().size()) {
             const auto& e = n->next_edges()[i++];
             if (!e.is_valid()) continue;
             Node* next = e.function.get();
-            if (task.needed.count(next) || on_stack.count(next)) continue;
+            if (task.needed.contains(next) || on_stack.contains(next)) continue;
             stack.emplace_back(next, 0);
-            on_stack.insert(next);
+            on_stack[next] = true;
             continue;
         }
         bool need = run_targets.count(n) > 0;
         for (const auto& e : n->next_edges())
             if (e.is_valid()) {
-                auto it = task.needed.find(e.function.get());
-                need = need || (it != task.needed.end() && it->second);
+                const bool* next_needed = task.needed.find(e.function.get());
+                need = need || (next_needed && *next_needed);
             }
         need = need || task.captures.count(n) > 0;
         task.needed[n] = need;
-        on_stack.erase(n);
+        *on_stack.find(n) = false;
         stack.pop_back();
     }
     return task.needed[root];
@@ -149,11 +151,11 @@ void execute(GraphTask& task, const std::vector<Edge>& roots, const tensor_list&
     }
     count_dependencies(task, root_nodes);
     for (std::size_t i = 0; i < roots.size(); ++i)
-        add_to_buffer(task.nodes[root_nodes[i]], root_nodes[i], roots[i].input_nr, root_grads[i]);
+        add_to_buffer(*task.nodes.find(root_nodes[i]), root_nodes[i], roots[i].input_nr, root_grads[i]);
 
     std::priority_queue<Node*, std::vector<Node*>, ByNewest> ready;
     for (Node* r : root_nodes) {
-        NodeTask& t = task.nodes[r];
+        NodeTask& t = *task.nodes.find(r);
         if (t.dependencies == 0 && !t.queued) {
             t.queued = true;
             ready.push(r);
@@ -163,7 +165,7 @@ void execute(GraphTask& task, const std::vector<Edge>& roots, const tensor_list&
     while (!ready.empty()) {
         Node* node = ready.top();
         ready.pop();
-        tensor_list inputs = std::move(task.nodes[node].buffer);
+        tensor_list inputs = std::move(task.nodes.find(node)->buffer);
         inputs.resize(node->num_inputs());
         // Tensor hooks run whenever the gradient of their tensor is computed, before the
         // gradient is captured and whether or not the node runs.
@@ -188,12 +190,16 @@ void execute(GraphTask& task, const std::vector<Edge>& roots, const tensor_list&
             const Edge& e = edges[i];
             if (!e.is_valid()) continue;
             Node* next = e.function.get();
-            NodeTask& t = task.nodes[next];
             // A restricted pass sends nothing to nodes it neither runs nor captures (their
             // tensor hooks must not see a gradient the pass does not compute).
             const bool wanted = !task.restricted || task.needed[next] || task.captures.count(next) > 0;
+            Tensor g;
             if (run && wanted && i < outputs.size() && outputs[i].defined())
-                add_to_buffer(t, next, e.input_nr, validate(std::move(outputs[i]), next->input_metadata(e.input_nr), *node, i));
+                g = validate(std::move(outputs[i]), next->input_metadata(e.input_nr), *node, i);
+            // Looked up after validate(), which runs operations: no pointer into the map is
+            // held across code that might start another pass on this thread.
+            NodeTask& t = task.nodes[next];
+            if (g.defined()) add_to_buffer(t, next, e.input_nr, std::move(g));
             if (--t.dependencies == 0 && !t.queued) {
                 t.queued = true;
                 ready.push(next);
@@ -253,11 +259,11 @@ std::uint64_t current_graph_task_id() { return current_task ? current_task->id :
 bool will_engine_execute_node(const Node* node) {
     if (!current_task) return false;
     auto* n = const_cast<Node*>(node);
-    if (!current_task->nodes.count(n)) return false;
+    if (!current_task->nodes.contains(n)) return false;
     if (!current_task->restricted) return true;
     if (current_task->captures.count(n)) return true;
-    auto it = current_task->needed.find(n);
-    return it != current_task->needed.end() && it->second;
+    const bool* needed = current_task->needed.find(n);
+    return needed && *needed;
 }
 
 void queue_callback(std::function<void()> callback) {
@@ -316,8 +322,8 @@ tensor_list grad(const tensor_list& outputs, const tensor_list& inputs, const te
         bool leads_on = false;
         for (const auto& e : node->next_edges())
             if (e.is_valid()) {
-                auto it = task.needed.find(e.function.get());
-                leads_on = leads_on || (it != task.needed.end() && it->second);
+                const bool* needed = task.needed.find(e.function.get());
+                leads_on = leads_on || (needed && *needed);
             }
         task.needed[node] = leads_on;
     }

@@ -14,6 +14,11 @@ namespace gradc::autograd {
 FormulaNode::FormulaNode(std::string_view op_name, BackwardFormula formula)
     : op_name_(op_name), formula_(std::move(formula)) {}
 
+FormulaNode::~FormulaNode() {
+    begin_release();
+    for (auto& s : saved_) s.defer_release();
+}
+
 std::string backward_node_name(std::string_view op_name) {
     std::string n;
     bool upper = true;
@@ -207,6 +212,13 @@ bool AutogradContext::needs_input_grad(std::size_t index) const {
 
 CustomNodeBase::CustomNodeBase(std::string name, std::vector<bool> is_tensor_arg, bool once_differentiable)
     : name_(std::move(name)), is_tensor_arg_(std::move(is_tensor_arg)), once_differentiable_(once_differentiable) {}
+
+CustomNodeBase::~CustomNodeBase() {
+    begin_release();
+    for (auto& s : ctx_.saved_) s.defer_release();
+    for (auto& t : ctx_.to_save_) defer_release(t.impl());
+    ctx_.to_save_.clear();
+}
 
 tensor_list CustomNodeBase::apply(tensor_list&& grad_outputs) {
     if (ctx_.materialize_grads_)

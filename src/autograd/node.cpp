@@ -1,5 +1,9 @@
 // Nodes of the backward graph and the leaf sink AccumulateGrad.
 #include <atomic>
+#include <cstdlib>
+#include <exception>
+#include <memory>
+#include <new>
 #include <mutex>
 #include <unordered_map>
 
@@ -18,6 +22,63 @@ std::atomic<std::uint64_t> next_sequence_nr{0};
 }
 
 Node::Node() : sequence_nr_(next_sequence_nr.fetch_add(1, std::memory_order_relaxed)) {}
+
+namespace {
+
+// Trivially destructible, so that a graph freed while static objects are destroyed (after
+// this thread's thread_local objects) still finds it usable; its buffer is freed whenever
+// the queue runs empty.
+struct ReleaseQueue {
+    bool draining;
+    std::shared_ptr<void>* items;
+    std::size_t size;
+    std::size_t capacity;
+};
+thread_local ReleaseQueue release_queue{false, nullptr, 0, 0};
+
+void drain_release_queue() noexcept {
+    ReleaseQueue& q = release_queue;
+    while (q.size > 0) {
+        // Moved out first: freeing it may push more.
+        std::shared_ptr<void> last = std::move(q.items[--q.size]);
+        std::destroy_at(q.items + q.size);
+    }
+    std::free(q.items);
+    q.items = nullptr;
+    q.capacity = 0;
+    q.draining = false;
+}
+
+}  // namespace
+
+void Node::defer_release(std::shared_ptr<void> owner) noexcept {
+    if (!owner) return;
+    ReleaseQueue& q = release_queue;
+    if (q.size == q.capacity) {
+        const std::size_t capacity = q.capacity ? 2 * q.capacity : 64;
+        auto* grown = static_cast<std::shared_ptr<void>*>(std::malloc(capacity * sizeof(std::shared_ptr<void>)));
+        if (!grown) std::terminate();  // out of memory inside a destructor
+        std::uninitialized_move(q.items, q.items + q.size, grown);
+        std::destroy(q.items, q.items + q.size);
+        std::free(q.items);
+        q.items = grown;
+        q.capacity = capacity;
+    }
+    ::new (static_cast<void*>(q.items + q.size)) std::shared_ptr<void>(std::move(owner));
+    ++q.size;
+}
+
+void Node::begin_release() noexcept {
+    if (release_queue.draining) return;
+    release_queue.draining = true;
+    drains_release_queue_ = true;
+}
+
+Node::~Node() {
+    begin_release();
+    for (auto& e : next_edges_) defer_release(std::move(e.function));
+    if (drains_release_queue_) drain_release_queue();
+}
 
 std::uint32_t Node::add_input_metadata(const Tensor& t) {
     input_metadata_.push_back(InputMetadata{t.sizes(), t.dtype()});
@@ -213,6 +274,13 @@ tensor_list AccumulateGrad::call_tensor_pre_hooks(tensor_list grads) {
 
 AccumulateGrad::AccumulateGrad(Tensor leaf) : variable_(std::move(leaf)) {
     add_input_metadata(variable_);
+}
+
+// The leaf's .grad() may hold a graph (a gradient computed with create_graph).
+AccumulateGrad::~AccumulateGrad() {
+    begin_release();
+    defer_release(variable_.impl());
+    variable_ = Tensor();
 }
 
 // Runs under mutex() (Node::run): the accumulation and the post-accumulate-grad hooks of

@@ -125,6 +125,14 @@ void SavedVariable::reset_data() {
     freed_ = true;
 }
 
+void SavedVariable::defer_release() noexcept {
+    Node::defer_release(data_.impl());
+    Node::defer_release(std::move(grad_fn_));
+    Node::defer_release(fw_grad_.impl());
+    data_ = Tensor();
+    fw_grad_ = Tensor();
+}
+
 Tensor SavedVariable::unpack(const std::shared_ptr<Node>& saved_for) const {
     if (freed_) throw_freed();
     if (!defined_) return Tensor();

@@ -174,6 +174,35 @@ TEST_CASE("the graph is freed with the last tensor referring to it", "[autograd]
     CHECK(node.expired());
 }
 
+TEST_CASE("a long chain is freed and differentiated without deep recursion", "[autograd][engine]") {
+    // Each node owns the previous one through its edge and through its saved input. Freed
+    // recursively, the depth of the recursion grows with the chain (a chain of a million
+    // overflowed the default 8 MiB stack); sanitizer builds use larger frames.
+    constexpr int n = 300000;
+    auto x = gradc::tensor({0.5}, gradc::requires_grad());
+    std::weak_ptr<gradc::autograd::Node> first;
+    {
+        gradc::Tensor y = x;
+        for (int i = 0; i < n; ++i) {
+            y = gradc::sin(y) * 1.0;
+            if (i == 0) first = y.grad_fn();
+        }
+        CHECK_FALSE(first.expired());
+    }
+    CHECK(first.expired());  // freed without backward
+
+    gradc::Tensor y = x;
+    double value = 0.5, derivative = 1;
+    for (int i = 0; i < n / 4; ++i) {
+        derivative *= std::cos(value);
+        value = std::sin(value);
+        y = gradc::sin(y);
+    }
+    y.backward();
+    CHECK(x.grad().item<double>() == Approx(derivative).epsilon(1e-12));
+    CHECK(y.item<double>() == Approx(value).epsilon(1e-12));
+}
+
 TEST_CASE("saved outputs are restored with their grad_fn for double backward", "[autograd][engine]") {
     auto x = gradc::tensor({0.3}, gradc::requires_grad());
     auto y = x.exp();

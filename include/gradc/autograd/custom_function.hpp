@@ -95,6 +95,7 @@ private:
 class CustomNodeBase : public Node {
 public:
     CustomNodeBase(std::string name, std::vector<bool> is_tensor_arg, bool once_differentiable);
+    ~CustomNodeBase() override;
     std::string name() const override { return name_; }
     tensor_list apply(tensor_list&& grad_outputs) override;
     void release_variables() override;

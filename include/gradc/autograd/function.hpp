@@ -49,6 +49,7 @@ std::string backward_node_name(std::string_view op_name);
 class FormulaNode : public Node {
 public:
     FormulaNode(std::string_view op_name, BackwardFormula formula);
+    ~FormulaNode() override;
     /// "Mul" → "MulBackward"; an op name given in lower case is capitalised ("sin" → "SinBackward").
     std::string name() const override;
     tensor_list apply(tensor_list&& grad_outputs) override;

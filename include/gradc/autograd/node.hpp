@@ -47,7 +47,7 @@ public:
     using PostHook = std::function<tensor_list(const tensor_list& grad_inputs, const tensor_list& grad_outputs)>;
 
     Node();
-    virtual ~Node() = default;
+    virtual ~Node();
     Node(const Node&) = delete;
     Node& operator=(const Node&) = delete;
 
@@ -143,11 +143,24 @@ public:
     /// under mutex().
     tensor_list run(tensor_list&& grad_outputs);
 
+    /// Freeing a graph without recursion: a node's destructor hands what it holds of the
+    /// graph (the nodes its edges lead to, its saved tensors) to a queue of its thread, and
+    /// the outermost node destructor on the thread frees the queue's contents in a loop.
+    /// Freed in place, a chain of a million operations would recurse a million levels
+    /// deep and overflow the stack.
+    static void defer_release(std::shared_ptr<void> owner) noexcept;
+
 protected:
+    /// The first statement of the destructor of a subclass that passes what it holds to
+    /// defer_release: unless a node is already being freed on this thread, makes
+    /// this node the one whose destructor (~Node) empties the queue.
+    void begin_release() noexcept;
+
     std::vector<Edge> next_edges_;
     std::vector<InputMetadata> input_metadata_;
 
 private:
+    bool drains_release_queue_ = false;
     mutable std::mutex mutex_;
     std::uint64_t sequence_nr_;
     template <class H>
@@ -165,6 +178,7 @@ private:
 class AccumulateGrad : public Node {
 public:
     explicit AccumulateGrad(Tensor leaf);
+    ~AccumulateGrad() override;
     std::string name() const override { return "AccumulateGrad"; }
     tensor_list apply(tensor_list&& grad_outputs) override;
     const Tensor& variable() const { return variable_; }

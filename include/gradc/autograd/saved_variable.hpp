@@ -48,6 +48,9 @@ public:
     Tensor unpack(const std::shared_ptr<Node>& saved_for) const;
     /// Drops the data (and the packed object); a later unpack throws the retain_graph error.
     void reset_data();
+    /// For the destructor of the node that owns it: hands the tensors and node it holds to
+    /// Node::defer_release (node.hpp), so that freeing a long graph does not recurse.
+    void defer_release() noexcept;
     bool was_freed() const { return freed_; }
     bool defined() const { return defined_; }
     bool has_hooks() const { return static_cast<bool>(unpack_hook_); }
