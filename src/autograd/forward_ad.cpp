@@ -148,7 +148,7 @@ Tensor tangent_of(const Tensor& t) {
     return vt;
 }
 
-bool any_tangent(const tensor_list& tensors) {
+bool any_tangent(TensorRefs tensors) {
     if (current_level.load(std::memory_order_relaxed) == 0 || ignore_depth > 0) return false;
     return std::any_of(tensors.begin(), tensors.end(), [](const Tensor& t) { return tangent_of(t).defined(); });
 }

@@ -21,7 +21,7 @@ std::uint64_t active_level();
 /// tangent of its own whose base has one gets the same view of the base's tangent.
 Tensor tangent_of(const Tensor& t);
 /// Whether one of `tensors` has a tangent; one atomic load when no level is active.
-bool any_tangent(const tensor_list& tensors);
+bool any_tangent(TensorRefs tensors);
 bool any_tangent(std::initializer_list<const Tensor*> tensors);
 
 /// Gives `t` the tangent `tangent` (same shape and dtype), copied into t's layout when

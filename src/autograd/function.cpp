@@ -53,8 +53,16 @@ tensor_list FormulaNode::apply(tensor_list&& grad_outputs) {
 
 std::vector<std::pair<std::string, SavedVariable*>> FormulaNode::saved_variable_entries() {
     std::vector<std::pair<std::string, SavedVariable*>> out;
-    for (std::size_t i = 0; i < saved_.size(); ++i)
-        if (saved_[i].defined()) out.emplace_back(saved_names_[i], &saved_[i]);
+    for (std::size_t i = 0; i < saved_.size(); ++i) {
+        if (!saved_[i].defined()) continue;
+        const auto [kind, k] = saved_roles_[i];
+        std::string name = kind == SavedRole::kOutput  ? (num_inputs() == 1 ? "result" : "result" + std::to_string(k))
+                           : kind == SavedRole::kOther ? "saved" + std::to_string(k)
+                           : k == 0                    ? "self"
+                           : k == 1                    ? "other"
+                                                       : "input" + std::to_string(k);
+        out.emplace_back(std::move(name), &saved_[i]);
+    }
     return out;
 }
 
@@ -93,11 +101,17 @@ bool should_record(std::initializer_list<const Tensor*> inputs) {
     return compute_requires_grad(inputs) || forward_ad::detail::any_tangent(inputs);
 }
 
-std::shared_ptr<Node> record(std::string_view op_name, const tensor_list& inputs, const tensor_list& outputs,
-                             const tensor_list& saved, BackwardFormula formula, JvpFormula jvp) {
+tensor_list TensorRefs::to_list() const { return tensor_list(begin(), end()); }
+
+std::shared_ptr<Node> record(std::string_view op_name, TensorRefs inputs, TensorRefs outputs, TensorRefs saved,
+                             BackwardFormula formula, JvpFormula jvp) {
     if (forward_ad::detail::any_tangent(inputs))
-        return forward_ad::detail::record_with_tangents(op_name, inputs, outputs, saved, std::move(formula), jvp);
-    if (!compute_requires_grad(inputs)) return nullptr;
+        return forward_ad::detail::record_with_tangents(op_name, inputs.to_list(), outputs.to_list(), saved.to_list(),
+                                                        std::move(formula), jvp);
+    if (!GradMode::is_enabled()) return nullptr;
+    bool requires_grad = false;
+    for (const auto& t : inputs) requires_grad = requires_grad || (t.defined() && t.requires_grad());
+    if (!requires_grad) return nullptr;
     auto node = std::make_shared<FormulaNode>(op_name, std::move(formula));
     auto& edges = node->mutable_next_edges();
     edges.reserve(inputs.size());
@@ -107,37 +121,33 @@ std::shared_ptr<Node> record(std::string_view op_name, const tensor_list& inputs
         if (is_differentiable_type(outputs[i].dtype())) set_history(outputs[i], node, static_cast<std::uint32_t>(i));
     }
     auto& sv = node->saved_variables();
-    auto& names = node->saved_variable_names();
+    auto& roles = node->saved_roles();
     sv.reserve(saved.size());
-    names.reserve(saved.size());
-    std::vector<bool> input_named(inputs.size(), false);
+    using Role = FormulaNode::SavedRole;
     for (std::size_t k = 0; k < saved.size(); ++k) {
         const Tensor& s = saved[k];
-        std::string name = "saved" + std::to_string(k);
-        bool is_output = false;
-        for (std::size_t o = 0; o < outputs.size(); ++o) {
-            if (s.defined() && s.is_same(outputs[o])) {
-                is_output = true;
-                name = outputs.size() == 1 ? "result" : "result" + std::to_string(o);
+        Role role{Role::kOther, static_cast<std::uint32_t>(k)};
+        for (std::size_t o = 0; o < outputs.size() && s.defined(); ++o) {
+            if (s.is_same(outputs[o])) {
+                role = Role{Role::kOutput, static_cast<std::uint32_t>(o)};
                 break;
             }
         }
-        if (!is_output && s.defined()) {
-            for (std::size_t i = 0; i < inputs.size(); ++i) {
-                if (input_named[i] || !inputs[i].defined() || !s.is_same(inputs[i])) continue;
-                input_named[i] = true;
-                name = i == 0 ? "self" : i == 1 ? "other" : "input" + std::to_string(i);
-                break;
-            }
+        // Each input lends its name once: x saved twice for mul(x, x) is "self", then "other".
+        for (std::size_t i = 0; i < inputs.size() && role.kind == Role::kOther && s.defined(); ++i) {
+            if (!inputs[i].defined() || !s.is_same(inputs[i])) continue;
+            bool named = false;
+            for (const Role& r : roles) named = named || (r.kind == Role::kInput && r.index == i);
+            if (!named) role = Role{Role::kInput, static_cast<std::uint32_t>(i)};
         }
-        sv.emplace_back(s, is_output);
-        names.push_back(std::move(name));
+        sv.emplace_back(s, role.kind == Role::kOutput);
+        roles.push_back(role);
     }
     return node;
 }
 
-Tensor record1(std::string_view op_name, const tensor_list& inputs, Tensor output, const tensor_list& saved,
-               BackwardFormula formula, JvpFormula jvp) {
+Tensor record1(std::string_view op_name, TensorRefs inputs, Tensor output, TensorRefs saved, BackwardFormula formula,
+               JvpFormula jvp) {
     record(op_name, inputs, {output}, saved, std::move(formula), std::move(jvp));
     return output;
 }

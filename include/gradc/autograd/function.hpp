@@ -7,6 +7,8 @@
 /// form cycles).
 
 #include <functional>
+#include <initializer_list>
+#include <iterator>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -56,15 +58,21 @@ public:
     void release_variables() override;
 
     std::vector<SavedVariable>& saved_variables() { return saved_; }
-    /// Names of saved_variables(), same order (see Node::saved_names).
-    std::vector<std::string>& saved_variable_names() { return saved_names_; }
+    /// What each of saved_variables() is, which gives its name (Node::saved_names): input
+    /// i ("self", "other", "inputN"), output o ("result", "resultN") or neither ("savedK").
+    struct SavedRole {
+        enum Kind : std::uint8_t { kOther, kInput, kOutput };
+        Kind kind = kOther;
+        std::uint32_t index = 0;
+    };
+    SmallVector<SavedRole, 3>& saved_roles() { return saved_roles_; }
     std::vector<std::pair<std::string, SavedVariable*>> saved_variable_entries() override;
 
 private:
     std::string_view op_name_;
     BackwardFormula formula_;
     std::vector<SavedVariable> saved_;
-    std::vector<std::string> saved_names_;
+    SmallVector<SavedRole, 3> saved_roles_;
 };
 
 /// True when an operation on `inputs` must be recorded: grad mode is on and one of them
@@ -77,18 +85,38 @@ bool compute_requires_grad(std::initializer_list<const Tensor*> inputs);
 /// input has a tangent). Operations that skip record() for speed test this.
 bool should_record(std::initializer_list<const Tensor*> inputs);
 
+/// The tensors given to record(): a braced list `{a, b}` or a tensor_list, read in place
+/// (recording an operation on small tensors should not build vectors). A parameter type
+/// only: it refers to its argument, which lives as long as the call.
+class TensorRefs {
+public:
+    // The list's array lives until the end of the caller's full-expression, past the call.
+    TensorRefs(std::initializer_list<Tensor> list) : data_(std::data(list)), size_(list.size()) {}
+    TensorRefs(const tensor_list& list) : data_(list.data()), size_(list.size()) {}
+    const Tensor* begin() const { return data_; }
+    const Tensor* end() const { return data_ + size_; }
+    std::size_t size() const { return size_; }
+    bool empty() const { return size_ == 0; }
+    const Tensor& operator[](std::size_t i) const { return data_[i]; }
+    tensor_list to_list() const;
+
+private:
+    const Tensor* data_;
+    std::size_t size_;
+};
+
 /// Records `outputs` as produced by the operation `op_name` from `inputs` when
 /// `compute_requires_grad(inputs)`; `saved` are the tensors the formula will read (an
 /// output among them is recognised and saved as an output). Returns the node, or null
 /// when nothing was recorded. `op_name` must outlive the node (use a string literal).
 /// When an input has a tangent (forward_ad.hpp), the outputs get theirs from `jvp`, or,
 /// without one, from `formula` transposed (slower; see docs/dynamic.md).
-std::shared_ptr<Node> record(std::string_view op_name, const tensor_list& inputs, const tensor_list& outputs,
-                             const tensor_list& saved, BackwardFormula formula, JvpFormula jvp = nullptr);
+std::shared_ptr<Node> record(std::string_view op_name, TensorRefs inputs, TensorRefs outputs, TensorRefs saved,
+                             BackwardFormula formula, JvpFormula jvp = nullptr);
 
 /// Single-output convenience: returns `output`, recorded.
-Tensor record1(std::string_view op_name, const tensor_list& inputs, Tensor output, const tensor_list& saved,
-               BackwardFormula formula, JvpFormula jvp = nullptr);
+Tensor record1(std::string_view op_name, TensorRefs inputs, Tensor output, TensorRefs saved, BackwardFormula formula,
+               JvpFormula jvp = nullptr);
 
 /// Sets `t`'s history to output `output_nr` of `fn` (or clears it for null `fn`).
 void set_history(const Tensor& t, const std::shared_ptr<Node>& fn, std::uint32_t output_nr);

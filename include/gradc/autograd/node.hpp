@@ -16,6 +16,7 @@
 #include <vector>
 
 #include <gradc/autograd/saved_variable.hpp>
+#include <gradc/autograd/small_vector.hpp>
 #include <gradc/autograd/tensor.hpp>
 
 namespace gradc::autograd {
@@ -30,12 +31,18 @@ struct Edge {
     bool is_valid() const { return function != nullptr; }
 };
 
+/// A node's edges: most operations have one or two inputs, kept inside the node.
+using edge_list = SmallVector<Edge, 2>;
+
 /// Shape and dtype of a forward output, checked against the gradient that arrives for it;
 /// a gradient with the broadcast shape is summed back to this shape by the engine.
 struct InputMetadata {
     Shape sizes;
     ScalarType dtype = kFloat64;
 };
+
+/// One per forward output; most operations have one, kept inside the node.
+using input_metadata_list = SmallVector<InputMetadata, 1>;
 
 class Node : public std::enable_shared_from_this<Node> {
 public:
@@ -88,8 +95,8 @@ public:
     /// A raw handle to the saved tensor `name`, for `register_hooks(pack, unpack)`.
     SavedTensor raw_saved(std::string_view name);
 
-    const std::vector<Edge>& next_edges() const { return next_edges_; }
-    std::vector<Edge>& mutable_next_edges() { return next_edges_; }
+    const edge_list& next_edges() const { return next_edges_; }
+    edge_list& mutable_next_edges() { return next_edges_; }
     const Edge& next_edge(std::size_t i) const { return next_edges_.at(i); }
     std::size_t num_outputs() const { return next_edges_.size(); }
     std::size_t num_inputs() const { return input_metadata_.size(); }
@@ -156,8 +163,8 @@ protected:
     /// this node the one whose destructor (~Node) empties the queue.
     void begin_release() noexcept;
 
-    std::vector<Edge> next_edges_;
-    std::vector<InputMetadata> input_metadata_;
+    edge_list next_edges_;
+    input_metadata_list input_metadata_;
 
 private:
     bool drains_release_queue_ = false;
