@@ -36,7 +36,7 @@ std::string backward_node_name(std::string_view op_name) {
 std::string FormulaNode::name() const { return backward_node_name(op_name_); }
 
 tensor_list FormulaNode::apply(tensor_list&& grad_outputs) {
-    tensor_list saved;
+    SmallVector<Tensor, 3> saved;
     saved.reserve(saved_.size());
     auto self = shared_from_this();
     for (auto& s : saved_) saved.push_back(s.unpack(self));
@@ -44,7 +44,7 @@ tensor_list FormulaNode::apply(tensor_list&& grad_outputs) {
     for (std::size_t i = 0; i < grad_outputs.size(); ++i)
         if (!grad_outputs[i].defined())
             grad_outputs[i] = zeros(input_metadata_[i].sizes, dtype(input_metadata_[i].dtype));
-    tensor_list result = formula_(grad_outputs, BackwardContext{saved, *this});
+    tensor_list result = formula_(grad_outputs, BackwardContext{TensorRefs(saved.data(), saved.size()), *this});
     if (result.size() != next_edges_.size())
         throw Error("gradc: internal error: " + name() + " returned " + std::to_string(result.size()) +
                     " gradients for " + std::to_string(next_edges_.size()) + " inputs");

@@ -19,9 +19,30 @@
 
 namespace gradc::autograd {
 
+/// The tensors given to record(): a braced list `{a, b}` or a tensor_list, read in place
+/// (recording an operation on small tensors should not build vectors); also the saved
+/// tensors a backward formula sees. It refers to its argument and must not outlive it.
+class TensorRefs {
+public:
+    // The list's array lives until the end of the caller's full-expression, past the call.
+    TensorRefs(std::initializer_list<Tensor> list) : data_(std::data(list)), size_(list.size()) {}
+    TensorRefs(const tensor_list& list) : data_(list.data()), size_(list.size()) {}
+    TensorRefs(const Tensor* data, std::size_t size) : data_(data), size_(size) {}
+    const Tensor* begin() const { return data_; }
+    const Tensor* end() const { return data_ + size_; }
+    std::size_t size() const { return size_; }
+    bool empty() const { return size_ == 0; }
+    const Tensor& operator[](std::size_t i) const { return data_[i]; }
+    tensor_list to_list() const;
+
+private:
+    const Tensor* data_;
+    std::size_t size_;
+};
+
 /// What a backward formula sees.
 struct BackwardContext {
-    const tensor_list& saved;  // unpacked, in the order given to record()
+    TensorRefs saved;  // unpacked, in the order given to record()
     const Node& node;          // for should_compute_output(i)
     bool needs(std::size_t input) const { return node.should_compute_output(input); }
 };
@@ -84,26 +105,6 @@ bool compute_requires_grad(std::initializer_list<const Tensor*> inputs);
 /// (compute_requires_grad) or tangents of its outputs (a dual level is active and an
 /// input has a tangent). Operations that skip record() for speed test this.
 bool should_record(std::initializer_list<const Tensor*> inputs);
-
-/// The tensors given to record(): a braced list `{a, b}` or a tensor_list, read in place
-/// (recording an operation on small tensors should not build vectors). A parameter type
-/// only: it refers to its argument, which lives as long as the call.
-class TensorRefs {
-public:
-    // The list's array lives until the end of the caller's full-expression, past the call.
-    TensorRefs(std::initializer_list<Tensor> list) : data_(std::data(list)), size_(list.size()) {}
-    TensorRefs(const tensor_list& list) : data_(list.data()), size_(list.size()) {}
-    const Tensor* begin() const { return data_; }
-    const Tensor* end() const { return data_ + size_; }
-    std::size_t size() const { return size_; }
-    bool empty() const { return size_ == 0; }
-    const Tensor& operator[](std::size_t i) const { return data_[i]; }
-    tensor_list to_list() const;
-
-private:
-    const Tensor* data_;
-    std::size_t size_;
-};
 
 /// Records `outputs` as produced by the operation `op_name` from `inputs` when
 /// `compute_requires_grad(inputs)`; `saved` are the tensors the formula will read (an
