@@ -56,6 +56,7 @@ std::vector<std::pair<std::string, SavedVariable*>> FormulaNode::saved_variable_
     for (std::size_t i = 0; i < saved_.size(); ++i) {
         if (!saved_[i].defined()) continue;
         const auto [kind, k] = saved_roles_[i];
+        // num_inputs(): the number of forward outputs; a single one is plainly "result".
         std::string name = kind == SavedRole::kOutput  ? (num_inputs() == 1 ? "result" : "result" + std::to_string(k))
                            : kind == SavedRole::kOther ? "saved" + std::to_string(k)
                            : k == 0                    ? "self"
@@ -70,7 +71,7 @@ void FormulaNode::release_variables() {
     for (auto& s : saved_) s.reset_data();
 }
 
-bool compute_requires_grad(const tensor_list& inputs) {
+bool compute_requires_grad(TensorRefs inputs) {
     if (!GradMode::is_enabled()) return false;
     for (const auto& t : inputs)
         if (t.defined() && t.requires_grad()) return true;
@@ -108,10 +109,7 @@ std::shared_ptr<Node> record(std::string_view op_name, TensorRefs inputs, Tensor
     if (forward_ad::detail::any_tangent(inputs))
         return forward_ad::detail::record_with_tangents(op_name, inputs.to_list(), outputs.to_list(), saved.to_list(),
                                                         std::move(formula), jvp);
-    if (!GradMode::is_enabled()) return nullptr;
-    bool requires_grad = false;
-    for (const auto& t : inputs) requires_grad = requires_grad || (t.defined() && t.requires_grad());
-    if (!requires_grad) return nullptr;
+    if (!compute_requires_grad(inputs)) return nullptr;
     auto node = std::make_shared<FormulaNode>(op_name, std::move(formula));
     auto& edges = node->mutable_next_edges();
     edges.reserve(inputs.size());

@@ -98,7 +98,7 @@ private:
 
 /// True when an operation on `inputs` must be recorded: grad mode is on and one of them
 /// requires grad.
-bool compute_requires_grad(const tensor_list& inputs);
+bool compute_requires_grad(TensorRefs inputs);
 bool compute_requires_grad(std::initializer_list<const Tensor*> inputs);
 
 /// True when an operation on `inputs` has something to record: a backward node

@@ -45,8 +45,6 @@ public:
     SmallVector(It first, It last) : SmallVector() {
         assign(first, last);
     }
-    /// From a std::vector, for code that builds a shape as a vector.
-    explicit SmallVector(const std::vector<T>& v) : SmallVector() { assign(v.begin(), v.end()); }
     SmallVector(const SmallVector& other) : SmallVector() { assign(other.begin(), other.end()); }
     SmallVector(SmallVector&& other) noexcept(std::is_nothrow_move_constructible_v<T>) : SmallVector() {
         take(std::move(other));
@@ -74,7 +72,6 @@ public:
 
     /// A std::vector with the same elements.
     std::vector<T> to_vector() const { return std::vector<T>(begin(), end()); }
-    explicit operator std::vector<T>() const { return to_vector(); }
 
     // ---- access ---------------------------------------------------------------------
     size_type size() const noexcept { return size_; }
