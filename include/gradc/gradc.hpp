@@ -3,6 +3,7 @@
 /// Static mode: build an expression from gradc::variables<N>(), gradc::compile it, call
 /// the kernel's value, gradient, jvp, vjp and jacobian programs.
 
+#include <gradc/compile.hpp>
 #include <gradc/error.hpp>
 #include <gradc/expr.hpp>
 #include <gradc/lower.hpp>

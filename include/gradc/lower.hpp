@@ -1,12 +1,15 @@
 #pragma once
-/// Compile-time lowering: order and CSE, activity, slots, and the primal, tangent and
-/// adjoint programs; `gradc::compile` and the kernel it returns.
+/// Compile-time lowering: the outputs' graphs merged, activity, slots, and the primal,
+/// tangent, adjoint and map-reduce programs; the kernel's calls on one point.
 
 #include <gradc/lower/activity.hpp>
-#include <gradc/lower/compile.hpp>
 #include <gradc/lower/describe.hpp>
+#include <gradc/lower/flat.hpp>
 #include <gradc/lower/kernel.hpp>
+#include <gradc/lower/map_reduce_nodes.hpp>
+#include <gradc/lower/map_reduce_split.hpp>
 #include <gradc/lower/order.hpp>
 #include <gradc/lower/print.hpp>
 #include <gradc/lower/program.hpp>
 #include <gradc/lower/results.hpp>
+#include <gradc/lower/steps.hpp>

@@ -134,7 +134,7 @@ TEST_CASE("map_reduce hoists parameter-only nodes without changing the result", 
     }
     // The split itself: exp(mu), log(sigma), the parameters and the literal are invariant.
     using P = decltype(k)::program;
-    constexpr auto inv = P::invariant<gradc::simd::detail::data_mask<decltype(k)>>;
+    constexpr auto inv = gradc::lower::map_reduce_split<P, gradc::simd::detail::data_mask<decltype(k)>>::invariant;
     std::size_t invariant_nodes = 0;
     for (bool b : inv) invariant_nodes += b ? 1 : 0;
     CHECK(invariant_nodes >= 8);
@@ -197,8 +197,8 @@ TEST_CASE("map_reduce's linear shortcuts give the per-point sums", "[simd][map_r
     // Those tails reach down to x itself: Σx is all that is summed for the value.
     using PT = decltype(tail)::program;
     using PW = decltype(tail_where)::program;
-    CHECK(PT::desc[PT::split<gradc::simd::detail::data_mask<decltype(tail)>>.frontier].kind == gradc::lower::node_kind::variable);
-    CHECK(PW::desc[PW::split<gradc::simd::detail::data_mask<decltype(tail_where)>>.frontier].kind == gradc::lower::node_kind::variable);
+    CHECK(PT::desc[gradc::lower::map_reduce_split<PT, gradc::simd::detail::data_mask<decltype(tail)>>::plan.frontier].kind == gradc::lower::node_kind::variable);
+    CHECK(PW::desc[gradc::lower::map_reduce_split<PW, gradc::simd::detail::data_mask<decltype(tail_where)>>::plan.frontier].kind == gradc::lower::node_kind::variable);
 
     // The split the likelihood gets: only z² is summed for the value, and the adjoint
     // sweep per point stops at z (z → x - mu is swept once, on Σ adjoint of z).
@@ -206,7 +206,7 @@ TEST_CASE("map_reduce's linear shortcuts give the per-point sums", "[simd][map_r
     const auto z = (xx - m) / s;
     const auto ll = gradc::compile(-0.5 * (z * z) - log(s) - 0.9189385332046727, gradc::wrt(m, s));
     using P = decltype(ll)::program;
-    constexpr auto& split = P::split<gradc::simd::detail::data_mask<decltype(ll)>>;
+    constexpr auto& split = gradc::lower::map_reduce_split<P, gradc::simd::detail::data_mask<decltype(ll)>>::plan;
     CHECK(split.frontier != P::output_nodes[0]);
     CHECK(split.tail_offset);
     std::size_t deferred = 0, boundary = 0;

@@ -6,82 +6,153 @@
 ///  - `node<Rule, Args...>`: a primitive of the rule table applied to sub-expressions;
 ///  - `condition<Op, Args...>`: a comparison or logical connective, used only as the
 ///    first operand of `where`; it has no derivative.
+/// Every expression carries its flat form, `graph` (expr/graph.hpp), built when its type
+/// is, and a node or condition holds the values of the literals of its subtree, in graph
+/// order, instead of its operands: the kernel copies them in one go, with no walk.
 
+#include <algorithm>
+#include <array>
 #include <cstddef>
 #include <type_traits>
 
+#include <gradc/expr/graph.hpp>
 #include <gradc/rules/rule.hpp>
 
 namespace gradc::expr {
+
+using graphs::apply;
+using graphs::constant;
+using graphs::entry;
+using graphs::graph;
+using graphs::input;
+using graphs::merge;
+using graphs::ref;
+using graphs::relocate_operand;
 
 template <std::size_t I, std::size_t N>
 struct variable {
     static_assert(I < N, "gradc: variable index out of range of its set");
     static constexpr std::size_t index = I;
     static constexpr std::size_t set_size = N;
+    using graph = graphs::graph<0, entry<variable, input<I>>>;
 };
 
 template <class V>
 struct literal {
     V value;
+    using graph = graphs::graph<1, entry<void, constant<0>>>;
 };
 
-template <class Rule, class... Args>
-struct node;
-template <class Op, class... Args>
-struct condition;
-
-/// True when a subtree carries no run-time value: two such subtrees of equal type are
-/// the same computation and the lowering pass merges them.
-template <class E>
-inline constexpr bool is_payload_free = true;  // variables
-template <class V>
-inline constexpr bool is_payload_free<literal<V>> = false;
-template <class R, class... A>
-inline constexpr bool is_payload_free<node<R, A...>> = (is_payload_free<A> && ...);
-template <class Op, class... A>
-inline constexpr bool is_payload_free<condition<Op, A...>> = (is_payload_free<A> && ...);
-
-
-/// Operands are stored only when some carry a literal: a payload-free subtree is an
-/// empty object, so sharing it many times (x*x, (x*x)*(x*x), ...) costs no memory.
-/// Stored operands are plain members of an aggregate, not a tuple: building an
-/// expression then instantiates no constructor per node, which matters for compile time
-/// (each function whose signature names a deep expression type costs mangling time).
-template <bool Stored, class... Args>
-struct operands {};
-template <class A>
-struct operands<true, A> {
-    A a;
+/// The literal values of a subtree, in graph order; nothing for a payload-free one, so
+/// that sharing it many times (x*x, (x*x)*(x*x), ...) costs no memory.
+template <std::size_t L>
+struct literal_store {
+    std::array<double, L> literal_values;
 };
-template <class A, class B>
-struct operands<true, A, B> {
-    A a;
-    B b;
-};
-template <class A, class B, class C>
-struct operands<true, A, B, C> {
-    A a;
-    B b;
-    C c;
-};
+template <>
+struct literal_store<0> {};
 
-template <std::size_t K, class E>
-constexpr const auto& operand(const E& e) {
-    if constexpr (K == 0) {
-        return e.a;
-    } else if constexpr (K == 1) {
-        return e.b;
-    } else {
-        return e.c;
-    }
+/// Size of the variable set the expression's variables come from (0 if it has none);
+/// `mixed_sets` when variables of different `variables<N>()` sets meet.
+inline constexpr std::size_t mixed_sets = static_cast<std::size_t>(-1);
+
+constexpr std::size_t merge_set_size(std::size_t a, std::size_t b) {
+    if (a == 0) return b;
+    if (b == 0 || a == b) return a;
+    return mixed_sets;
 }
 
+template <class... T>
+struct type_list {};
+
+/// The flat form of an operand inside a graph whose positions table is P: a reference
+/// to the operand's node (the last of its own graph), or a condition's test relocated.
+template <class A, class P>
+struct operand_form {
+    using type = ref<P::template at<A::graph::size - 1>()>;
+};
+template <class A, class P>
+    requires requires { typename A::test; }
+struct operand_form<A, P> {
+    using type = typename relocate_operand<typename A::test, P>::type;
+};
+
+/// The operands' graphs merged in order, and each operand's flat form in the result.
+template <class G, class Forms, class... Operands>
+struct merge_operands {
+    using graph = G;
+    using forms = Forms;
+};
+template <class G, class... F, class A, class... Rest>
+struct merge_operands<G, type_list<F...>, A, Rest...> {
+    using merged = merge<G, typename A::graph>;
+    using next = merge_operands<typename merged::type,
+                                type_list<F..., typename operand_form<A, typename merged::positions>::type>, Rest...>;
+    using graph = typename next::graph;
+    using forms = typename next::forms;
+};
+
+template <class Key, class Rule, class G, class Forms>
+struct append_apply;
+template <class Key, class Rule, std::size_t L, class... E, class... F>
+struct append_apply<Key, Rule, graph<L, E...>, type_list<F...>> {
+    using type = graph<L, E..., entry<Key, apply<Rule, F...>>>;
+};
+
+/// The graph of node<Rule, Args...>: its operands' graphs, then itself (keyed by its
+/// type when it carries no literal, so that an equal subtree met later is merged).
+template <class Self, class Rule, class... Args>
+struct node_graph {
+    using operands = merge_operands<graph<0>, type_list<>, Args...>;
+    using key = std::conditional_t<operands::graph::literals == 0, Self, void>;
+    using type = typename append_apply<key, Rule, typename operands::graph, typename operands::forms>::type;
+};
+
+template <class Op, class Forms>
+struct test_of;
+template <class Op, class... F>
+struct test_of<Op, type_list<F...>> {
+    using type = graphs::test<Op, F...>;
+};
+
 template <class Rule, class... Args>
-struct node : operands<!(is_payload_free<Args> && ...), Args...> {};
+struct node : literal_store<node_graph<node<Rule, Args...>, Rule, Args...>::type::literals> {
+    using graph = typename node_graph<node, Rule, Args...>::type;
+};
 
 template <class Op, class... Args>
-struct condition : operands<!(is_payload_free<Args> && ...), Args...> {};
+struct condition : literal_store<merge_operands<graph<0>, type_list<>, Args...>::graph::literals> {
+    using operands = merge_operands<graphs::graph<0>, type_list<>, Args...>;
+    using graph = typename operands::graph;
+    using test = typename test_of<Op, typename operands::forms>::type;
+};
+
+/// True when a subtree carries no run-time value: two such subtrees of equal type are
+/// the same computation and the lowering merges them.
+template <class E>
+inline constexpr bool is_payload_free = E::graph::literals == 0;
+
+/// The set size of the variables a graph's input nodes stand for (their keys), merged.
+/// A class template per key and one function per graph: nothing per node is named with
+/// a long type (expr/pack.hpp says why).
+template <class Key>
+struct key_set_size : std::integral_constant<std::size_t, 0> {};
+template <std::size_t I, std::size_t N>
+struct key_set_size<variable<I, N>> : std::integral_constant<std::size_t, N> {};
+
+template <class Graph>
+struct graph_set_size;
+template <std::size_t L, class... E>
+struct graph_set_size<graph<L, E...>> {
+    static consteval std::size_t get() {
+        std::size_t n = 0;
+        ((n = merge_set_size(n, key_set_size<typename E::key>::value)), ...);
+        return n;
+    }
+};
+
+template <class E>
+inline constexpr std::size_t set_size_of = graph_set_size<typename E::graph>::get();
 
 // ---- classification ------------------------------------------------------------
 
@@ -105,41 +176,20 @@ inline constexpr bool is_condition = false;
 template <class Op, class... A>
 inline constexpr bool is_condition<condition<Op, A...>> = true;
 
+/// A condition expression: a comparison of value expressions, or a logical combination.
+/// (Both concepts ask the type for members, not variable templates: a variable template
+/// instantiated per node would be named with the node's long type.)
+template <class E>
+concept Condition = requires { typename E::test; };
+
 /// A value expression: something that evaluates to a number and can be differentiated.
 template <class E>
-concept Expression = is_variable<E> || is_literal<E> || is_node<E>;
-
-/// A condition expression: a comparison of value expressions, or a logical combination.
-template <class E>
-concept Condition = is_condition<E>;
+concept Expression = requires { typename E::graph; } && !Condition<E>;
 
 /// Something that may stand beside an expression in an operator: an expression or a
 /// number (double, float or an integer type; bool is not a number here).
 template <class A>
 concept Operand = Expression<A> || (std::is_arithmetic_v<A> && !std::is_same_v<A, bool>);
-
-/// Size of the variable set the expression's variables come from (0 if it has none);
-/// `mixed_sets` when variables of different `variables<N>()` sets meet.
-inline constexpr std::size_t mixed_sets = static_cast<std::size_t>(-1);
-
-constexpr std::size_t merge_set_size(std::size_t a, std::size_t b) {
-    if (a == 0) return b;
-    if (b == 0 || a == b) return a;
-    return mixed_sets;
-}
-
-template <class E>
-inline constexpr std::size_t set_size_of = 0;
-template <std::size_t I, std::size_t N>
-inline constexpr std::size_t set_size_of<variable<I, N>> = N;
-template <class R, class... A>
-inline constexpr std::size_t set_size_of<node<R, A...>> = [] {
-    std::size_t n = 0;
-    ((n = merge_set_size(n, set_size_of<A>)), ...);
-    return n;
-}();
-template <class Op, class... A>
-inline constexpr std::size_t set_size_of<condition<Op, A...>> = set_size_of<node<Op, A...>>;
 
 // ---- making nodes ----------------------------------------------------------------
 
@@ -147,24 +197,47 @@ inline constexpr std::size_t set_size_of<condition<Op, A...>> = set_size_of<node
 template <class A>
 using expression_of_t = std::conditional_t<Expression<A> || Condition<A>, A, literal<A>>;
 
+/// The literal values an operand contributes to a node, in graph order. Overloads on
+/// the literal store's size, not on the operand's type: no function per subtree.
+template <std::size_t L>
+constexpr const std::array<double, L>& literal_values(const literal_store<L>& s) {
+    return s.literal_values;
+}
+constexpr std::array<double, 0> literal_values(const literal_store<0>&) { return {}; }
+template <class V>
+constexpr std::array<double, 1> literal_values(const literal<V>& l) {
+    return {static_cast<double>(l.value)};
+}
+template <std::size_t I, std::size_t N>
+constexpr std::array<double, 0> literal_values(const variable<I, N>&) {
+    return {};
+}
+
+template <std::size_t... L>
+constexpr std::array<double, (L + ... + 0)> join_literal_values(const std::array<double, L>&... parts) {
+    std::array<double, (L + ... + 0)> joined{};
+    std::size_t k = 0;
+    ((k = std::copy(parts.begin(), parts.end(), joined.begin() + k) - joined.begin()), ...);
+    return joined;
+}
+
 template <class Rule, class... A>
 constexpr auto make_node(const A&... a) {
-    // Brace-initialised in place: no helper function per operand type (see operands).
     using N = node<Rule, expression_of_t<A>...>;
-    if constexpr (is_payload_free<N>) {
+    if constexpr (N::graph::literals == 0) {
         return N{};
     } else {
-        return N{{expression_of_t<A>{a}...}};
+        return N{{join_literal_values(literal_values(expression_of_t<A>{a})...)}};
     }
 }
 
 template <class Op, class... A>
 constexpr auto make_condition(const A&... a) {
     using C = condition<Op, std::remove_cvref_t<A>...>;
-    if constexpr (is_payload_free<C>) {
+    if constexpr (C::graph::literals == 0) {
         return C{};
     } else {
-        return C{{a...}};
+        return C{{join_literal_values(literal_values(a)...)}};
     }
 }
 

@@ -63,6 +63,37 @@ constexpr liveness<N> find_live(const std::array<node_desc, N>& d, const std::ar
     return l;
 }
 
+/// The first writes of a reverse sweep over some edges (`swept`): the output seeds are
+/// written first, in output order, then the edges from last to first. A slot's first
+/// write assigns, the others add: no slot is zeroed beforehand.
+template <std::size_t E, std::size_t N, std::size_t M>
+struct first_writes {
+    std::array<bool, M> seed_first{};
+    std::array<bool, E> edge_first{};
+    std::array<bool, N> written{};          // the node's adjoint is written at all
+    std::array<bool, N> written_by_edge{};  // ... by an edge, not only by a seed
+};
+
+template <std::size_t E, std::size_t N, std::size_t M>
+constexpr first_writes<E, N, M> find_first_writes(const std::array<edge, E>& edges, const std::array<bool, E>& swept,
+                                                  const liveness<N>& l, const std::array<std::size_t, M>& outputs) {
+    first_writes<E, N, M> f;
+    for (std::size_t m = 0; m < M; ++m) {
+        if (!l.live[outputs[m]]) continue;
+        f.seed_first[m] = !f.written[outputs[m]];
+        f.written[outputs[m]] = true;
+    }
+    for (std::size_t r = E; r-- > 0;) {
+        if (!swept[r]) continue;
+        f.edge_first[r] = !f.written[edges[r].child];
+        f.written[edges[r].child] = true;
+        f.written_by_edge[edges[r].child] = true;
+    }
+    return f;
+}
+
+/// Every edge between live nodes, grouped by node in node order, operands in order; the
+/// first write of each node's tangent, and the first writes of the full adjoint sweep.
 template <std::size_t E, std::size_t M>
 struct sweep_plan {
     std::array<edge, E> edges{};
@@ -84,17 +115,11 @@ constexpr sweep_plan<E, M> plan_sweeps(const std::array<node_desc, N>& d, const 
             first = false;
         }
     }
-    // The adjoint sweep writes the output seeds, then walks the edges backwards.
-    std::array<bool, N> written{};
-    for (std::size_t m = 0; m < M; ++m) {
-        if (!l.live[outputs[m]]) continue;
-        p.seed_first[m] = !written[outputs[m]];
-        written[outputs[m]] = true;
-    }
-    for (std::size_t r = E; r-- > 0;) {
-        p.edges[r].adjoint_first = !written[p.edges[r].child];
-        written[p.edges[r].child] = true;
-    }
+    std::array<bool, E> all{};
+    all.fill(true);
+    const auto f = find_first_writes(p.edges, all, l, outputs);
+    p.seed_first = f.seed_first;
+    for (std::size_t r = 0; r < E; ++r) p.edges[r].adjoint_first = f.edge_first[r];
     return p;
 }
 

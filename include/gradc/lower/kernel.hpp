@@ -1,17 +1,19 @@
 #pragma once
-/// A compiled kernel: the lowered programs of some outputs, bound to the expressions
-/// (for their literals). Calls are generic in the value type: doubles, floats, or any
-/// type the rules accept (xsimd batches evaluate one point per lane).
+/// The scalar half of a compiled kernel: the lowered programs of some outputs, bound to
+/// the expressions' literal values. Calls are generic in the value type: doubles,
+/// floats, or any type the rules accept. The executors over arrays of points
+/// (simd/batch_interface.hpp) call the same programs through `value_at`, `gradient_at`
+/// and `jvp_at`; `gradc::kernel` (gradc/kernel.hpp) joins the two halves.
 
 #include <array>
 #include <cstddef>
 #include <type_traits>
 
+#include <gradc/expr/nodes.hpp>
 #include <gradc/lower/program.hpp>
 #include <gradc/lower/results.hpp>
-#include <gradc/simd/batch_interface.hpp>
 
-namespace gradc {
+namespace gradc::lower {
 
 namespace detail {
 
@@ -35,7 +37,7 @@ struct argument_count {
 }  // namespace detail
 
 template <class Program, std::size_t Arity, std::size_t LiteralCount>
-class kernel : public simd::batch_interface<kernel<Program, Arity, LiteralCount>> {
+class kernel {
 public:
     using program = Program;
     /// Number of arguments: the size of the variables<N>() set the outputs come from.
@@ -48,11 +50,11 @@ public:
     /// The literals of the outputs, in the order the programs number them.
     using literal_values = std::array<double, LiteralCount>;
 
+    /// Keeps the outputs' literal values (each expression holds its own, in graph order,
+    /// and the outputs' graphs are merged in order: lower/order.hpp).
     template <class... Outs>
-    explicit kernel(const Outs&... outputs) : literals_{} {
-        double* next = literals_.data();
-        (lower::collect_literals(outputs, next), ...);
-    }
+    explicit kernel(const Outs&... outputs)
+        : literals_{expr::join_literal_values(expr::literal_values(outputs)...)} {}
 
     const literal_values& literals() const { return literals_; }
 
@@ -100,6 +102,35 @@ public:
         } else {
             return jvp_result<std::array<T, output_count>>{outputs_of(v), t};
         }
+    }
+
+    // ---- the programs on one point, through pointers (also run on SIMD batches) ----
+
+    /// out[m] = output m at x.
+    template <class T>
+    GRADC_INLINE void value_at(const T* x, T* out) const {
+        typename Program::template values<T> v;
+        Program::primal(literals_, x, v);
+        for (std::size_t m = 0; m < output_count; ++m) out[m] = v[Program::output_nodes[m]];
+    }
+
+    /// out[0] = the value at x, out[1 + j] = its derivative by wrt variable j (one output).
+    template <class T>
+    GRADC_INLINE void gradient_at(const T* x, T* out) const {
+        typename Program::template values<T> v;
+        const auto lin = Program::linearize(literals_, x, v);
+        out[0] = v[Program::output_nodes[0]];
+        const T one(rules::scalar_t<T>(1));
+        Program::adjoint(lin, &one, out + 1);
+    }
+
+    /// out[m] = output m at x, out[M + m] = its tangent for input tangents dx.
+    template <class T>
+    GRADC_INLINE void jvp_at(const T* x, const T* dx, T* out) const {
+        typename Program::template values<T> v;
+        const auto lin = Program::linearize(literals_, x, v);
+        for (std::size_t m = 0; m < output_count; ++m) out[m] = v[Program::output_nodes[m]];
+        Program::tangent(lin, dx, out + output_count);
     }
 
     /// Values and wᵀJ, with w one weight per output.
@@ -181,4 +212,4 @@ private:
     literal_values literals_;
 };
 
-}  // namespace gradc
+}  // namespace gradc::lower

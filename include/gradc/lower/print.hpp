@@ -10,10 +10,10 @@
 #include <array>
 #include <cctype>
 #include <charconv>
-#include <initializer_list>
 #include <cstddef>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include <gradc/lower/kernel.hpp>
 
@@ -115,93 +115,98 @@ struct node_text<lower::apply<R, Operands...>> {
     }
 };
 
-template <class Program>
-struct printer {
-    using nodes = typename Program::nodes;
+/// What the printer needs of one node: its primal text, and the text of each operand's
+/// partial with the operands' names filled in. Made by one pack expansion over the
+/// nodes; the lines are then written by plain loops over the program's edges.
+struct node_texts {
+    std::string primal;
+    std::array<std::string, 3> partial;
+};
 
-    template <std::size_t I, class Literals>
-    static std::string primal_line(const Literals& literals) {
-        return "  " + node_name("v", I) + " = " + node_text<typename nodes::template at<I>>::get(literals) + "\n";
-    }
-
-    /// `partial * derivative`, simplified for the structural partials 1, -1 and gates.
-    template <std::size_t e>
-    static std::string edge_term(std::string_view derivative) {
-        constexpr lower::edge ed = Program::plan.edges[e];
-        using Node = typename nodes::template at<ed.node>;
+template <std::size_t I, class Node, class Literals>
+node_texts texts_of(Node, const Literals& literals) {
+    node_texts t{node_text<Node>::get(literals), {}};
+    if constexpr (requires { typename lower::rule_of<Node>::type; }) {
         using R = typename lower::rule_of<Node>::type;
-        const std::string p = substitute(R::partial_text[ed.operand], node_text<Node>::names(ed.node));
-        if (p == "1") return std::string(derivative);
-        if (p == "-1") return "-" + std::string(derivative);
-        const bool simple = is_single_term(p);
-        return (simple ? p : "(" + p + ")") + " * " + std::string(derivative);
+        for (std::size_t k = 0; k < R::partial_text.size(); ++k)
+            t.partial[k] = substitute(R::partial_text[k], node_text<Node>::names(I));
     }
+    return t;
+}
 
-    template <std::size_t e>
-    static std::string tangent_line() {
-        constexpr lower::edge ed = Program::plan.edges[e];
-        return "  " + node_name("dv", ed.node) + (ed.tangent_first ? " = " : " += ") +
-               edge_term<e>(node_name("dv", ed.child)) + "\n";
-    }
-
-    template <std::size_t e>
-    static std::string adjoint_line() {
-        constexpr lower::edge ed = Program::plan.edges[e];
-        return "  " + node_name("bv", ed.child) + (ed.adjoint_first ? " = " : " += ") +
-               edge_term<e>(node_name("bv", ed.node)) + "\n";
-    }
-
+template <class Flat>
+struct all_texts;
+template <class... Nodes>
+struct all_texts<lower::flat<Nodes...>> {
     template <class Literals>
-    static std::string print(const Literals& literals) {
-        constexpr auto& live = Program::live;
-        std::string s = "primal:\n";
-        [&]<std::size_t... I>(std::index_sequence<I...>) {
-            (void)std::initializer_list<int>{((s += primal_line<I>(literals)), 0)...};
-        }(std::make_index_sequence<Program::size>{});
-        for (std::size_t m = 0; m < Program::output_count; ++m)
-            s += "  " + node_name("y", m) + " = " + node_name("v", Program::output_nodes[m]) + "\n";
-
-        s += "tangent (JVP):\n";
-        for (std::size_t j = 0; j < Program::wrt_count; ++j) {
-            const std::size_t n = Program::wrt_nodes[j];
-            if (n != lower::no_node && live.live[n]) s += "  " + node_name("dv", n) + " = " + node_name("dx", j) + "\n";
-        }
-        [&]<std::size_t... e>(std::index_sequence<e...>) {
-            (void)std::initializer_list<int>{((s += tangent_line<e>()), 0)...};
-        }(std::make_index_sequence<Program::edge_count>{});
-        for (std::size_t m = 0; m < Program::output_count; ++m) {
-            const std::size_t n = Program::output_nodes[m];
-            s += "  " + node_name("dy", m) + " = " + (live.live[n] ? node_name("dv", n) : std::string("0")) + "\n";
-        }
-
-        s += "adjoint (VJP):\n";
-        for (std::size_t m = 0; m < Program::output_count; ++m) {
-            const std::size_t n = Program::output_nodes[m];
-            if (live.live[n])
-                s += "  " + node_name("bv", n) + (Program::plan.seed_first[m] ? " = " : " += ") + node_name("w", m) + "\n";
-        }
-        [&]<std::size_t... e>(std::index_sequence<e...>) {
-            (void)std::initializer_list<int>{((s += adjoint_line<Program::edge_count - 1 - e>()), 0)...};
-        }(std::make_index_sequence<Program::edge_count>{});
-        for (std::size_t j = 0; j < Program::wrt_count; ++j) {
-            const std::size_t n = Program::wrt_nodes[j];
-            s += "  " + node_name("gx", Program::wrt_variables[j]) + " = " +
-                 (n != lower::no_node && live.live[n] ? node_name("bv", n) : std::string("0")) + "\n";
-        }
-        return s;
+    static std::array<node_texts, sizeof...(Nodes)> get(const Literals& literals) {
+        return [&]<std::size_t... I>(std::index_sequence<I...>) {
+            return std::array<node_texts, sizeof...(Nodes)>{texts_of<I>(Nodes{}, literals)...};
+        }(std::index_sequence_for<Nodes...>{});
     }
 };
+
+/// `partial * derivative`, simplified for the structural partials 1, -1 and gates.
+inline std::string edge_term(const std::string& p, std::string_view derivative) {
+    if (p == "1") return std::string(derivative);
+    if (p == "-1") return "-" + std::string(derivative);
+    const bool simple = is_single_term(p);
+    return (simple ? p : "(" + p + ")") + " * " + std::string(derivative);
+}
+
+template <class Program, class Literals>
+std::string print_program(const Literals& literals) {
+    constexpr auto& live = Program::live;
+    constexpr auto& edges = Program::plan.edges;
+    const auto texts = all_texts<typename Program::nodes>::get(literals);
+    auto partial = [&](const lower::edge& e) -> const std::string& { return texts[e.node].partial[e.operand]; };
+    std::string s = "primal:\n";
+    for (std::size_t i = 0; i < Program::size; ++i) s += "  " + node_name("v", i) + " = " + texts[i].primal + "\n";
+    for (std::size_t m = 0; m < Program::output_count; ++m)
+        s += "  " + node_name("y", m) + " = " + node_name("v", Program::output_nodes[m]) + "\n";
+
+    s += "tangent (JVP):\n";
+    for (std::size_t j = 0; j < Program::wrt_count; ++j) {
+        const std::size_t n = Program::wrt_nodes[j];
+        if (n != lower::no_node && live.live[n]) s += "  " + node_name("dv", n) + " = " + node_name("dx", j) + "\n";
+    }
+    for (const lower::edge& e : edges)
+        s += "  " + node_name("dv", e.node) + (e.tangent_first ? " = " : " += ") +
+             edge_term(partial(e), node_name("dv", e.child)) + "\n";
+    for (std::size_t m = 0; m < Program::output_count; ++m) {
+        const std::size_t n = Program::output_nodes[m];
+        s += "  " + node_name("dy", m) + " = " + (live.live[n] ? node_name("dv", n) : std::string("0")) + "\n";
+    }
+
+    s += "adjoint (VJP):\n";
+    for (std::size_t m = 0; m < Program::output_count; ++m) {
+        const std::size_t n = Program::output_nodes[m];
+        if (live.live[n])
+            s += "  " + node_name("bv", n) + (Program::plan.seed_first[m] ? " = " : " += ") + node_name("w", m) + "\n";
+    }
+    for (std::size_t r = edges.size(); r-- > 0;) {
+        const lower::edge& e = edges[r];
+        s += "  " + node_name("bv", e.child) + (e.adjoint_first ? " = " : " += ") +
+             edge_term(partial(e), node_name("bv", e.node)) + "\n";
+    }
+    for (std::size_t j = 0; j < Program::wrt_count; ++j) {
+        const std::size_t n = Program::wrt_nodes[j];
+        s += "  " + node_name("gx", Program::wrt_variables[j]) + " = " +
+             (n != lower::no_node && live.live[n] ? node_name("bv", n) : std::string("0")) + "\n";
+    }
+    return s;
+}
 
 }  // namespace detail
 
 /// The lowered primal, tangent and adjoint programs of a kernel, one line per step.
 template <class Program, std::size_t Arity, std::size_t Literals>
-std::string to_string(const kernel<Program, Arity, Literals>& k) {
+std::string to_string(const lower::kernel<Program, Arity, Literals>& k) {
     std::string head = "kernel: " + std::to_string(Arity) + " variable(s), " + std::to_string(Program::output_count) +
                        " output(s), derivatives with respect to";
     for (std::size_t j : Program::wrt_variables) head += " x" + std::to_string(j);
     head += "\n";
-    return head + detail::printer<Program>::print(k.literals());
+    return head + detail::print_program<Program>(k.literals());
 }
 
 }  // namespace gradc

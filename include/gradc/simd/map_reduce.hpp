@@ -11,9 +11,9 @@
 #include <algorithm>
 #include <array>
 #include <cstddef>
-#include <cstdint>
 #include <utility>
 
+#include <gradc/lower/map_reduce_split.hpp>
 #include <gradc/lower/results.hpp>
 #include <gradc/simd/config.hpp>
 #include <gradc/simd/tail.hpp>
@@ -51,11 +51,11 @@ struct data_layout {
 
 inline constexpr std::size_t block = 256;
 
+/// The kernel's data variables (those not in wrt), as the map-reduce split takes them.
 template <class Kernel>
-inline constexpr std::uint64_t data_mask = [] {
-    std::uint64_t m = 0;
-    for (std::size_t v = 0; v < Kernel::arity; ++v)
-        if (!data_layout<Kernel>::is_parameter[v]) m |= std::uint64_t{1} << v;
+inline constexpr lower::variable_mask<Kernel::arity> data_mask = [] {
+    lower::variable_mask<Kernel::arity> m;
+    for (std::size_t v = 0; v < Kernel::arity; ++v) m.varying[v] = !data_layout<Kernel>::is_parameter[v];
     return m;
 }();
 
@@ -73,16 +73,14 @@ gradient_result<T, Kernel::wrt_count> reduce_points(const Kernel& k, std::size_t
     using layout = data_layout<Kernel>;
     constexpr std::size_t L = B::size;
     constexpr std::size_t W = Kernel::wrt_count;
-    constexpr std::uint64_t varying = data_mask<Kernel>;
-    constexpr auto& split = P::template split<varying>;
+    using split = lower::map_reduce_split<P, data_mask<Kernel>>;
     constexpr std::size_t S = P::live.live_count;
     constexpr std::size_t R = accumulators;
-    static_assert(Kernel::arity <= 64, "gradc map_reduce: at most 64 variables");
 
     // Nodes that depend on the parameters alone are the same at every point: they are
     // evaluated once (in the batch values, for the per-point sweep, and in scalars, for
     // the sweep of the deferred edges). Per point, the frontier of the value and the
-    // adjoints of the boundary slots are summed (lower/program.hpp, "map-reduce split").
+    // adjoints of the boundary slots are summed (lower/map_reduce_split.hpp).
     std::array<B, Kernel::arity> x;
     x.fill(B(T(0)));
     std::array<T, Kernel::arity> xs{};
@@ -93,7 +91,7 @@ gradient_result<T, Kernel::wrt_count> reduce_points(const Kernel& k, std::size_t
     }
     typename P::template values<B> vb;
     vb.fill(B(T(0)));
-    P::template primal_invariant<varying>(k.literals(), x.data(), vb);
+    split::primal_invariant(k.literals(), x.data(), vb);
 
     struct sums {
         B value;
@@ -111,12 +109,12 @@ gradient_result<T, Kernel::wrt_count> reduce_points(const Kernel& k, std::size_t
     const B one(T(1));
     auto accumulate = [&](const std::array<B, Kernel::arity>& xb, sums& s, auto keep) {
         typename P::template values<B> v = vb;
-        const auto lin = P::template primal_varying<varying>(k.literals(), xb.data(), v);
+        const auto lin = split::primal_varying(k.literals(), xb.data(), v);
         typename P::template derivatives<B> a;
-        P::template adjoint_varying<varying>(lin, &one, a);
-        s.value += keep(v[split.frontier]);
+        split::adjoint_varying(lin, &one, a);
+        s.value += keep(v[split::plan.frontier]);
         for (std::size_t b = 0; b < S; ++b)
-            if (split.boundary[b] && !split.seed_only[b]) s.boundary[b] += keep(a[b]);
+            if (split::plan.boundary[b] && !split::plan.seed_only[b]) s.boundary[b] += keep(a[b]);
     };
     auto all = [](const B& b) { return b; };
 
@@ -130,7 +128,7 @@ gradient_result<T, Kernel::wrt_count> reduce_points(const Kernel& k, std::size_t
         }
         total += static_cast<double>(xsimd::hadd(t.value));
         for (std::size_t b = 0; b < S; ++b)
-            if (split.boundary[b] && !split.seed_only[b]) total_boundary[b] += static_cast<double>(xsimd::hadd(t.boundary[b]));
+            if (split::plan.boundary[b] && !split::plan.seed_only[b]) total_boundary[b] += static_cast<double>(xsimd::hadd(t.boundary[b]));
     };
     auto load = [&](std::size_t i) {
         std::array<B, Kernel::arity> xb = x;
@@ -172,31 +170,31 @@ gradient_result<T, Kernel::wrt_count> reduce_points(const Kernel& k, std::size_t
     // Once, in scalars: the value's tail applied to the summed frontier, and the deferred
     // edges swept on the summed boundary adjoints.
     typename P::template values<T> vs{};
-    P::template primal_invariant<varying>(k.literals(), xs.data(), vs);
+    split::primal_invariant(k.literals(), xs.data(), vs);
     const T count = static_cast<T>(n);
     T value = static_cast<T>(total);
-    if constexpr (split.frontier != P::output_nodes[0]) {
-        if constexpr (split.tail_offset) {
+    if constexpr (split::plan.frontier != P::output_nodes[0]) {
+        if constexpr (split::plan.tail_offset) {
             // Σ g(uᵢ) = g(Σuᵢ) + (N - 1)·g(0) for g affine.
-            vs[split.frontier] = T(0);
-            P::template primal_tail<varying>(k.literals(), xs.data(), vs);
+            vs[split::plan.frontier] = T(0);
+            split::primal_tail(k.literals(), xs.data(), vs);
             const T offset = vs[P::output_nodes[0]];
-            vs[split.frontier] = value;
-            P::template primal_tail<varying>(k.literals(), xs.data(), vs);
+            vs[split::plan.frontier] = value;
+            split::primal_tail(k.literals(), xs.data(), vs);
             value = vs[P::output_nodes[0]] + (count - T(1)) * offset;
         } else {
-            vs[split.frontier] = value;
-            P::template primal_tail<varying>(k.literals(), xs.data(), vs);
+            vs[split::plan.frontier] = value;
+            split::primal_tail(k.literals(), xs.data(), vs);
             value = vs[P::output_nodes[0]];
         }
     }
     typename P::template derivatives<T> boundary{};
     for (std::size_t b = 0; b < S; ++b) {
-        if (split.seed_only[b]) boundary[b] = count;  // the seed, 1 at every point
-        else if (split.boundary[b]) boundary[b] = static_cast<T>(total_boundary[b]);
+        if (split::plan.seed_only[b]) boundary[b] = count;  // the seed, 1 at every point
+        else if (split::plan.boundary[b]) boundary[b] = static_cast<T>(total_boundary[b]);
     }
     gradient_result<T, W> r{value, {}};
-    P::template adjoint_once<varying>(typename P::template linearization<T>{vs}, boundary, r.gradient.data());
+    split::adjoint_once(typename P::template linearization<T>{vs}, boundary, r.gradient.data());
     return r;
 }
 

@@ -7,7 +7,7 @@
 #include <utility>
 
 #include <gradc/expr/nodes.hpp>
-#include <gradc/lower/kernel.hpp>
+#include <gradc/kernel.hpp>
 #include <gradc/lower/order.hpp>
 #include <gradc/lower/program.hpp>
 

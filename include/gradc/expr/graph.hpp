@@ -1,0 +1,178 @@
+#pragma once
+/// The flat form of an expression, built as the expression is built.
+///
+/// Every expression type carries `graph`: its unique nodes, operands first, each written
+/// as a small flat node that names its rule and its operands' positions. A node's graph
+/// is its operands' graphs merged (a payload-free subtree already present is not added
+/// again: common-subexpression elimination by type) and then the node itself, last.
+///
+/// Why at construction: each `sin(e)` or `a * b` completes the new node's type while its
+/// operands' graphs already exist, so building a graph never recurses into the
+/// expression; the lowering reads the finished graph. A walk started from the finished
+/// expression instead recurses once per level of nesting, and a chain of a few hundred
+/// levels exceeded the compilers' template depth (docs/static.md, "Compile time").
+///
+/// Nothing here is a variable or a function instantiated on the expression: counts are
+/// enumerators, tables are class-type template arguments (expr/pack.hpp says why).
+
+#include <array>
+#include <cstddef>
+#include <type_traits>
+#include <utility>
+
+#include <gradc/expr/pack.hpp>
+
+/// The flat forms live in a namespace of their own, without the expression operators:
+/// arithmetic on a graph's counts (enumerators) then finds no gradc operator by
+/// argument-dependent lookup, which would instantiate concept checks on the graph types.
+namespace gradc::graphs {
+
+using expr::first_true;
+using expr::numbers;
+using expr::pack_element;
+
+// ---- flat nodes and operands ---------------------------------------------------------
+
+/// Operand: the value of node I.
+template <std::size_t I>
+struct ref {};
+/// Operand: a condition, Op applied to operands (refs or tests); it has no node.
+template <class Op, class... Operands>
+struct test {};
+
+/// Node: variable J (argument J of the kernel).
+template <std::size_t J>
+struct input {};
+/// Node: entry L of the literal values, numbered in graph order.
+template <std::size_t L>
+struct constant {};
+/// Node: a primitive of the rule table applied to operands.
+template <class Rule, class... Operands>
+struct apply {};
+
+/// A node of a graph: Key is the payload-free expression type it stands for (looked up
+/// to merge equal subtrees), or void for a node that carries a literal (never merged).
+template <class Key, class Node>
+struct entry {
+    using key = Key;
+    using node = Node;
+};
+
+template <std::size_t Literals, class... Entries>
+struct graph {
+    enum : std::size_t { size = sizeof...(Entries), literals = Literals };
+    template <std::size_t I>
+    using at = typename pack_element<I, Entries...>::node;
+    /// Position of the node standing for the payload-free type Key (size if absent, and
+    /// for void: a node that carries a literal is never merged).
+    template <class Key>
+    using position_of = std::integral_constant<
+        std::size_t, __is_same(Key, void) ? sizeof...(Entries)
+                                          : first_true<sizeof...(Entries)>({__is_same(Key, typename Entries::key)...})>;
+};
+
+// ---- relocation: a graph's nodes moved into a larger graph --------------------------
+
+/// Operand positions renumbered by the table Positions; literal numbers shifted.
+template <class Operand, class Positions>
+struct relocate_operand;
+template <std::size_t I, class Positions>
+struct relocate_operand<ref<I>, Positions> {
+    using type = ref<Positions::template at<I>()>;
+};
+template <class Op, class... O, class Positions>
+struct relocate_operand<test<Op, O...>, Positions> {
+    using type = test<Op, typename relocate_operand<O, Positions>::type...>;
+};
+
+template <class Entry, class Positions, std::size_t LiteralShift>
+struct relocate_entry;
+template <class Key, std::size_t J, class Positions, std::size_t LiteralShift>
+struct relocate_entry<entry<Key, input<J>>, Positions, LiteralShift> {
+    using type = entry<Key, input<J>>;
+};
+template <class Key, std::size_t L, class Positions, std::size_t LiteralShift>
+struct relocate_entry<entry<Key, constant<L>>, Positions, LiteralShift> {
+    using type = entry<Key, constant<L + LiteralShift>>;
+};
+template <class Key, class R, class... O, class Positions, std::size_t LiteralShift>
+struct relocate_entry<entry<Key, apply<R, O...>>, Positions, LiteralShift> {
+    using type = entry<Key, apply<R, typename relocate_operand<O, Positions>::type...>>;
+};
+
+// ---- merging two graphs ---------------------------------------------------------------
+
+/// Where each node of the second graph goes: its position in the first graph when
+/// found there (Found[p] < N1), else after the first graph's nodes, in order.
+template <std::size_t N1, std::size_t... Found>
+consteval std::array<std::size_t, sizeof...(Found)> merged_positions() {
+    std::array<std::size_t, sizeof...(Found)> r{};
+    std::size_t next = N1, p = 0;
+    for (std::size_t f : {Found..., std::size_t{0}}) {
+        if (p == sizeof...(Found)) break;
+        r[p++] = f < N1 ? f : next++;
+    }
+    return r;
+}
+
+/// The positions in the second graph of its nodes not found in the first, in order.
+template <std::size_t Count, std::size_t N1, std::size_t... Found>
+consteval std::array<std::size_t, Count> new_nodes() {
+    std::array<std::size_t, Count> r{};
+    std::size_t p = 0, k = 0;
+    for (std::size_t f : {Found..., std::size_t{0}}) {
+        if (p == sizeof...(Found)) break;
+        if (f >= N1) r[k++] = p;
+        ++p;
+    }
+    return r;
+}
+
+template <class G1, class G2, class Found = std::index_sequence<>>
+struct merge_impl;
+
+/// Found: for each node of G2, its position in G1 (G1::size when absent).
+template <std::size_t L1, class... E1, std::size_t L2, class... E2, std::size_t... Found>
+struct merge_impl<graph<L1, E1...>, graph<L2, E2...>, std::index_sequence<Found...>> {
+    enum : std::size_t { first_size = sizeof...(E1), added = ((Found >= sizeof...(E1) ? 1 : 0) + ... + 0) };
+    using positions = numbers<merged_positions<sizeof...(E1), Found...>()>;
+    using added_nodes = numbers<new_nodes<added, sizeof...(E1), Found...>()>;
+
+    template <class Seq>
+    struct build;
+    template <std::size_t... K>
+    struct build<std::index_sequence<K...>> {
+        using type = graph<L1 + L2, E1...,
+                           typename relocate_entry<pack_element<added_nodes::template at<K>(), E2...>, positions,
+                                                   L1>::type...>;
+    };
+    using type = typename build<std::make_index_sequence<added>>::type;
+};
+
+/// G1 followed by the nodes of G2 that G1 lacks; `position<p>()` is where node p of G2
+/// is now.
+template <class G1, class G2>
+struct merge;
+template <std::size_t L1, class... E1, std::size_t L2, class... E2>
+struct merge<graph<L1, E1...>, graph<L2, E2...>> {
+    using impl = merge_impl<graph<L1, E1...>, graph<L2, E2...>,
+                            std::index_sequence<graph<L1, E1...>::template position_of<typename E2::key>::value...>>;
+    using type = typename impl::type;
+    using positions = typename impl::positions;
+};
+
+/// Merging into the empty graph: the second graph as it is (the first operand of every
+/// node; without this shortcut a chain would relocate its whole graph at every level).
+struct same_positions {
+    template <std::size_t I>
+    static consteval std::size_t at() {
+        return I;
+    }
+};
+template <std::size_t L2, class... E2>
+struct merge<graph<0>, graph<L2, E2...>> {
+    using type = graph<L2, E2...>;
+    using positions = same_positions;
+};
+
+}  // namespace gradc::graphs

@@ -1,0 +1,220 @@
+#pragma once
+/// The map-reduce programs of a lowered program: Σᵢ f(θ, xᵢ) over many points where the
+/// variables marked in a `variable_mask` (the data x) change from point to point and the
+/// others (the parameters θ) do not. Linearity does most of the work:
+///  - nodes that depend on θ alone (invariant) are evaluated once per call;
+///  - a division by an invariant node is a multiplication by its reciprocal, which the
+///    compiler hoists out of the loop (rules' `eval_fixed`);
+///  - the adjoint is linear in its seeds: an edge whose partial is the same at every
+///    point, into a node whose adjoint is only needed summed, is swept once, on the sum
+///    over all points of the adjoint it carries (a *deferred* edge); the per-point sweep
+///    does the others and sums the adjoints that deferred edges start from (boundary);
+///  - the value: from the output down, an affine operation of one varying operand with
+///    invariant others (`- log σ`, `-0.5 * ...`) is applied once to the sum of that
+///    operand: Σ g(uᵢ) = g(Σuᵢ) + (N-1)·g(0) for affine g; only the frontier node u is
+///    summed per point.
+/// simd/map_reduce.hpp runs these programs over batches of points.
+
+#include <array>
+#include <cstddef>
+#include <utility>
+
+#include <gradc/lower/map_reduce_nodes.hpp>
+#include <gradc/lower/program.hpp>
+
+namespace gradc::lower {
+
+template <class Program, class Nodes, auto Mask>
+struct map_reduce_split_of;
+
+template <class P, class... Nodes, auto Mask>
+struct map_reduce_split_of<P, flat<Nodes...>, Mask> {
+    static constexpr std::size_t size = P::size;
+    static constexpr std::size_t edge_count = P::edge_count;
+    static constexpr auto& desc = P::desc;
+    static constexpr auto& live = P::live;
+    static constexpr auto& edges = P::plan.edges;
+
+    static constexpr std::array<bool, size> invariant = [] {
+        std::array<bool, size> inv{};
+        std::size_t i = 0;
+        ((inv[i] = invariant_node<Nodes>::given(Mask, inv), ++i), ...);
+        return inv;
+    }();
+    static constexpr std::array<operand_traits, size> traits{operand_traits_of<Nodes>::value...};
+    /// Per node and operand: whether the operand reads only invariant nodes.
+    static constexpr std::array<std::array<bool, 3>, size> operand_invariant{
+        operands_read_only<Nodes>::in(invariant)...};
+
+    struct plan_type {
+        std::array<bool, edge_count> deferred{};       // swept once, on sums
+        std::array<bool, edge_count> per_point{};      // the others
+        first_writes<edge_count, size, P::output_count> writes{};  // of the per-point sweep
+        std::array<bool, live.live_count> boundary{};  // slots summed over the points
+        std::array<bool, live.live_count> seed_only{}; // boundary slot holding only a seed
+        std::array<bool, size> tail{};                 // applied once to the summed frontier
+        std::size_t frontier = 0;                      // node whose value is summed per point
+        bool tail_offset = false;                      // the tail adds a constant: (N-1)·g(0)
+    };
+
+    /// An edge's partial is the same at every point: its node is invariant, or the
+    /// partial is a structural ±1, or the rule is affine in that operand and every other
+    /// operand is invariant.
+    static constexpr bool partial_invariant(const edge& e) {
+        if (invariant[e.node]) return true;
+        const operand_traits& t = traits[e.node];
+        if (t.constant_partial[e.operand]) return true;
+        if (!t.affine[e.operand]) return false;
+        for (std::size_t k = 0; k < desc[e.node].arity; ++k)
+            if (k != e.operand && !operand_invariant[e.node][k]) return false;
+        return true;
+    }
+
+    static constexpr plan_type plan = [] {
+        plan_type p;
+        // A node's adjoint is only needed summed when it is invariant or all the edges to
+        // its operands are deferred; nodes come after their operands, so one pass.
+        std::array<bool, size> sum_only{};
+        std::size_t e = 0;
+        for (std::size_t i = 0; i < size; ++i) {
+            bool all_deferred = true;
+            for (; e < edge_count && edges[e].node == i; ++e) {
+                p.deferred[e] = partial_invariant(edges[e]) && sum_only[edges[e].child];
+                all_deferred = all_deferred && p.deferred[e];
+            }
+            sum_only[i] = invariant[i] || (desc[i].kind == node_kind::primitive && all_deferred);
+        }
+        std::array<bool, size> has_deferred{};
+        for (std::size_t r = 0; r < edge_count; ++r) {
+            p.per_point[r] = !p.deferred[r];
+            if (p.deferred[r]) has_deferred[edges[r].node] = true;
+        }
+        p.writes = find_first_writes(edges, p.per_point, live, P::output_nodes);
+        for (std::size_t i = 0; i < size; ++i) {
+            if (!live.live[i] || !p.writes.written[i] || !(sum_only[i] || has_deferred[i])) continue;
+            p.boundary[live.slot[i]] = true;
+            p.seed_only[live.slot[i]] = !p.writes.written_by_edge[i];
+        }
+        // The value: follow the output down through affine operations of one varying
+        // operand (the others invariant).
+        std::size_t n = P::output_nodes[0];
+        while (!invariant[n] && desc[n].kind == node_kind::primitive) {
+            std::size_t next = no_node;
+            bool others_invariant = true;
+            for (std::size_t k = 0; k < desc[n].arity; ++k) {
+                if (operand_invariant[n][k]) continue;
+                if (next != no_node || desc[n].operand[k] == no_node || !traits[n].affine[k]) others_invariant = false;
+                next = desc[n].operand[k];
+            }
+            if (!others_invariant || next == no_node) break;
+            p.tail[n] = true;
+            std::size_t k = 0;
+            while (desc[n].operand[k] != next) ++k;
+            p.tail_offset = p.tail_offset || !traits[n].linear[k];
+            n = next;
+        }
+        p.frontier = n;
+        return p;
+    }();
+
+    /// How the split primal evaluates node I: in the invariant part (once) or the varying
+    /// part (per point, fused when its partials are swept, a division by an invariant as
+    /// a product with the reciprocal), or, for the value's tail, once on the sums.
+    enum class part { invariant, varying, tail };
+
+    template <part Part, class T>
+    static constexpr std::array<step::evaluation, size> evaluation = [] {
+        std::array<step::evaluation, size> how{};
+        for (std::size_t i = 0; i < size; ++i) {
+            how[i] = step::evaluation::skip;
+            if (Part == part::invariant && invariant[i]) how[i] = step::evaluation::plain;
+            if (Part == part::tail && plan.tail[i]) how[i] = step::evaluation::plain;
+            if (Part == part::varying && !invariant[i]) {
+                how[i] = step::evaluation::plain;
+                if (P::template fused<T>.fused[i]) {
+                    how[i] = step::evaluation::fused;
+                } else if (desc[i].kind == node_kind::primitive && desc[i].arity == 2 && operand_invariant[i][1] &&
+                           !operand_invariant[i][0]) {
+                    how[i] = step::evaluation::fixed;
+                }
+            }
+        }
+        return how;
+    }();
+
+    template <class T>
+    static constexpr auto per_point_sweep = describe_sweep<size>(true, edges, plan.per_point, plan.writes.edge_first,
+                                                                 P::template fused<T>.slot, live.slot);
+    static constexpr auto no_partial_slots = [] {
+        std::array<std::size_t, edge_count> s{};
+        s.fill(no_node);
+        return s;
+    }();
+    static constexpr auto deferred_sweep = describe_sweep<size>(true, edges, plan.deferred,
+                                                                std::array<bool, edge_count>{}, no_partial_slots,
+                                                                live.slot);
+
+    template <part Part, class T, class Literals>
+    GRADC_INLINE static void primal_part(const Literals& literals, const T* x, typename P::template values<T>& v) {
+        [&]<std::size_t... I>(std::index_sequence<I...>) GRADC_INLINE_LAMBDA {
+            (step::evaluate<I, evaluation<Part, T>[I],
+                            evaluation<Part, T>[I] == step::evaluation::fused ? P::template fused<T>.node_slots[I]
+                                                                              : step::partial_slots{}>(
+                 Nodes{}, literals, x, v),
+             ...);
+        }(std::index_sequence_for<Nodes...>{});
+    }
+
+    /// The invariant nodes' values (once per call).
+    template <class T, class Literals>
+    GRADC_INLINE static void primal_invariant(const Literals& literals, const T* x, typename P::template values<T>& v) {
+        primal_part<part::invariant>(literals, x, v);
+    }
+
+    /// The varying nodes' values and fused partials (per point), after primal_invariant
+    /// filled the rest.
+    template <class T, class Literals>
+    GRADC_INLINE static typename P::template linearization<T> primal_varying(const Literals& literals, const T* x,
+                                                                            typename P::template values<T>& v) {
+        primal_part<part::varying>(literals, x, v);
+        return {v};
+    }
+
+    /// The value's tail (once): the nodes between the summed frontier and the output.
+    template <class T, class Literals>
+    static void primal_tail(const Literals& literals, const T* x, typename P::template values<T>& v) {
+        primal_part<part::tail>(literals, x, v);
+    }
+
+    /// Per point: seeds, then the edges not deferred; the boundary slots of `a` then hold
+    /// this point's adjoints to be summed (the other slots are scratch).
+    template <class T>
+    GRADC_INLINE static void adjoint_varying(const typename P::template linearization<T>& lin, const T* w,
+                                             typename P::template derivatives<T>& a) {
+        [&]<std::size_t... m>(std::index_sequence<m...>) GRADC_INLINE_LAMBDA {
+            (step::seed<P::slot_or_none(P::output_nodes[m]), plan.writes.seed_first[m]>(w[m], a), ...);
+        }(std::make_index_sequence<P::output_count>{});
+        [&]<std::size_t... I>(std::index_sequence<I...>) GRADC_INLINE_LAMBDA {
+            (step::sweep_node<I, per_point_sweep<T>[I]>(Nodes{}, lin.v, a) = ... = step::in_reverse{});
+        }(std::index_sequence_for<Nodes...>{});
+    }
+
+    /// Once: the deferred edges, from the summed boundary adjoints (zero elsewhere), with
+    /// partials from the invariant values.
+    template <class T>
+    static void adjoint_once(const typename P::template linearization<T>& lin, typename P::template derivatives<T> a,
+                             T* grad) {
+        [&]<std::size_t... I>(std::index_sequence<I...>) {
+            (step::sweep_node<I, deferred_sweep[I]>(Nodes{}, lin.v, a) = ... = step::in_reverse{});
+        }(std::index_sequence_for<Nodes...>{});
+        [&]<std::size_t... j>(std::index_sequence<j...>) {
+            ((grad[j] = step::derivative_or_zero<P::slot_or_none(P::wrt_nodes[j])>(a)), ...);
+        }(std::make_index_sequence<P::wrt_count>{});
+    }
+};
+
+/// The map-reduce programs of program P with the variables marked in Mask as data.
+template <class P, auto Mask>
+using map_reduce_split = map_reduce_split_of<P, typename P::nodes, Mask>;
+
+}  // namespace gradc::lower

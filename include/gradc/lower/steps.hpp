@@ -1,0 +1,235 @@
+#pragma once
+/// The steps the lowered programs are made of: evaluating one node, computing one local
+/// partial, and applying one edge to a derivative slot. Every program (primal, tangent,
+/// adjoint, and the map-reduce parts) is a pack expansion of these over the nodes.
+///
+/// Each step is a free function templated on one flat node (a short type such as
+/// `apply<rules::mul, ref<3>, ref<5>>`) and on numbers: its name stays short, so the
+/// compilers' cost of naming it does not grow with the kernel (expr/pack.hpp says why).
+
+#include <array>
+#include <bit>
+#include <cstddef>
+#include <tuple>
+#include <utility>
+
+#include <gradc/lower/describe.hpp>
+#include <gradc/lower/flat.hpp>
+#include <gradc/rules/partial.hpp>
+#include <gradc/rules/rule.hpp>
+#include <gradc/rules/value_traits.hpp>
+
+/// Sweeps and their steps are forced inline: the batch loop must see one straight-line
+/// body (values in registers); left to its heuristics, the compiler kept large kernels'
+/// sweeps out of line and sent every node's value through memory.
+#define GRADC_INLINE [[gnu::always_inline]] inline
+#define GRADC_INLINE_LAMBDA __attribute__((always_inline))
+
+namespace gradc::lower {
+
+/// Value of an operand: node I's value, or a condition evaluated from node values
+/// (bool for scalars, a batch of bools for SIMD batches).
+template <class Operand>
+struct operand_value;
+
+template <std::size_t I>
+struct operand_value<ref<I>> {
+    template <class Values>
+    static const auto& get(const Values& v) {
+        return v[I];
+    }
+};
+
+template <class Op, class... Operands>
+struct operand_value<test<Op, Operands...>> {
+    template <class Values>
+    static auto get(const Values& v) {
+        return Op::eval(operand_value<Operands>::get(v)...);
+    }
+};
+
+namespace step {
+
+/// How a node is evaluated in a primal: its rule's `eval` (plain); its
+/// `eval_with_partials`, storing the partials too (fused); its `eval_fixed` for an
+/// operand that is the same at every point (fixed); or not at all (skip).
+enum class evaluation { plain, fused, fixed, skip };
+
+/// Where a fused node's partials go: `slot[k]` for operand k, or no_node when that
+/// partial is not stored.
+struct partial_slots {
+    std::array<std::size_t, 3> slot{no_node, no_node, no_node};
+};
+
+template <std::size_t I, evaluation How, partial_slots Slots, std::size_t J, class Literals, class T, std::size_t N>
+GRADC_INLINE void evaluate(input<J>, const Literals&, const T* x, std::array<T, N>& v) {
+    if constexpr (How != evaluation::skip) v[I] = x[J];
+}
+
+template <std::size_t I, evaluation How, partial_slots Slots, std::size_t L, class Literals, class T, std::size_t N>
+GRADC_INLINE void evaluate(constant<L>, const Literals& literals, const T*, std::array<T, N>& v) {
+    if constexpr (How != evaluation::skip) v[I] = T(rules::scalar_t<T>(literals[L]));
+}
+
+template <std::size_t Slot, class T, std::size_t N>
+GRADC_INLINE void store_partial(const T& p, std::array<T, N>& v) {
+    if constexpr (Slot != no_node) v[Slot] = p;
+}
+
+/// A primitive: fused, the value into v[I] and the partial with respect to operand k
+/// into Slots.slot[k] for every swept operand (the others are dropped); fixed (operand 1
+/// the same at every point, in map-reduce), the rule's `eval_fixed(arg<1>, ...)` when it
+/// has one (a/b as a·(1/b), the reciprocal then hoisted out of the loop).
+template <std::size_t I, evaluation How, partial_slots Slots, class R, class... Operands, class Literals, class T,
+          std::size_t N>
+GRADC_INLINE void evaluate(apply<R, Operands...>, const Literals&, const T*, std::array<T, N>& v) {
+    if constexpr (How == evaluation::fused) {
+        const auto r = R::eval_with_partials(operand_value<Operands>::get(v)...);
+        v[I] = r.value;
+        [&]<std::size_t... K>(std::index_sequence<K...>) GRADC_INLINE_LAMBDA {
+            (store_partial<Slots.slot[K]>(r.partial[K], v), ...);
+        }(std::make_index_sequence<sizeof...(Operands)>{});
+    } else if constexpr (How == evaluation::fixed &&
+                         requires { R::eval_fixed(rules::arg<1>, operand_value<Operands>::get(v)...); }) {
+        v[I] = R::eval_fixed(rules::arg<1>, operand_value<Operands>::get(v)...);
+    } else if constexpr (How != evaluation::skip) {
+        v[I] = R::eval(operand_value<Operands>::get(v)...);
+    }
+}
+
+/// The node's rule has `eval_with_partials` for the value type T (rules/rule.hpp).
+template <class Node, class T>
+inline constexpr bool fusable = false;
+template <class R, std::size_t... J, class T>
+inline constexpr bool fusable<apply<R, ref<J>...>, T> = rules::fused_rule<R, T>;
+
+/// Partial of node I (a primitive) with respect to its operand K: read from slot Slot
+/// when the primal stored it there (a fused node), else computed from the values.
+template <std::size_t I, int K, std::size_t Slot, class R, class... Operands, class T, std::size_t N>
+GRADC_INLINE auto partial(apply<R, Operands...>, const std::array<T, N>& v) {
+    if constexpr (Slot != no_node) {
+        return v[Slot];
+    } else {
+        return R::partial(rules::arg<K>, operand_value<Operands>::get(v)..., v[I]);
+    }
+}
+
+/// partial * d, for a derivative d that is one value or a vector of them (one per
+/// direction of a multi-direction sweep).
+template <class P, class D>
+GRADC_INLINE D times(const P& partial, const D& d) {
+    if constexpr (requires { typename D::value_type; std::tuple_size<D>::value; }) {
+        D r;
+        for (std::size_t k = 0; k < d.size(); ++k) r[k] = rules::scale(partial, d[k]);
+        return r;
+    } else {
+        return rules::scale(partial, d);
+    }
+}
+
+template <class D>
+GRADC_INLINE void accumulate(D& to, const D& term) {
+    if constexpr (requires { std::tuple_size<D>::value; }) {
+        for (std::size_t k = 0; k < to.size(); ++k) to[k] += term[k];
+    } else {
+        to += term;
+    }
+}
+
+/// d[To] (=|+=) d[From], with First: the first write to To (so it is assigned, not added).
+template <std::size_t To, bool First, class D, std::size_t N>
+GRADC_INLINE void store(const D& term, std::array<D, N>& d) {
+    if constexpr (First) {
+        d[To] = term;
+    } else {
+        accumulate(d[To], term);
+    }
+}
+
+/// A wrt variable's tangent into its slot (nothing when its node carries none).
+template <std::size_t Slot, class D, std::size_t S>
+GRADC_INLINE void load(const D& value, std::array<D, S>& d) {
+    if constexpr (Slot != no_node) d[Slot] = value;
+}
+
+/// An output's weight into its adjoint slot.
+template <std::size_t Slot, bool First, class D, std::size_t S>
+GRADC_INLINE void seed(const D& weight, std::array<D, S>& d) {
+    if constexpr (Slot != no_node) store<Slot, First>(weight, d);
+}
+
+template <class D>
+D zero() {
+    if constexpr (requires { std::tuple_size<D>::value; }) {
+        D z;
+        z.fill(zero<typename D::value_type>());
+        return z;
+    } else {
+        return D(rules::scalar_t<D>(0));
+    }
+}
+
+/// The tangent or adjoint in a slot, or 0 for a node that carries none.
+template <std::size_t Slot, class D, std::size_t S>
+GRADC_INLINE D derivative_or_zero(const std::array<D, S>& d) {
+    if constexpr (Slot != no_node) {
+        return d[Slot];
+    } else {
+        return zero<D>();
+    }
+}
+
+/// One edge of a node, as a sweep applies it: d[to] (=|+=) partial_k · d[from].
+struct edge_step {
+    bool on = false;               // swept in this program
+    int operand = 0;               // k
+    std::size_t to = 0, from = 0;  // derivative slots
+    bool first = false;            // first write to `to`
+    std::size_t partial_slot = no_node;  // where a fused primal stored the partial
+};
+
+/// The edges of one node in the order a sweep applies them (operands in order for the
+/// tangent, reversed for the adjoint).
+struct node_sweep {
+    std::array<edge_step, 3> edges{};
+};
+
+/// The one function that applies an edge: every sweep of every program calls it.
+template <std::size_t I, edge_step E, class Node, class V, class D, std::size_t S>
+GRADC_INLINE void apply_edge(Node node, const V& v, std::array<D, S>& d) {
+    if constexpr (E.on) store<E.to, E.first>(times(partial<I, E.operand, E.partial_slot>(node, v), d[E.from]), d);
+}
+
+template <class Node>
+inline constexpr bool is_primitive = false;
+template <class R, class... Operands>
+inline constexpr bool is_primitive<apply<R, Operands...>> = true;
+
+struct in_reverse;
+
+/// The edges of node I (none for an input or a constant). Returns an `in_reverse` so
+/// that the adjoint can run it in a reverse fold (below).
+template <std::size_t I, node_sweep Sweep, class Node, class V, class D, std::size_t S>
+GRADC_INLINE in_reverse sweep_node(Node node, const V& v, std::array<D, S>& d);
+
+/// Evaluation in reverse order: a right fold over `=` (the right operand of an
+/// assignment is sequenced before the left, for overloaded operators too since C++17),
+/// so `(step<I>() = ... = in_reverse{})` runs the last node's step first. A braced list
+/// or a comma fold over a reversed index would need the node type at a computed
+/// position, which costs a lookup per node.
+struct in_reverse {
+    constexpr in_reverse operator=(in_reverse) const { return {}; }
+};
+
+template <std::size_t I, node_sweep Sweep, class Node, class V, class D, std::size_t S>
+GRADC_INLINE in_reverse sweep_node(Node node, const V& v, std::array<D, S>& d) {
+    if constexpr (is_primitive<Node>) {
+        apply_edge<I, Sweep.edges[0]>(node, v, d);
+        apply_edge<I, Sweep.edges[1]>(node, v, d);
+        apply_edge<I, Sweep.edges[2]>(node, v, d);
+    }
+    return {};
+}
+
+}  // namespace step
+}  // namespace gradc::lower
