@@ -15,6 +15,7 @@
 #include <type_traits>
 #include <vector>
 
+#include <gradc/autograd/hook_list.hpp>
 #include <gradc/autograd/saved_variable.hpp>
 #include <gradc/autograd/small_vector.hpp>
 #include <gradc/autograd/tensor.hpp>
@@ -167,18 +168,26 @@ protected:
     input_metadata_list input_metadata_;
 
 private:
+    /// A tensor hook on output `output_nr` (Tensor::register_hook on a non-leaf).
+    struct OutputHook {
+        std::uint32_t output_nr;
+        TensorHook fn;
+    };
+    /// A tensor whose gradient is output `output_nr`'s (Tensor::retain_grad).
+    struct RetainedGrad {
+        std::uint32_t output_nr;
+        std::weak_ptr<TensorImpl> tensor;
+    };
+    template <class Hook>
+    RemovableHandle add_hook(hook_list<Hook> Node::*list, Hook hook);
+
     bool drains_release_queue_ = false;
     mutable std::mutex mutex_;
     std::uint64_t sequence_nr_;
-    template <class H>
-    struct Entry {
-        std::uint64_t id;
-        H fn;
-    };
-    std::vector<Entry<PreHook>> pre_hooks_;
-    std::vector<Entry<PostHook>> post_hooks_;
-    std::vector<std::pair<std::uint32_t, Entry<TensorHook>>> tensor_pre_hooks_;
-    std::vector<std::pair<std::uint32_t, std::weak_ptr<TensorImpl>>> retained_;
+    hook_list<PreHook> pre_hooks_;
+    hook_list<PostHook> post_hooks_;
+    hook_list<OutputHook> tensor_pre_hooks_;
+    hook_list<RetainedGrad> retained_grads_;
 };
 
 /// The sink of a leaf: adds the gradient that reaches it into `leaf.grad()`.
@@ -211,9 +220,6 @@ Edge gradient_edge(const Tensor& t);
 /// The AccumulateGrad of a leaf that requires grad, created on first use (once: threads
 /// asking at the same time get the same node).
 std::shared_ptr<Node> grad_accumulator(const Tensor& leaf);
-
-/// A process-wide increasing id for hook registrations.
-std::uint64_t next_hook_id();
 
 /// `fn(grads)` runs once per backward pass, after the last of `tensors`' gradients that
 /// the pass computes (PyTorch's "all" mode); `grads[i]` is undefined for a tensor whose
