@@ -108,7 +108,7 @@ Tensor cat(const tensor_list& tensors, std::int64_t dim) {
     }
     std::vector<std::int64_t> lengths;
     for (const auto& t : tensors) lengths.push_back(t.sizes()[d]);
-    return autograd::record1("cat", tensors, out, {}, [d, offsets, lengths](const tensor_list& g, const BackwardContext& ctx) -> tensor_list {
+    return autograd::record_single_output("cat", tensors, out, {}, [d, offsets, lengths](const tensor_list& g, const BackwardContext& ctx) -> tensor_list {
         tensor_list res(offsets.size());
         for (std::size_t i = 0; i < offsets.size(); ++i)
             if (ctx.needs(i)) res[i] = narrow(g[0], d, offsets[i], lengths[i]);
@@ -150,7 +150,7 @@ Tensor index_select(const Tensor& a, std::int64_t dim, const Tensor& index_in) {
         else detail::copy_into(raw_select(out, d, i), raw_select(a, d, idx[i] < 0 ? idx[i] + size : idx[i]));
     }
     const Shape in = a.sizes();
-    return autograd::record1("index_select", {a, index}, out, {index}, [in, d](const tensor_list& g, const BackwardContext& ctx) -> tensor_list {
+    return autograd::record_single_output("index_select", {a, index}, out, {index}, [in, d](const tensor_list& g, const BackwardContext& ctx) -> tensor_list {
         return {index_add(zeros(in, dtype(g[0].dtype())), d, ctx.saved[0], g[0]), Tensor()};
     }, [d](const tensor_list& t, const ForwardContext& ctx) -> tensor_list { return {index_select(t[0], d, ctx.inputs[1])}; });
 }
@@ -171,7 +171,7 @@ Tensor index_add(const Tensor& self, std::int64_t dim, const Tensor& index_in, c
         const std::int64_t j = idx[i] < 0 ? idx[i] + self.sizes()[d] : idx[i];
         detail::add_into(raw_select(out, d, j), raw_select(src, d, i));
     }
-    return autograd::record1("index_add", {self, index, src}, out, {index}, [d](const tensor_list& g, const BackwardContext& ctx) -> tensor_list {
+    return autograd::record_single_output("index_add", {self, index, src}, out, {index}, [d](const tensor_list& g, const BackwardContext& ctx) -> tensor_list {
         tensor_list r(3);
         if (ctx.needs(0)) r[0] = g[0];
         if (ctx.needs(2)) r[2] = index_select(g[0], d, ctx.saved[0]);
@@ -196,7 +196,7 @@ Tensor gather(const Tensor& a, std::int64_t dim, const Tensor& index_in) {
         for_each_indexed(a, d, index, "gather", [&](std::int64_t off, std::int64_t lin) { dst[lin] = src[off]; });
     });
     const Shape in = a.sizes();
-    return autograd::record1("gather", {a, index}, out, {index}, [in, d](const tensor_list& g, const BackwardContext& ctx) -> tensor_list {
+    return autograd::record_single_output("gather", {a, index}, out, {index}, [in, d](const tensor_list& g, const BackwardContext& ctx) -> tensor_list {
         return {scatter_add(zeros(in, dtype(g[0].dtype())), d, ctx.saved[0], g[0]), Tensor()};
     }, [d](const tensor_list& t, const ForwardContext& ctx) -> tensor_list { return {gather(t[0], d, ctx.inputs[1])}; });
 }
@@ -219,7 +219,7 @@ Tensor scatter_add(const Tensor& self, std::int64_t dim, const Tensor& index_in,
             for_each_indexed(out, d, index, "scatter_add", [&](std::int64_t off, std::int64_t lin) { po[off] += ps[lin]; });
         }
     });
-    return autograd::record1("scatter_add", {self, index, src}, out, {index}, [d](const tensor_list& g, const BackwardContext& ctx) -> tensor_list {
+    return autograd::record_single_output("scatter_add", {self, index, src}, out, {index}, [d](const tensor_list& g, const BackwardContext& ctx) -> tensor_list {
         tensor_list r(3);
         if (ctx.needs(0)) r[0] = g[0];
         if (ctx.needs(2)) r[2] = gather(g[0], d, ctx.saved[0]);

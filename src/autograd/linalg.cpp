@@ -74,7 +74,7 @@ Tensor mm(const Tensor& a, const Tensor& b) {
                     std::to_string(a.size(1)) + " and " + std::to_string(b.size(0)) + "x" + std::to_string(b.size(1)) + ")");
     check_same_dtype(a, b, "mm");
     Tensor y = batched_product(a, b, 1, a.size(0), a.size(1), b.size(1), {a.size(0), b.size(1)});
-    return autograd::record1("mm", {a, b}, y, {a, b}, [](const tensor_list& g, const BackwardContext& ctx) -> tensor_list {
+    return autograd::record_single_output("mm", {a, b}, y, {a, b}, [](const tensor_list& g, const BackwardContext& ctx) -> tensor_list {
         tensor_list out(2);
         if (ctx.needs(0)) out[0] = mm(g[0], mH(ctx.saved[1]));
         if (ctx.needs(1)) out[1] = mm(mH(ctx.saved[0]), g[0]);
@@ -89,7 +89,7 @@ Tensor bmm(const Tensor& a, const Tensor& b) {
         throw Error("gradc: bmm: expected batches (b×n×k) and (b×k×m), got " + detail::describe(a) + " and " + detail::describe(b));
     check_same_dtype(a, b, "bmm");
     Tensor y = batched_product(a, b, a.size(0), a.size(1), a.size(2), b.size(2), {a.size(0), a.size(1), b.size(2)});
-    return autograd::record1("bmm", {a, b}, y, {a, b}, [](const tensor_list& g, const BackwardContext& ctx) -> tensor_list {
+    return autograd::record_single_output("bmm", {a, b}, y, {a, b}, [](const tensor_list& g, const BackwardContext& ctx) -> tensor_list {
         tensor_list out(2);
         if (ctx.needs(0)) out[0] = bmm(g[0], mH(ctx.saved[1]));
         if (ctx.needs(1)) out[1] = bmm(mH(ctx.saved[0]), g[0]);
@@ -104,7 +104,7 @@ Tensor mv(const Tensor& a, const Tensor& v) {
         throw Error("gradc: mv: expected a matrix (n×k) and a vector (k), got " + detail::describe(a) + " and " + detail::describe(v));
     check_same_dtype(a, v, "mv");
     Tensor y = batched_product(a, v, 1, a.size(0), a.size(1), 1, {a.size(0)});
-    return autograd::record1("mv", {a, v}, y, {a, v}, [](const tensor_list& g, const BackwardContext& ctx) -> tensor_list {
+    return autograd::record_single_output("mv", {a, v}, y, {a, v}, [](const tensor_list& g, const BackwardContext& ctx) -> tensor_list {
         tensor_list out(2);
         if (ctx.needs(0)) out[0] = outer(g[0], conj(ctx.saved[1]));
         if (ctx.needs(1)) out[1] = mv(mH(ctx.saved[0]), g[0]);
@@ -119,7 +119,7 @@ Tensor dot(const Tensor& a, const Tensor& b) {
         throw Error("gradc: dot: expected two 1-D tensors of the same size, got " + detail::describe(a) + " and " + detail::describe(b));
     check_same_dtype(a, b, "dot");
     Tensor y = batched_product(a, b, 1, 1, a.size(0), 1, {});
-    return autograd::record1("dot", {a, b}, y, {a, b}, [](const tensor_list& g, const BackwardContext& ctx) -> tensor_list {
+    return autograd::record_single_output("dot", {a, b}, y, {a, b}, [](const tensor_list& g, const BackwardContext& ctx) -> tensor_list {
         tensor_list out(2);
         if (ctx.needs(0)) out[0] = g[0] * conj(ctx.saved[1]);
         if (ctx.needs(1)) out[1] = g[0] * conj(ctx.saved[0]);

@@ -15,7 +15,7 @@ namespace gradc {
 Tensor Tensor::clone() const {
     detail::check_defined(*this, "clone");
     Tensor out = detail::copy_as(*this, dtype());
-    return autograd::record1("clone", {*this}, out, {}, [](const tensor_list& g, const autograd::BackwardContext&) -> tensor_list {
+    return autograd::record_single_output("clone", {*this}, out, {}, [](const tensor_list& g, const autograd::BackwardContext&) -> tensor_list {
         return {g[0]};
     }, [](const tensor_list& t, const autograd::ForwardContext&) -> tensor_list { return {t[0].clone()}; });
 }
@@ -34,7 +34,7 @@ Tensor Tensor::to(ScalarType t) const {
     }
     Tensor out = detail::copy_as(*this, t);
     const ScalarType from = dtype();
-    return autograd::record1("to_copy", {*this}, out, {}, [from](const tensor_list& g, const autograd::BackwardContext&) -> tensor_list {
+    return autograd::record_single_output("to_copy", {*this}, out, {}, [from](const tensor_list& g, const autograd::BackwardContext&) -> tensor_list {
         Tensor gi = g[0];
         if (gi.is_complex() && !gradc::is_complex(from)) gi = gradc::real(gi);
         return {gi.to(from)};

@@ -26,7 +26,7 @@ namespace detail {
 Tensor embed_strided(const Tensor& g, const Shape& base_sizes, const Shape& sizes, const Shape& strides, std::int64_t offset) {
     Tensor out = empty_tensor(base_sizes, g.dtype());
     add_into(alias_with_geometry(out, sizes, strides, offset), g);
-    return autograd::record1("as_strided_scatter", {g}, out, {},
+    return autograd::record_single_output("as_strided_scatter", {g}, out, {},
                              [sizes, strides, offset](const tensor_list& gg, const BackwardContext&) -> tensor_list {
                                  Tensor c = gg[0].contiguous();
                                  return {as_strided(c, sizes, strides, c.storage_offset() + offset)};
@@ -149,7 +149,7 @@ Tensor as_strided(const Tensor& a, const Shape& sizes, const Shape& strides, std
                     shape_string(a.strides()));
     const Shape in = a.sizes();
     const std::int64_t rel = storage_offset - a.storage_offset();
-    return autograd::record1("as_strided", {a}, v, {}, [in, sizes, strides, rel](const tensor_list& g, const BackwardContext&) -> tensor_list {
+    return autograd::record_single_output("as_strided", {a}, v, {}, [in, sizes, strides, rel](const tensor_list& g, const BackwardContext&) -> tensor_list {
         return {detail::embed_strided(g[0], in, sizes, strides, rel)};
     }, [sizes, strides, rel](const tensor_list& t, const ForwardContext&) -> tensor_list {
         // The tangent has the input's layout: the same geometry relative to its offset.
