@@ -1,7 +1,7 @@
-// Complex parts and the modulus. Gradients follow the autograd notes' convention: for a
-// real loss L of z = x + iy the gradient is ∂L/∂x + i·∂L/∂y. Tangents are the real
-// differentials: d|z| = Re(conj(z)·dz)/|z|, d arg z = Im(conj(z)·dz)/|z|², d conj(z) =
-// conj(dz) (non-holomorphic, so no partial times tangent as in elementwise.hpp).
+// Complex parts and the modulus. Gradients follow the "Autograd mechanics" notes'
+// convention: for a real loss L of z = x + iy the gradient is ∂L/∂x + i·∂L/∂y. Tangents are
+// the real differentials: d|z| = Re(conj(z)·dz)/|z|, d arg z = Im(conj(z)·dz)/|z|²,
+// d conj(z) = conj(dz) (non-holomorphic, so no partial times tangent as in elementwise.hpp).
 #include <gradc/autograd/chain.hpp>
 #include <gradc/autograd/creation.hpp>
 #include <gradc/autograd/elementwise.hpp>

@@ -1,6 +1,6 @@
-// In-place operations (autograd notes, "In-place operations with autograd"). The new
-// value is computed out of place from a recorded clone of the old value, written into
-// the tensor's storage, and the version counter is bumped. The tensor then takes the
+// In-place operations ("Autograd mechanics" notes, "In-place operations with autograd").
+// The new value is computed out of place from a recorded clone of the old value, written
+// into the tensor's storage, and the version counter is bumped. The tensor then takes the
 // result's history; a view instead rewrites its base's history (view_history.cpp).
 #include <functional>
 

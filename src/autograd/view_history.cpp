@@ -1,7 +1,7 @@
-// Views and in-place operations (autograd notes, "In-place correctness checks"): a view
-// remembers its root base; an in-place operation on a view gives the base a new history
-// ("the base with the view's region replaced", PyTorch's CopySlices) and every view of
-// that base regenerates its grad_fn from the base when it next needs it.
+// Views and in-place operations ("Autograd mechanics" notes, "In-place correctness
+// checks"): a view remembers its root base; an in-place operation on a view gives the base
+// a new history ("the base with the view's region replaced", PyTorch's CopySlices) and
+// every view of that base regenerates its grad_fn from the base when it next needs it.
 #include <algorithm>
 #include <optional>
 

@@ -1,4 +1,4 @@
-// Table-driven gradcheck of every differentiable operation of the dynamic mode (issue 5):
+// Table-driven gradcheck of every differentiable operation of the dynamic mode:
 // one table, each entry run through gradcheck in slow and fast mode and gradgradcheck
 // (slow and fast), reverse and forward mode (check_forward_ad: every operation's JVP, and
 // in gradgradcheck the JVPs of its backward formula), on real float64 inputs and, where

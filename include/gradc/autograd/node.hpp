@@ -1,8 +1,9 @@
 #pragma once
-/// The backward graph (autograd notes, "How autograd encodes the history"; seed 001's
-/// Operator). A Node is one recorded operation seen backwards: `apply` maps the gradients
-/// of its forward outputs to the gradients of its forward inputs, and `next_edges()[i]`
-/// says where the gradient of input i goes (a node and which of its inputs).
+/// The backward graph (PyTorch's "Autograd mechanics" notes, "How autograd encodes the
+/// history"; the Operator of the tutorial reverse-mode implementation). A Node is one
+/// recorded operation seen backwards: `apply` maps the gradients of its forward outputs to
+/// the gradients of its forward inputs, and `next_edges()[i]` says where the gradient of
+/// input i goes (a node and which of its inputs).
 
 #include <atomic>
 #include <cstdint>
@@ -79,12 +80,12 @@ public:
     /// leaf's post-accumulate-grad hooks, which run inside AccumulateGrad::apply.
     std::mutex& mutex() const { return mutex_; }
 
-    /// The tensors this node saved for backward, by name (autograd notes, "Saved
-    /// tensors"; PyTorch's `grad_fn._saved_self`, `_raw_saved_self`). Built-in
-    /// operations name a saved input "self" (first input), "other" (second) or "inputN",
-    /// a saved output "result" (or "resultN" for several outputs); a custom function's
-    /// saved tensors are "saved0", "saved1", ... in save_for_backward order. Only defined
-    /// saved tensors are listed.
+    /// The tensors this node saved for backward, by name ("Autograd mechanics" notes,
+    /// "Saved tensors"; PyTorch's `grad_fn._saved_self`, `_raw_saved_self`). Built-in
+    /// operations name a saved input "self" (first input), "other" (second) or "inputN", a
+    /// saved output "result" (or "resultN" for several outputs); a custom function's saved
+    /// tensors are "saved0", "saved1", ... in save_for_backward order. Only defined saved
+    /// tensors are listed.
     virtual std::vector<std::pair<std::string, SavedVariable*>> saved_variable_entries() { return {}; }
     std::vector<std::string> saved_names();
     /// The saved tensor `name`, unpacked (through its unpack hook if any; a saved output
