@@ -118,9 +118,9 @@ std::shared_ptr<Node> record(std::string_view op_name, TensorRefs inputs, Tensor
         node->add_input_metadata(outputs[i]);
         if (is_differentiable_type(outputs[i].dtype())) set_history(outputs[i], node, static_cast<std::uint32_t>(i));
     }
-    auto& sv = node->saved_variables();
+    auto& saved_variables = node->saved_variables();
     auto& roles = node->saved_roles();
-    sv.reserve(saved.size());
+    saved_variables.reserve(saved.size());
     using Role = FormulaNode::SavedRole;
     for (std::size_t k = 0; k < saved.size(); ++k) {
         const Tensor& s = saved[k];
@@ -138,7 +138,7 @@ std::shared_ptr<Node> record(std::string_view op_name, TensorRefs inputs, Tensor
             for (const Role& r : roles) named = named || (r.kind == Role::kInput && r.index == i);
             if (!named) role = Role{Role::kInput, static_cast<std::uint32_t>(i)};
         }
-        sv.emplace_back(s, role.kind == Role::kOutput);
+        saved_variables.emplace_back(s, role.kind == Role::kOutput);
         roles.push_back(role);
     }
     return node;

@@ -45,7 +45,7 @@ void for_each_indexed(const Tensor& t, std::int64_t dim, const Tensor& index, co
     const auto* idx = index.data_ptr<std::int64_t>();
     Shape coord(nd, 0);
     for (std::int64_t lin = 0; lin < index.numel(); ++lin) {
-        std::int64_t off = 0;
+        std::int64_t offset = 0;
         for (std::int64_t d = 0; d < nd; ++d) {
             std::int64_t c = coord[d];
             if (d == dim) {
@@ -53,9 +53,9 @@ void for_each_indexed(const Tensor& t, std::int64_t dim, const Tensor& index, co
                 check_range(c, t.sizes()[d], op, d);
                 if (c < 0) c += t.sizes()[d];
             }
-            off += c * t.strides()[d];
+            offset += c * t.strides()[d];
         }
-        f(off, lin);
+        f(offset, lin);
         for (std::int64_t d = nd - 1; d >= 0; --d) {
             if (++coord[d] < is[d]) break;
             coord[d] = 0;
@@ -98,13 +98,13 @@ Tensor cat(const tensor_list& tensors, std::int64_t dim) {
     out_sizes[d] = total;
     Tensor out = empty_tensor(out_sizes, dt);
     std::vector<std::int64_t> offsets;
-    std::int64_t off = 0;
+    std::int64_t offset = 0;
     for (const auto& t : tensors) {
-        offsets.push_back(off);
-        Shape st = out.strides();
-        Shape sz = t.sizes();
-        detail::copy_into(alias_with_geometry(out, sz, st, off * st[d]), t);
-        off += t.sizes()[d];
+        offsets.push_back(offset);
+        Shape out_strides = out.strides();
+        Shape piece_sizes = t.sizes();
+        detail::copy_into(alias_with_geometry(out, piece_sizes, out_strides, offset * out_strides[d]), t);
+        offset += t.sizes()[d];
     }
     std::vector<std::int64_t> lengths;
     for (const auto& t : tensors) lengths.push_back(t.sizes()[d]);

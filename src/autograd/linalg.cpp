@@ -138,30 +138,31 @@ Tensor outer(const Tensor& a, const Tensor& b) {
 Tensor matmul(const Tensor& a, const Tensor& b) {
     detail::check_defined(a, "matmul");
     detail::check_defined(b, "matmul");
-    const auto da = a.dim(), db = b.dim();
-    if (da == 0 || db == 0)
+    const auto a_dims = a.dim(), b_dims = b.dim();
+    if (a_dims == 0 || b_dims == 0)
         throw Error("gradc: matmul: both arguments need at least 1 dimension, got " + detail::describe(a) + " and " + detail::describe(b));
-    if (da == 1 && db == 1) return dot(a, b);
-    if (da == 2 && db == 1) return mv(a, b);
-    if (da == 1 && db == 2) return squeeze(mm(unsqueeze(a, 0), b), 0);
-    if (da == 2 && db == 2) return mm(a, b);
+    if (a_dims == 1 && b_dims == 1) return dot(a, b);
+    if (a_dims == 2 && b_dims == 1) return mv(a, b);
+    if (a_dims == 1 && b_dims == 2) return squeeze(mm(unsqueeze(a, 0), b), 0);
+    if (a_dims == 2 && b_dims == 2) return mm(a, b);
     // Batched: broadcast the batch dimensions, then one bmm.
-    Tensor a3 = da == 1 ? unsqueeze(a, 0) : a;
-    Tensor b3 = db == 1 ? unsqueeze(b, 1) : b;
-    const Shape ab(a3.sizes().begin(), a3.sizes().end() - 2), bb(b3.sizes().begin(), b3.sizes().end() - 2);
-    const Shape batch = broadcast_shapes(ab, bb, "matmul");
+    Tensor a3 = a_dims == 1 ? unsqueeze(a, 0) : a;
+    Tensor b3 = b_dims == 1 ? unsqueeze(b, 1) : b;
+    const Shape a_batch(a3.sizes().begin(), a3.sizes().end() - 2), b_batch(b3.sizes().begin(), b3.sizes().end() - 2);
+    const Shape batch = broadcast_shapes(a_batch, b_batch, "matmul");
     const std::int64_t n = a3.size(-2), k = a3.size(-1), k2 = b3.size(-2), m = b3.size(-1);
     if (k != k2)
         throw Error("gradc: matmul: shapes " + shape_string(a.sizes()) + " and " + shape_string(b.sizes()) +
                     " cannot be multiplied (" + std::to_string(k) + " vs " + std::to_string(k2) + ")");
-    Shape ea = batch, eb = batch;
-    ea.insert(ea.end(), {n, k});
-    eb.insert(eb.end(), {k, m});
-    const std::int64_t nb = shape_numel(batch);
-    Tensor y = bmm(reshape(expand(a3, ea), {nb, n, k}), reshape(expand(b3, eb), {nb, k, m}));
+    Shape a_expanded = batch, b_expanded = batch;
+    a_expanded.insert(a_expanded.end(), {n, k});
+    b_expanded.insert(b_expanded.end(), {k, m});
+    const std::int64_t batch_numel = shape_numel(batch);
+    Tensor y = bmm(reshape(expand(a3, a_expanded), {batch_numel, n, k}),
+                   reshape(expand(b3, b_expanded), {batch_numel, k, m}));
     Shape out = batch;
-    if (da > 1) out.push_back(n);
-    if (db > 1) out.push_back(m);
+    if (a_dims > 1) out.push_back(n);
+    if (b_dims > 1) out.push_back(m);
     return reshape(y, out);
 }
 

@@ -59,12 +59,12 @@ Plan plan(const Tensor& a, const Shape& dims, bool keepdim, const char* op, Scal
         p.keep_sizes.push_back(p.reduced[i] ? 1 : a.sizes()[i]);
         if (!p.reduced[i] || keepdim) p.out_sizes.push_back(p.keep_sizes.back());
     }
-    Shape ps, pst;
+    Shape permuted_sizes, permuted_strides;
     for (auto i : perm) {
-        ps.push_back(a.sizes()[i]);
-        pst.push_back(a.strides()[i]);
+        permuted_sizes.push_back(a.sizes()[i]);
+        permuted_strides.push_back(a.strides()[i]);
     }
-    p.data = detail::contiguous_as(alias_with_geometry(a, ps, pst, a.storage_offset()), dt);
+    p.data = detail::contiguous_as(alias_with_geometry(a, permuted_sizes, permuted_strides, a.storage_offset()), dt);
     return p;
 }
 
@@ -180,8 +180,8 @@ Tensor prod_others_differentiable(const Tensor& x, const Shape& in, const Shape&
 // suffix products along the run are used instead — or, when this backward is itself
 // recorded, the differentiable construction above.
 Tensor prod_others(const Tensor& x, const Tensor& y, const Shape& keep, const Shape& in, const Shape& dims) {
-    Tensor yk = reshape(y, keep);
-    if (!any(x == 0.0)) return yk / x;
+    Tensor y_kept = reshape(y, keep);
+    if (!any(x == 0.0)) return y_kept / x;
     if (GradMode::is_enabled() && x.requires_grad()) return prod_others_differentiable(x, in, dims);
     NoGradGuard no_grad;
     Plan q = plan(x, dims, true, "prod backward", x.dtype());
@@ -319,21 +319,21 @@ Tensor norm(const Tensor& a, double p, const Shape& dims, bool keepdim) {
         if (std::isinf(p)) return amax(abs(a), dims, keepdim);
         return pow(sum(pow(abs(a), p), dims, keepdim), 1.0 / p);
     }
-    Tensor sq;
+    Tensor squares;
     {
         NoGradGuard no_grad;
         autograd::forward_ad::detail::IgnoreTangents no_tangents;
-        sq = a.is_complex() ? real(a * conj(a)) : a * a;
+        squares = a.is_complex() ? real(a * conj(a)) : a * a;
     }
-    const ScalarType dt = sq.dtype();
-    Plan pl = plan(sq, dims, keepdim, "norm", dt);
+    const ScalarType dt = squares.dtype();
+    Plan pl = plan(squares, dims, keepdim, "norm", dt);
     Tensor y = reduce_raw(pl, dt, "norm", [](const auto* x, std::int64_t n) { return std::sqrt(sum_run(x, n)); });
     const Shape keep = pl.keep_sizes, in = a.sizes();
     return autograd::record_single_output("norm", {a}, y, {a, y}, [keep, in](const tensor_list& g, const BackwardContext& ctx) -> tensor_list {
         // a/‖a‖, and 0 where ‖a‖ = 0 (the minimum-norm subgradient).
-        Tensor yk = reshape(ctx.saved[1], keep);
-        Tensor safe = where(yk == 0.0, ones_like(yk), yk);
-        Tensor scale = where(yk == 0.0, zeros_like(yk), expand_back(g[0], keep, keep) / safe);
+        Tensor y_kept = reshape(ctx.saved[1], keep);
+        Tensor safe = where(y_kept == 0.0, ones_like(y_kept), y_kept);
+        Tensor scale = where(y_kept == 0.0, zeros_like(y_kept), expand_back(g[0], keep, keep) / safe);
         return {ctx.saved[0] * scale};
     }, [dims, keepdim](const tensor_list& t, const ForwardContext& ctx) -> tensor_list {
         // d‖x‖ = Re(Σ conj(x)·dx)/‖x‖, and 0 where ‖x‖ = 0.

@@ -120,12 +120,12 @@ void rebase_view_history(const Tensor& self, const Tensor& result) {
     autograd::record("copy_slices", {base, result}, {base}, {},
                      [l = *layout, sizes, strides, rel](const tensor_list& g, const BackwardContext& ctx) -> tensor_list {
                          tensor_list out(2);
-                         Tensor gc = l.to_dense(g[0]);
+                         Tensor grad_dense = l.to_dense(g[0]);
                          if (ctx.needs(0)) {
                              Tensor region = embed_strided(ones(sizes, dtype(kFloat32)), l.dense_sizes, sizes, strides, rel);
-                             out[0] = l.to_base(where(region != 0.0, zeros_like(gc), gc));
+                             out[0] = l.to_base(where(region != 0.0, zeros_like(grad_dense), grad_dense));
                          }
-                         if (ctx.needs(1)) out[1] = as_strided(gc, sizes, strides, gc.storage_offset() + rel);
+                         if (ctx.needs(1)) out[1] = as_strided(grad_dense, sizes, strides, grad_dense.storage_offset() + rel);
                          return out;
                      });
 }

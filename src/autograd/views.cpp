@@ -185,10 +185,10 @@ Tensor slice(const Tensor& a, std::int64_t dim, std::optional<std::int64_t> star
     Tensor v = make_view(a, sizes, strides, a.storage_offset() + start * a.strides()[d]);
     const Shape in = a.sizes();
     return autograd::record_single_output("slice", {a}, v, {}, [in, d, start, step](const tensor_list& g, const BackwardContext&) -> tensor_list {
-        Shape cs = contiguous_strides(in);
-        Shape vs = g[0].sizes(), vst = cs;
-        vst[d] *= step;
-        return {detail::embed_strided(g[0], in, vs, vst, start * cs[d])};
+        const Shape contiguous = contiguous_strides(in);
+        Shape view_strides = contiguous;
+        view_strides[d] *= step;
+        return {detail::embed_strided(g[0], in, g[0].sizes(), view_strides, start * contiguous[d])};
     }, [d, start, end, step](const tensor_list& t, const ForwardContext&) -> tensor_list { return {slice(t[0], d, start, end, step)}; });
 }
 
@@ -218,10 +218,10 @@ Tensor select(const Tensor& a, std::int64_t dim, std::int64_t index) {
     Tensor v = make_view(a, sizes, strides, a.storage_offset() + index * a.strides()[d]);
     const Shape in = a.sizes();
     return autograd::record_single_output("select", {a}, v, {}, [in, d, index](const tensor_list& g, const BackwardContext&) -> tensor_list {
-        Shape cs = contiguous_strides(in);
-        Shape vst = cs;
-        vst.erase(vst.begin() + d);
-        return {detail::embed_strided(g[0], in, g[0].sizes(), vst, index * cs[d])};
+        const Shape contiguous = contiguous_strides(in);
+        Shape view_strides = contiguous;
+        view_strides.erase(view_strides.begin() + d);
+        return {detail::embed_strided(g[0], in, g[0].sizes(), view_strides, index * contiguous[d])};
     }, [d, index](const tensor_list& t, const ForwardContext&) -> tensor_list { return {select(t[0], d, index)}; });
 }
 
