@@ -69,8 +69,9 @@ Roots make_roots(const tensor_list& outputs, const tensor_list& gradients, const
                 throw Error(std::string("gradc: ") + op + ": grad can be implicitly created only for scalar outputs; "
                             "output " + std::to_string(i) + " has shape " + shape_string(out.sizes()) +
                             ", so pass a gradient of that shape");
-            // The notes' PyTorch (unlike 1.13) refuses: "1" is not the obvious seed for a
-            // complex output, whose real and imaginary parts are two functions.
+            // PyTorch as its "Autograd mechanics" notes describe it (unlike 1.13) refuses:
+            // "1" is not the obvious seed for a complex output, whose real and imaginary
+            // parts are two functions.
             if (out.is_complex())
                 throw Error(std::string("gradc: ") + op + ": grad can be implicitly created only for real scalar "
                             "outputs; output " + std::to_string(i) + " is " + std::string(to_string(out.dtype())) +

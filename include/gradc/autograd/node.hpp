@@ -179,6 +179,7 @@ private:
         std::uint32_t output_nr;
         std::weak_ptr<TensorImpl> tensor;
     };
+    /// Adds `hook` to `list` under mutex(); the handle removes it under mutex() again.
     template <class Hook>
     RemovableHandle add_hook(hook_list<Hook> Node::*list, Hook hook);
 
