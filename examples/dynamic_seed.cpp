@@ -1,4 +1,4 @@
-// The worked examples of the reverse-mode tutorial (seed 001) in gradc's dynamic mode:
+// The worked examples of the tutorial reverse-mode implementation in gradc's dynamic mode:
 // v3 = sin(x1), v4 = x1·x2, v5 = v3 + v4, then backward.
 #include <cmath>
 #include <cstdlib>

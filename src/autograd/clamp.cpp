@@ -36,7 +36,7 @@ Tensor clamp(const Tensor& a, std::optional<double> lo, std::optional<double> hi
         Tensor in = lo ? (x >= *lo) : (x == x);
         return hi ? in & (x <= *hi) : in;
     };
-    return autograd::record1("clamp", {a}, y, {a}, [inside](const tensor_list& g, const autograd::BackwardContext& ctx) -> tensor_list {
+    return autograd::record_single_output("clamp", {a}, y, {a}, [inside](const tensor_list& g, const autograd::BackwardContext& ctx) -> tensor_list {
         return {autograd::chain(rules::gate{inside(ctx.saved[0])}, g[0])};
     }, [inside](const tensor_list& t, const autograd::ForwardContext& ctx) -> tensor_list {
         return {rules::scale(rules::gate{inside(ctx.inputs[0])}, t[0])};

@@ -160,7 +160,7 @@ Tensor where(const Tensor& cond, const Tensor& a, const Tensor& b) {
         });
     });
     if (!autograd::should_record({&a, &b})) return y;
-    return autograd::record1("where", {cond, a, b}, y, {cond},
+    return autograd::record_single_output("where", {cond, a, b}, y, {cond},
                              [](const tensor_list& g, const autograd::BackwardContext& ctx) -> tensor_list {
                                  const Tensor& c = ctx.saved[0];
                                  tensor_list out(3);

@@ -1,7 +1,7 @@
-// Complex parts and the modulus. Gradients follow the autograd notes' convention: for a
-// real loss L of z = x + iy the gradient is ∂L/∂x + i·∂L/∂y. Tangents are the real
-// differentials: d|z| = Re(conj(z)·dz)/|z|, d arg z = Im(conj(z)·dz)/|z|², d conj(z) =
-// conj(dz) (non-holomorphic, so no partial times tangent as in elementwise.hpp).
+// Complex parts and the modulus. Gradients follow the "Autograd mechanics" notes'
+// convention: for a real loss L of z = x + iy the gradient is ∂L/∂x + i·∂L/∂y. Tangents are
+// the real differentials: d|z| = Re(conj(z)·dz)/|z|, d arg z = Im(conj(z)·dz)/|z|²,
+// d conj(z) = conj(dz) (non-holomorphic, so no partial times tangent as in elementwise.hpp).
 #include <gradc/autograd/chain.hpp>
 #include <gradc/autograd/creation.hpp>
 #include <gradc/autograd/elementwise.hpp>
@@ -50,7 +50,7 @@ Tensor real(const Tensor& a) {
     detail::check_defined(a, "real");
     if (!a.is_complex()) return a;
     Tensor y = complex_part(a, 0);
-    return autograd::record1("real", {a}, y, {}, [](const tensor_list& g, const autograd::BackwardContext&) -> tensor_list {
+    return autograd::record_single_output("real", {a}, y, {}, [](const tensor_list& g, const autograd::BackwardContext&) -> tensor_list {
         return {complex(g[0], zeros_like(g[0]))};
     }, [](const tensor_list& t, const autograd::ForwardContext&) -> tensor_list { return {real(t[0])}; });
 }
@@ -59,7 +59,7 @@ Tensor imag(const Tensor& a) {
     detail::check_defined(a, "imag");
     if (!a.is_complex()) throw Error("gradc: imag is not implemented for real tensors, got " + detail::describe(a));
     Tensor y = complex_part(a, 1);
-    return autograd::record1("imag", {a}, y, {}, [](const tensor_list& g, const autograd::BackwardContext&) -> tensor_list {
+    return autograd::record_single_output("imag", {a}, y, {}, [](const tensor_list& g, const autograd::BackwardContext&) -> tensor_list {
         return {times_i(g[0])};
     }, [](const tensor_list& t, const autograd::ForwardContext&) -> tensor_list { return {imag(t[0])}; });
 }
@@ -68,7 +68,7 @@ Tensor conj(const Tensor& a) {
     detail::check_defined(a, "conj");
     if (!a.is_complex()) return a;
     Tensor y = complex(complex_part(a, 0), -complex_part(a, 1));
-    return autograd::record1("conj", {a}, y, {}, [](const tensor_list& g, const autograd::BackwardContext&) -> tensor_list {
+    return autograd::record_single_output("conj", {a}, y, {}, [](const tensor_list& g, const autograd::BackwardContext&) -> tensor_list {
         return {conj(g[0])};
     }, [](const tensor_list& t, const autograd::ForwardContext&) -> tensor_list { return {conj(t[0])}; });
 }
@@ -76,7 +76,7 @@ Tensor conj(const Tensor& a) {
 Tensor angle(const Tensor& a) {
     detail::check_defined(a, "angle");
     Tensor y = complex_part(a, 3);
-    return autograd::record1("angle", {a}, y, {a}, [](const tensor_list& g, const autograd::BackwardContext& ctx) -> tensor_list {
+    return autograd::record_single_output("angle", {a}, y, {a}, [](const tensor_list& g, const autograd::BackwardContext& ctx) -> tensor_list {
         const Tensor& z = ctx.saved[0];
         if (!z.is_complex()) return {zeros_like(g[0])};
         // i·z/|z|², and 0 at the origin.
@@ -96,7 +96,7 @@ Tensor abs(const Tensor& a) {
     detail::check_defined(a, "abs");
     if (!a.is_complex()) return detail::unary_op<rules::abs>(a);
     Tensor y = complex_part(a, 2);
-    return autograd::record1("abs", {a}, y, {a, y}, [](const tensor_list& g, const autograd::BackwardContext& ctx) -> tensor_list {
+    return autograd::record_single_output("abs", {a}, y, {a, y}, [](const tensor_list& g, const autograd::BackwardContext& ctx) -> tensor_list {
         const Tensor& z = ctx.saved[0];
         const Tensor& r = ctx.saved[1];
         // z/|z| (the gradient of the modulus), 0 at the origin as for real abs.
@@ -131,7 +131,7 @@ Tensor complex(const Tensor& re, const Tensor& im) {
             });
         }
     });
-    return autograd::record1("complex", {re, im}, y, {}, [](const tensor_list& g, const autograd::BackwardContext&) -> tensor_list {
+    return autograd::record_single_output("complex", {re, im}, y, {}, [](const tensor_list& g, const autograd::BackwardContext&) -> tensor_list {
         return {real(g[0]), imag(g[0])};
     }, [](const tensor_list& t, const autograd::ForwardContext& ctx) -> tensor_list {
         return {complex(t[0].defined() ? t[0] : zeros_like(ctx.inputs[0]), t[1].defined() ? t[1] : zeros_like(ctx.inputs[1]))};

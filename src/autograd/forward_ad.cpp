@@ -143,9 +143,9 @@ Tensor tangent_of(const Tensor& t) {
     // A view made before its base got a tangent (by an in-place operation).
     const Tensor base_tangent = tangent_of(meta.base);
     if (!base_tangent.defined()) return Tensor();
-    Tensor vt = view_of_tangent(base_tangent, *impl);
-    store(t, vt, level);
-    return vt;
+    Tensor view_tangent = view_of_tangent(base_tangent, *impl);
+    store(t, view_tangent, level);
+    return view_tangent;
 }
 
 bool any_tangent(TensorRefs tensors) {

@@ -45,7 +45,7 @@ void for_each_indexed(const Tensor& t, std::int64_t dim, const Tensor& index, co
     const auto* idx = index.data_ptr<std::int64_t>();
     Shape coord(nd, 0);
     for (std::int64_t lin = 0; lin < index.numel(); ++lin) {
-        std::int64_t off = 0;
+        std::int64_t offset = 0;
         for (std::int64_t d = 0; d < nd; ++d) {
             std::int64_t c = coord[d];
             if (d == dim) {
@@ -53,9 +53,9 @@ void for_each_indexed(const Tensor& t, std::int64_t dim, const Tensor& index, co
                 check_range(c, t.sizes()[d], op, d);
                 if (c < 0) c += t.sizes()[d];
             }
-            off += c * t.strides()[d];
+            offset += c * t.strides()[d];
         }
-        f(off, lin);
+        f(offset, lin);
         for (std::int64_t d = nd - 1; d >= 0; --d) {
             if (++coord[d] < is[d]) break;
             coord[d] = 0;
@@ -98,17 +98,17 @@ Tensor cat(const tensor_list& tensors, std::int64_t dim) {
     out_sizes[d] = total;
     Tensor out = empty_tensor(out_sizes, dt);
     std::vector<std::int64_t> offsets;
-    std::int64_t off = 0;
+    std::int64_t offset = 0;
     for (const auto& t : tensors) {
-        offsets.push_back(off);
-        Shape st = out.strides();
-        Shape sz = t.sizes();
-        detail::copy_into(alias_with_geometry(out, sz, st, off * st[d]), t);
-        off += t.sizes()[d];
+        offsets.push_back(offset);
+        Shape out_strides = out.strides();
+        Shape piece_sizes = t.sizes();
+        detail::copy_into(alias_with_geometry(out, piece_sizes, out_strides, offset * out_strides[d]), t);
+        offset += t.sizes()[d];
     }
     std::vector<std::int64_t> lengths;
     for (const auto& t : tensors) lengths.push_back(t.sizes()[d]);
-    return autograd::record1("cat", tensors, out, {}, [d, offsets, lengths](const tensor_list& g, const BackwardContext& ctx) -> tensor_list {
+    return autograd::record_single_output("cat", tensors, out, {}, [d, offsets, lengths](const tensor_list& g, const BackwardContext& ctx) -> tensor_list {
         tensor_list res(offsets.size());
         for (std::size_t i = 0; i < offsets.size(); ++i)
             if (ctx.needs(i)) res[i] = narrow(g[0], d, offsets[i], lengths[i]);
@@ -150,7 +150,7 @@ Tensor index_select(const Tensor& a, std::int64_t dim, const Tensor& index_in) {
         else detail::copy_into(raw_select(out, d, i), raw_select(a, d, idx[i] < 0 ? idx[i] + size : idx[i]));
     }
     const Shape in = a.sizes();
-    return autograd::record1("index_select", {a, index}, out, {index}, [in, d](const tensor_list& g, const BackwardContext& ctx) -> tensor_list {
+    return autograd::record_single_output("index_select", {a, index}, out, {index}, [in, d](const tensor_list& g, const BackwardContext& ctx) -> tensor_list {
         return {index_add(zeros(in, dtype(g[0].dtype())), d, ctx.saved[0], g[0]), Tensor()};
     }, [d](const tensor_list& t, const ForwardContext& ctx) -> tensor_list { return {index_select(t[0], d, ctx.inputs[1])}; });
 }
@@ -171,7 +171,7 @@ Tensor index_add(const Tensor& self, std::int64_t dim, const Tensor& index_in, c
         const std::int64_t j = idx[i] < 0 ? idx[i] + self.sizes()[d] : idx[i];
         detail::add_into(raw_select(out, d, j), raw_select(src, d, i));
     }
-    return autograd::record1("index_add", {self, index, src}, out, {index}, [d](const tensor_list& g, const BackwardContext& ctx) -> tensor_list {
+    return autograd::record_single_output("index_add", {self, index, src}, out, {index}, [d](const tensor_list& g, const BackwardContext& ctx) -> tensor_list {
         tensor_list r(3);
         if (ctx.needs(0)) r[0] = g[0];
         if (ctx.needs(2)) r[2] = index_select(g[0], d, ctx.saved[0]);
@@ -196,7 +196,7 @@ Tensor gather(const Tensor& a, std::int64_t dim, const Tensor& index_in) {
         for_each_indexed(a, d, index, "gather", [&](std::int64_t off, std::int64_t lin) { dst[lin] = src[off]; });
     });
     const Shape in = a.sizes();
-    return autograd::record1("gather", {a, index}, out, {index}, [in, d](const tensor_list& g, const BackwardContext& ctx) -> tensor_list {
+    return autograd::record_single_output("gather", {a, index}, out, {index}, [in, d](const tensor_list& g, const BackwardContext& ctx) -> tensor_list {
         return {scatter_add(zeros(in, dtype(g[0].dtype())), d, ctx.saved[0], g[0]), Tensor()};
     }, [d](const tensor_list& t, const ForwardContext& ctx) -> tensor_list { return {gather(t[0], d, ctx.inputs[1])}; });
 }
@@ -219,7 +219,7 @@ Tensor scatter_add(const Tensor& self, std::int64_t dim, const Tensor& index_in,
             for_each_indexed(out, d, index, "scatter_add", [&](std::int64_t off, std::int64_t lin) { po[off] += ps[lin]; });
         }
     });
-    return autograd::record1("scatter_add", {self, index, src}, out, {index}, [d](const tensor_list& g, const BackwardContext& ctx) -> tensor_list {
+    return autograd::record_single_output("scatter_add", {self, index, src}, out, {index}, [d](const tensor_list& g, const BackwardContext& ctx) -> tensor_list {
         tensor_list r(3);
         if (ctx.needs(0)) r[0] = g[0];
         if (ctx.needs(2)) r[2] = gather(g[0], d, ctx.saved[0]);

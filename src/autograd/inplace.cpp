@@ -1,6 +1,6 @@
-// In-place operations (autograd notes, "In-place operations with autograd"). The new
-// value is computed out of place from a recorded clone of the old value, written into
-// the tensor's storage, and the version counter is bumped. The tensor then takes the
+// In-place operations ("Autograd mechanics" notes, "In-place operations with autograd").
+// The new value is computed out of place from a recorded clone of the old value, written
+// into the tensor's storage, and the version counter is bumped. The tensor then takes the
 // result's history; a view instead rewrites its base's history (view_history.cpp).
 #include <functional>
 
@@ -72,7 +72,7 @@ Tensor& inplace(Tensor& self, const char* op, const tensor_list& others, const s
 // A constant as the new value, with a zero gradient back to the old one.
 Tensor constant_like(const Tensor& old, double v) {
     Tensor c = full_like(old, v);
-    return autograd::record1("fill", {old}, c, {}, [](const tensor_list& g, const autograd::BackwardContext&) -> tensor_list {
+    return autograd::record_single_output("fill", {old}, c, {}, [](const tensor_list& g, const autograd::BackwardContext&) -> tensor_list {
         return {zeros_like(g[0])};
     }, [](const tensor_list& t, const autograd::ForwardContext&) -> tensor_list { return {zeros_like(t[0])}; });
 }

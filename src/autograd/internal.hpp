@@ -14,6 +14,8 @@ std::int64_t wrap_dim(std::int64_t dim, std::int64_t ndim, const char* op);
 /// "[Double [2, 3]]" for error messages.
 std::string describe(const Tensor& t);
 void check_defined(const Tensor& t, const char* op);
+/// Throws, naming `what`, unless `t` is defined and requires grad (hooks need both).
+void check_hookable(const Tensor& t, const char* what);
 
 // ---- raw kernels: no autograd, no grad-mode checks --------------------------------
 /// A contiguous copy in dtype `dtype` (a fresh storage).

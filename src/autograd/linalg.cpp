@@ -74,7 +74,7 @@ Tensor mm(const Tensor& a, const Tensor& b) {
                     std::to_string(a.size(1)) + " and " + std::to_string(b.size(0)) + "x" + std::to_string(b.size(1)) + ")");
     check_same_dtype(a, b, "mm");
     Tensor y = batched_product(a, b, 1, a.size(0), a.size(1), b.size(1), {a.size(0), b.size(1)});
-    return autograd::record1("mm", {a, b}, y, {a, b}, [](const tensor_list& g, const BackwardContext& ctx) -> tensor_list {
+    return autograd::record_single_output("mm", {a, b}, y, {a, b}, [](const tensor_list& g, const BackwardContext& ctx) -> tensor_list {
         tensor_list out(2);
         if (ctx.needs(0)) out[0] = mm(g[0], mH(ctx.saved[1]));
         if (ctx.needs(1)) out[1] = mm(mH(ctx.saved[0]), g[0]);
@@ -89,7 +89,7 @@ Tensor bmm(const Tensor& a, const Tensor& b) {
         throw Error("gradc: bmm: expected batches (b×n×k) and (b×k×m), got " + detail::describe(a) + " and " + detail::describe(b));
     check_same_dtype(a, b, "bmm");
     Tensor y = batched_product(a, b, a.size(0), a.size(1), a.size(2), b.size(2), {a.size(0), a.size(1), b.size(2)});
-    return autograd::record1("bmm", {a, b}, y, {a, b}, [](const tensor_list& g, const BackwardContext& ctx) -> tensor_list {
+    return autograd::record_single_output("bmm", {a, b}, y, {a, b}, [](const tensor_list& g, const BackwardContext& ctx) -> tensor_list {
         tensor_list out(2);
         if (ctx.needs(0)) out[0] = bmm(g[0], mH(ctx.saved[1]));
         if (ctx.needs(1)) out[1] = bmm(mH(ctx.saved[0]), g[0]);
@@ -104,7 +104,7 @@ Tensor mv(const Tensor& a, const Tensor& v) {
         throw Error("gradc: mv: expected a matrix (n×k) and a vector (k), got " + detail::describe(a) + " and " + detail::describe(v));
     check_same_dtype(a, v, "mv");
     Tensor y = batched_product(a, v, 1, a.size(0), a.size(1), 1, {a.size(0)});
-    return autograd::record1("mv", {a, v}, y, {a, v}, [](const tensor_list& g, const BackwardContext& ctx) -> tensor_list {
+    return autograd::record_single_output("mv", {a, v}, y, {a, v}, [](const tensor_list& g, const BackwardContext& ctx) -> tensor_list {
         tensor_list out(2);
         if (ctx.needs(0)) out[0] = outer(g[0], conj(ctx.saved[1]));
         if (ctx.needs(1)) out[1] = mv(mH(ctx.saved[0]), g[0]);
@@ -119,7 +119,7 @@ Tensor dot(const Tensor& a, const Tensor& b) {
         throw Error("gradc: dot: expected two 1-D tensors of the same size, got " + detail::describe(a) + " and " + detail::describe(b));
     check_same_dtype(a, b, "dot");
     Tensor y = batched_product(a, b, 1, 1, a.size(0), 1, {});
-    return autograd::record1("dot", {a, b}, y, {a, b}, [](const tensor_list& g, const BackwardContext& ctx) -> tensor_list {
+    return autograd::record_single_output("dot", {a, b}, y, {a, b}, [](const tensor_list& g, const BackwardContext& ctx) -> tensor_list {
         tensor_list out(2);
         if (ctx.needs(0)) out[0] = g[0] * conj(ctx.saved[1]);
         if (ctx.needs(1)) out[1] = g[0] * conj(ctx.saved[0]);
@@ -138,30 +138,31 @@ Tensor outer(const Tensor& a, const Tensor& b) {
 Tensor matmul(const Tensor& a, const Tensor& b) {
     detail::check_defined(a, "matmul");
     detail::check_defined(b, "matmul");
-    const auto da = a.dim(), db = b.dim();
-    if (da == 0 || db == 0)
+    const auto a_dims = a.dim(), b_dims = b.dim();
+    if (a_dims == 0 || b_dims == 0)
         throw Error("gradc: matmul: both arguments need at least 1 dimension, got " + detail::describe(a) + " and " + detail::describe(b));
-    if (da == 1 && db == 1) return dot(a, b);
-    if (da == 2 && db == 1) return mv(a, b);
-    if (da == 1 && db == 2) return squeeze(mm(unsqueeze(a, 0), b), 0);
-    if (da == 2 && db == 2) return mm(a, b);
+    if (a_dims == 1 && b_dims == 1) return dot(a, b);
+    if (a_dims == 2 && b_dims == 1) return mv(a, b);
+    if (a_dims == 1 && b_dims == 2) return squeeze(mm(unsqueeze(a, 0), b), 0);
+    if (a_dims == 2 && b_dims == 2) return mm(a, b);
     // Batched: broadcast the batch dimensions, then one bmm.
-    Tensor a3 = da == 1 ? unsqueeze(a, 0) : a;
-    Tensor b3 = db == 1 ? unsqueeze(b, 1) : b;
-    const Shape ab(a3.sizes().begin(), a3.sizes().end() - 2), bb(b3.sizes().begin(), b3.sizes().end() - 2);
-    const Shape batch = broadcast_shapes(ab, bb, "matmul");
+    Tensor a3 = a_dims == 1 ? unsqueeze(a, 0) : a;
+    Tensor b3 = b_dims == 1 ? unsqueeze(b, 1) : b;
+    const Shape a_batch(a3.sizes().begin(), a3.sizes().end() - 2), b_batch(b3.sizes().begin(), b3.sizes().end() - 2);
+    const Shape batch = broadcast_shapes(a_batch, b_batch, "matmul");
     const std::int64_t n = a3.size(-2), k = a3.size(-1), k2 = b3.size(-2), m = b3.size(-1);
     if (k != k2)
         throw Error("gradc: matmul: shapes " + shape_string(a.sizes()) + " and " + shape_string(b.sizes()) +
                     " cannot be multiplied (" + std::to_string(k) + " vs " + std::to_string(k2) + ")");
-    Shape ea = batch, eb = batch;
-    ea.insert(ea.end(), {n, k});
-    eb.insert(eb.end(), {k, m});
-    const std::int64_t nb = shape_numel(batch);
-    Tensor y = bmm(reshape(expand(a3, ea), {nb, n, k}), reshape(expand(b3, eb), {nb, k, m}));
+    Shape a_expanded = batch, b_expanded = batch;
+    a_expanded.insert(a_expanded.end(), {n, k});
+    b_expanded.insert(b_expanded.end(), {k, m});
+    const std::int64_t batch_numel = shape_numel(batch);
+    Tensor y = bmm(reshape(expand(a3, a_expanded), {batch_numel, n, k}),
+                   reshape(expand(b3, b_expanded), {batch_numel, k, m}));
     Shape out = batch;
-    if (da > 1) out.push_back(n);
-    if (db > 1) out.push_back(m);
+    if (a_dims > 1) out.push_back(n);
+    if (b_dims > 1) out.push_back(m);
     return reshape(y, out);
 }
 

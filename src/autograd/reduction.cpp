@@ -59,12 +59,12 @@ Plan plan(const Tensor& a, const Shape& dims, bool keepdim, const char* op, Scal
         p.keep_sizes.push_back(p.reduced[i] ? 1 : a.sizes()[i]);
         if (!p.reduced[i] || keepdim) p.out_sizes.push_back(p.keep_sizes.back());
     }
-    Shape ps, pst;
+    Shape permuted_sizes, permuted_strides;
     for (auto i : perm) {
-        ps.push_back(a.sizes()[i]);
-        pst.push_back(a.strides()[i]);
+        permuted_sizes.push_back(a.sizes()[i]);
+        permuted_strides.push_back(a.strides()[i]);
     }
-    p.data = detail::contiguous_as(alias_with_geometry(a, ps, pst, a.storage_offset()), dt);
+    p.data = detail::contiguous_as(alias_with_geometry(a, permuted_sizes, permuted_strides, a.storage_offset()), dt);
     return p;
 }
 
@@ -114,7 +114,7 @@ Tensor sum(const Tensor& a, const Shape& dims, bool keepdim) {
     Plan p = plan(a, dims, keepdim, "sum", dt);
     Tensor y = reduce_raw(p, dt, "sum", [](const auto* x, std::int64_t n) { return sum_run(x, n); });
     const Shape keep = p.keep_sizes, in = a.sizes();
-    return autograd::record1("sum", {a}, y, {}, [keep, in](const tensor_list& g, const BackwardContext&) -> tensor_list {
+    return autograd::record_single_output("sum", {a}, y, {}, [keep, in](const tensor_list& g, const BackwardContext&) -> tensor_list {
         return {expand_back(g[0], keep, in)};
     }, [dims, keepdim](const tensor_list& t, const ForwardContext&) -> tensor_list { return {sum(t[0], dims, keepdim)}; });
 }
@@ -128,7 +128,7 @@ Tensor mean(const Tensor& a, const Shape& dims, bool keepdim) {
         return sum_run(x, n) / static_cast<kernels::real_of_t<T>>(count);
     });
     const Shape keep = p.keep_sizes, in = a.sizes();
-    return autograd::record1("mean", {a}, y, {}, [keep, in, count](const tensor_list& g, const BackwardContext&) -> tensor_list {
+    return autograd::record_single_output("mean", {a}, y, {}, [keep, in, count](const tensor_list& g, const BackwardContext&) -> tensor_list {
         return {expand_back(g[0] / count, keep, in)};
     }, [dims, keepdim](const tensor_list& t, const ForwardContext&) -> tensor_list { return {mean(t[0], dims, keepdim)}; });
 }
@@ -180,8 +180,8 @@ Tensor prod_others_differentiable(const Tensor& x, const Shape& in, const Shape&
 // suffix products along the run are used instead — or, when this backward is itself
 // recorded, the differentiable construction above.
 Tensor prod_others(const Tensor& x, const Tensor& y, const Shape& keep, const Shape& in, const Shape& dims) {
-    Tensor yk = reshape(y, keep);
-    if (!any(x == 0.0)) return yk / x;
+    Tensor y_kept = reshape(y, keep);
+    if (!any(x == 0.0)) return y_kept / x;
     if (GradMode::is_enabled() && x.requires_grad()) return prod_others_differentiable(x, in, dims);
     NoGradGuard no_grad;
     Plan q = plan(x, dims, true, "prod backward", x.dtype());
@@ -211,7 +211,7 @@ Tensor prod_impl(const Tensor& a, const Shape& dims, bool keepdim) {
         return acc;
     });
     const Shape keep = p.keep_sizes, in = a.sizes(), d = dims;
-    return autograd::record1("prod", {a}, y, {a, y}, [keep, in, d](const tensor_list& g, const BackwardContext& ctx) -> tensor_list {
+    return autograd::record_single_output("prod", {a}, y, {a, y}, [keep, in, d](const tensor_list& g, const BackwardContext& ctx) -> tensor_list {
         return {expand_back(g[0], keep, in) * conj(prod_others(ctx.saved[0], ctx.saved[1], keep, in, d))};
     }, [keep, in, d, keepdim](const tensor_list& t, const ForwardContext& ctx) -> tensor_list {
         // dy = Σ (∂y/∂xᵢ)·dxᵢ over each run (holomorphic: no conjugate).
@@ -241,7 +241,7 @@ Tensor extremum(const Tensor& a, const Shape& dims, bool keepdim, bool is_max, c
     const Shape keep = p.keep_sizes, in = a.sizes();
     Shape rdims;
     for (std::size_t i = 0; i < p.reduced.size(); ++i) if (p.reduced[i]) rdims.push_back(static_cast<std::int64_t>(i));
-    return autograd::record1(op, {a}, y, {a, y}, [keep, in, rdims](const tensor_list& g, const BackwardContext& ctx) -> tensor_list {
+    return autograd::record_single_output(op, {a}, y, {a, y}, [keep, in, rdims](const tensor_list& g, const BackwardContext& ctx) -> tensor_list {
         Tensor mask = ctx.saved[0] == reshape(ctx.saved[1], keep);
         Tensor count = sum(where(mask, ones_like(ctx.saved[0]), zeros_like(ctx.saved[0])), rdims, true);
         Tensor share = expand_back(g[0], keep, in) / count;
@@ -284,7 +284,7 @@ std::tuple<Tensor, Tensor> extremum_dim(const Tensor& a, std::int64_t dim, bool 
     }
     if (a.dim() == 0) values = a.detach().clone();
     const Shape keep = p.keep_sizes, in = a.sizes();
-    values = autograd::record1(op, {a, idx_keep}, values, {idx_keep}, [keep, in, d](const tensor_list& g, const BackwardContext& ctx) -> tensor_list {
+    values = autograd::record_single_output(op, {a, idx_keep}, values, {idx_keep}, [keep, in, d](const tensor_list& g, const BackwardContext& ctx) -> tensor_list {
         if (in.empty()) return {g[0], Tensor()};
         return {scatter_add(zeros(in, dtype(g[0].dtype())), d, ctx.saved[0], reshape(g[0], keep)), Tensor()};
     }, [in, d, out_sizes = p.out_sizes](const tensor_list& t, const ForwardContext& ctx) -> tensor_list {
@@ -319,21 +319,21 @@ Tensor norm(const Tensor& a, double p, const Shape& dims, bool keepdim) {
         if (std::isinf(p)) return amax(abs(a), dims, keepdim);
         return pow(sum(pow(abs(a), p), dims, keepdim), 1.0 / p);
     }
-    Tensor sq;
+    Tensor squares;
     {
         NoGradGuard no_grad;
         autograd::forward_ad::detail::IgnoreTangents no_tangents;
-        sq = a.is_complex() ? real(a * conj(a)) : a * a;
+        squares = a.is_complex() ? real(a * conj(a)) : a * a;
     }
-    const ScalarType dt = sq.dtype();
-    Plan pl = plan(sq, dims, keepdim, "norm", dt);
+    const ScalarType dt = squares.dtype();
+    Plan pl = plan(squares, dims, keepdim, "norm", dt);
     Tensor y = reduce_raw(pl, dt, "norm", [](const auto* x, std::int64_t n) { return std::sqrt(sum_run(x, n)); });
     const Shape keep = pl.keep_sizes, in = a.sizes();
-    return autograd::record1("norm", {a}, y, {a, y}, [keep, in](const tensor_list& g, const BackwardContext& ctx) -> tensor_list {
+    return autograd::record_single_output("norm", {a}, y, {a, y}, [keep, in](const tensor_list& g, const BackwardContext& ctx) -> tensor_list {
         // a/‖a‖, and 0 where ‖a‖ = 0 (the minimum-norm subgradient).
-        Tensor yk = reshape(ctx.saved[1], keep);
-        Tensor safe = where(yk == 0.0, ones_like(yk), yk);
-        Tensor scale = where(yk == 0.0, zeros_like(yk), expand_back(g[0], keep, keep) / safe);
+        Tensor y_kept = reshape(ctx.saved[1], keep);
+        Tensor safe = where(y_kept == 0.0, ones_like(y_kept), y_kept);
+        Tensor scale = where(y_kept == 0.0, zeros_like(y_kept), expand_back(g[0], keep, keep) / safe);
         return {ctx.saved[0] * scale};
     }, [dims, keepdim](const tensor_list& t, const ForwardContext& ctx) -> tensor_list {
         // d‖x‖ = Re(Σ conj(x)·dx)/‖x‖, and 0 where ‖x‖ = 0.

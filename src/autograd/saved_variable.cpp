@@ -1,5 +1,5 @@
-// Tensors saved for backward, with the version check of the autograd notes, and the
-// saved-tensor hooks (pack/unpack) of its "Hooks for saved tensors" section.
+// Tensors saved for backward, with the version check of the "Autograd mechanics" notes, and
+// the saved-tensor hooks (pack/unpack) of its "Hooks for saved tensors" section.
 #include <mutex>
 #include <utility>
 #include <vector>

@@ -15,7 +15,7 @@ namespace gradc {
 Tensor Tensor::clone() const {
     detail::check_defined(*this, "clone");
     Tensor out = detail::copy_as(*this, dtype());
-    return autograd::record1("clone", {*this}, out, {}, [](const tensor_list& g, const autograd::BackwardContext&) -> tensor_list {
+    return autograd::record_single_output("clone", {*this}, out, {}, [](const tensor_list& g, const autograd::BackwardContext&) -> tensor_list {
         return {g[0]};
     }, [](const tensor_list& t, const autograd::ForwardContext&) -> tensor_list { return {t[0].clone()}; });
 }
@@ -34,7 +34,7 @@ Tensor Tensor::to(ScalarType t) const {
     }
     Tensor out = detail::copy_as(*this, t);
     const ScalarType from = dtype();
-    return autograd::record1("to_copy", {*this}, out, {}, [from](const tensor_list& g, const autograd::BackwardContext&) -> tensor_list {
+    return autograd::record_single_output("to_copy", {*this}, out, {}, [from](const tensor_list& g, const autograd::BackwardContext&) -> tensor_list {
         Tensor gi = g[0];
         if (gi.is_complex() && !gradc::is_complex(from)) gi = gradc::real(gi);
         return {gi.to(from)};
@@ -81,22 +81,25 @@ Tensor Tensor::reshape(const Shape& s) const { return gradc::reshape(*this, s); 
 Tensor Tensor::flatten() const { return gradc::flatten(*this); }
 Tensor Tensor::transpose(std::int64_t a, std::int64_t b) const { return gradc::transpose(*this, a, b); }
 Tensor Tensor::t() const { return gradc::t(*this); }
-Tensor Tensor::permute(const Shape& d) const { return gradc::permute(*this, d); }
-Tensor Tensor::select(std::int64_t d, std::int64_t i) const { return gradc::select(*this, d, i); }
-Tensor Tensor::slice(std::int64_t d, std::optional<std::int64_t> s, std::optional<std::int64_t> e, std::int64_t st) const {
-    return gradc::slice(*this, d, s, e, st);
+Tensor Tensor::permute(const Shape& dims) const { return gradc::permute(*this, dims); }
+Tensor Tensor::select(std::int64_t dim, std::int64_t index) const { return gradc::select(*this, dim, index); }
+Tensor Tensor::slice(std::int64_t dim, std::optional<std::int64_t> start, std::optional<std::int64_t> end,
+                     std::int64_t step) const {
+    return gradc::slice(*this, dim, start, end, step);
 }
-Tensor Tensor::narrow(std::int64_t d, std::int64_t s, std::int64_t l) const { return gradc::narrow(*this, d, s, l); }
-Tensor Tensor::expand(const Shape& s) const { return gradc::expand(*this, s); }
+Tensor Tensor::narrow(std::int64_t dim, std::int64_t start, std::int64_t length) const {
+    return gradc::narrow(*this, dim, start, length);
+}
+Tensor Tensor::expand(const Shape& sizes) const { return gradc::expand(*this, sizes); }
 Tensor Tensor::squeeze() const { return gradc::squeeze(*this); }
-Tensor Tensor::squeeze(std::int64_t d) const { return gradc::squeeze(*this, d); }
-Tensor Tensor::unsqueeze(std::int64_t d) const { return gradc::unsqueeze(*this, d); }
+Tensor Tensor::squeeze(std::int64_t dim) const { return gradc::squeeze(*this, dim); }
+Tensor Tensor::unsqueeze(std::int64_t dim) const { return gradc::unsqueeze(*this, dim); }
 
 Tensor Tensor::matmul(const Tensor& o) const { return gradc::matmul(*this, o); }
 Tensor Tensor::mm(const Tensor& o) const { return gradc::mm(*this, o); }
 Tensor Tensor::mv(const Tensor& v) const { return gradc::mv(*this, v); }
 Tensor Tensor::dot(const Tensor& o) const { return gradc::dot(*this, o); }
-Tensor Tensor::index_select(std::int64_t d, const Tensor& i) const { return gradc::index_select(*this, d, i); }
-Tensor Tensor::gather(std::int64_t d, const Tensor& i) const { return gradc::gather(*this, d, i); }
+Tensor Tensor::index_select(std::int64_t dim, const Tensor& index) const { return gradc::index_select(*this, dim, index); }
+Tensor Tensor::gather(std::int64_t dim, const Tensor& index) const { return gradc::gather(*this, dim, index); }
 
 }  // namespace gradc

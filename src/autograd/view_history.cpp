@@ -1,7 +1,7 @@
-// Views and in-place operations (autograd notes, "In-place correctness checks"): a view
-// remembers its root base; an in-place operation on a view gives the base a new history
-// ("the base with the view's region replaced", PyTorch's CopySlices) and every view of
-// that base regenerates its grad_fn from the base when it next needs it.
+// Views and in-place operations ("Autograd mechanics" notes, "In-place correctness
+// checks"): a view remembers its root base; an in-place operation on a view gives the base
+// a new history ("the base with the view's region replaced", PyTorch's CopySlices) and
+// every view of that base regenerates its grad_fn from the base when it next needs it.
 #include <algorithm>
 #include <optional>
 
@@ -26,7 +26,7 @@ namespace detail {
 Tensor embed_strided(const Tensor& g, const Shape& base_sizes, const Shape& sizes, const Shape& strides, std::int64_t offset) {
     Tensor out = empty_tensor(base_sizes, g.dtype());
     add_into(alias_with_geometry(out, sizes, strides, offset), g);
-    return autograd::record1("as_strided_scatter", {g}, out, {},
+    return autograd::record_single_output("as_strided_scatter", {g}, out, {},
                              [sizes, strides, offset](const tensor_list& gg, const BackwardContext&) -> tensor_list {
                                  Tensor c = gg[0].contiguous();
                                  return {as_strided(c, sizes, strides, c.storage_offset() + offset)};
@@ -120,12 +120,12 @@ void rebase_view_history(const Tensor& self, const Tensor& result) {
     autograd::record("copy_slices", {base, result}, {base}, {},
                      [l = *layout, sizes, strides, rel](const tensor_list& g, const BackwardContext& ctx) -> tensor_list {
                          tensor_list out(2);
-                         Tensor gc = l.to_dense(g[0]);
+                         Tensor grad_dense = l.to_dense(g[0]);
                          if (ctx.needs(0)) {
                              Tensor region = embed_strided(ones(sizes, dtype(kFloat32)), l.dense_sizes, sizes, strides, rel);
-                             out[0] = l.to_base(where(region != 0.0, zeros_like(gc), gc));
+                             out[0] = l.to_base(where(region != 0.0, zeros_like(grad_dense), grad_dense));
                          }
-                         if (ctx.needs(1)) out[1] = as_strided(gc, sizes, strides, gc.storage_offset() + rel);
+                         if (ctx.needs(1)) out[1] = as_strided(grad_dense, sizes, strides, grad_dense.storage_offset() + rel);
                          return out;
                      });
 }
@@ -149,7 +149,7 @@ Tensor as_strided(const Tensor& a, const Shape& sizes, const Shape& strides, std
                     shape_string(a.strides()));
     const Shape in = a.sizes();
     const std::int64_t rel = storage_offset - a.storage_offset();
-    return autograd::record1("as_strided", {a}, v, {}, [in, sizes, strides, rel](const tensor_list& g, const BackwardContext&) -> tensor_list {
+    return autograd::record_single_output("as_strided", {a}, v, {}, [in, sizes, strides, rel](const tensor_list& g, const BackwardContext&) -> tensor_list {
         return {detail::embed_strided(g[0], in, sizes, strides, rel)};
     }, [sizes, strides, rel](const tensor_list& t, const ForwardContext&) -> tensor_list {
         // The tangent has the input's layout: the same geometry relative to its offset.

@@ -101,7 +101,7 @@ Tensor view(const Tensor& a, const Shape& sizes) {
                     " (at least one dimension spans across two contiguous subspaces). Use reshape() instead.");
     Tensor v = make_view(a, s, *strides, a.storage_offset());
     const Shape in = a.sizes();
-    return autograd::record1("view", {a}, v, {}, [in](const tensor_list& g, const BackwardContext&) -> tensor_list {
+    return autograd::record_single_output("view", {a}, v, {}, [in](const tensor_list& g, const BackwardContext&) -> tensor_list {
         return {reshape(g[0], in)};
     }, [s](const tensor_list& t, const ForwardContext&) -> tensor_list { return {view(t[0], s)}; });
 }
@@ -114,7 +114,7 @@ Tensor reshape(const Tensor& a, const Shape& sizes) {
     Tensor c = a.contiguous();
     Tensor r = alias_with_geometry(c, s, contiguous_strides(s), c.storage_offset());
     const Shape in = a.sizes();
-    return autograd::record1("reshape", {c}, r, {}, [in](const tensor_list& g, const BackwardContext&) -> tensor_list {
+    return autograd::record_single_output("reshape", {c}, r, {}, [in](const tensor_list& g, const BackwardContext&) -> tensor_list {
         return {reshape(g[0], in)};
     }, [s](const tensor_list& t, const ForwardContext&) -> tensor_list { return {reshape(t[0], s)}; });
 }
@@ -146,7 +146,7 @@ Tensor permute(const Tensor& a, const Shape& dims) {
         inverse[p[i]] = i;
     }
     Tensor v = make_view(a, sizes, strides, a.storage_offset());
-    return autograd::record1("permute", {a}, v, {}, [inverse](const tensor_list& g, const BackwardContext&) -> tensor_list {
+    return autograd::record_single_output("permute", {a}, v, {}, [inverse](const tensor_list& g, const BackwardContext&) -> tensor_list {
         return {permute(g[0], inverse)};
     }, [p](const tensor_list& t, const ForwardContext&) -> tensor_list { return {permute(t[0], p)}; });
 }
@@ -184,11 +184,11 @@ Tensor slice(const Tensor& a, std::int64_t dim, std::optional<std::int64_t> star
     strides[d] *= step;
     Tensor v = make_view(a, sizes, strides, a.storage_offset() + start * a.strides()[d]);
     const Shape in = a.sizes();
-    return autograd::record1("slice", {a}, v, {}, [in, d, start, step](const tensor_list& g, const BackwardContext&) -> tensor_list {
-        Shape cs = contiguous_strides(in);
-        Shape vs = g[0].sizes(), vst = cs;
-        vst[d] *= step;
-        return {detail::embed_strided(g[0], in, vs, vst, start * cs[d])};
+    return autograd::record_single_output("slice", {a}, v, {}, [in, d, start, step](const tensor_list& g, const BackwardContext&) -> tensor_list {
+        const Shape contiguous = contiguous_strides(in);
+        Shape view_strides = contiguous;
+        view_strides[d] *= step;
+        return {detail::embed_strided(g[0], in, g[0].sizes(), view_strides, start * contiguous[d])};
     }, [d, start, end, step](const tensor_list& t, const ForwardContext&) -> tensor_list { return {slice(t[0], d, start, end, step)}; });
 }
 
@@ -217,11 +217,11 @@ Tensor select(const Tensor& a, std::int64_t dim, std::int64_t index) {
     strides.erase(strides.begin() + d);
     Tensor v = make_view(a, sizes, strides, a.storage_offset() + index * a.strides()[d]);
     const Shape in = a.sizes();
-    return autograd::record1("select", {a}, v, {}, [in, d, index](const tensor_list& g, const BackwardContext&) -> tensor_list {
-        Shape cs = contiguous_strides(in);
-        Shape vst = cs;
-        vst.erase(vst.begin() + d);
-        return {detail::embed_strided(g[0], in, g[0].sizes(), vst, index * cs[d])};
+    return autograd::record_single_output("select", {a}, v, {}, [in, d, index](const tensor_list& g, const BackwardContext&) -> tensor_list {
+        const Shape contiguous = contiguous_strides(in);
+        Shape view_strides = contiguous;
+        view_strides.erase(view_strides.begin() + d);
+        return {detail::embed_strided(g[0], in, g[0].sizes(), view_strides, index * contiguous[d])};
     }, [d, index](const tensor_list& t, const ForwardContext&) -> tensor_list { return {select(t[0], d, index)}; });
 }
 
@@ -254,7 +254,7 @@ Tensor expand(const Tensor& a, const Shape& sizes_in) {
     }
     Tensor v = make_view(a, sizes, strides, a.storage_offset());
     const Shape in = a.sizes();
-    return autograd::record1("expand", {a}, v, {}, [in](const tensor_list& g, const BackwardContext&) -> tensor_list {
+    return autograd::record_single_output("expand", {a}, v, {}, [in](const tensor_list& g, const BackwardContext&) -> tensor_list {
         return {sum_to(g[0], in)};
     }, [sizes_in](const tensor_list& t, const ForwardContext&) -> tensor_list { return {expand(t[0], sizes_in)}; });
 }
@@ -266,7 +266,7 @@ namespace {
 Tensor reshape_view(const Tensor& a, Shape sizes, Shape strides, const char* name, autograd::JvpFormula jvp) {
     Tensor v = make_view(a, std::move(sizes), std::move(strides), a.storage_offset());
     const Shape in = a.sizes();
-    return autograd::record1(name, {a}, v, {}, [in](const tensor_list& g, const BackwardContext&) -> tensor_list {
+    return autograd::record_single_output(name, {a}, v, {}, [in](const tensor_list& g, const BackwardContext&) -> tensor_list {
         return {reshape(g[0], in)};
     }, std::move(jvp));
 }
@@ -313,7 +313,7 @@ Tensor unsqueeze(const Tensor& a, std::int64_t dim) {
 Tensor alias(const Tensor& a) {
     detail::check_defined(a, "alias");
     Tensor v = make_view(a, a.sizes(), a.strides(), a.storage_offset());
-    return autograd::record1("alias", {a}, v, {}, [](const tensor_list& g, const BackwardContext&) -> tensor_list {
+    return autograd::record_single_output("alias", {a}, v, {}, [](const tensor_list& g, const BackwardContext&) -> tensor_list {
         return {g[0]};
     }, [](const tensor_list& t, const ForwardContext&) -> tensor_list { return {alias(t[0])}; });
 }

@@ -1,4 +1,4 @@
-// Complex autograd in the conjugate Wirtinger convention of the autograd notes.
+// Complex autograd in the conjugate Wirtinger convention of the "Autograd mechanics" notes.
 #include "support.hpp"
 
 using namespace testing;

@@ -1,5 +1,6 @@
-// Backward hooks (autograd notes, "Backward Hooks execution"): tensor hooks, post-accumulate
-// hooks, node pre- and post-hooks, when each fires and in which order, multi-grad hooks.
+// Backward hooks ("Autograd mechanics" notes, "Backward Hooks execution"): tensor hooks,
+// post-accumulate hooks, node pre- and post-hooks, when each fires and in which order,
+// multi-grad hooks.
 #include <cmath>
 #include <string>
 #include <vector>

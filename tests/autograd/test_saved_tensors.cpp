@@ -1,5 +1,5 @@
-// Saved tensors (autograd notes, "Saved tensors" and "Hooks for saved tensors"):
-// inspecting what a node saved, per-tensor hooks through the raw handle, and the
+// Saved tensors ("Autograd mechanics" notes, "Saved tensors" and "Hooks for saved
+// tensors"): inspecting what a node saved, per-tensor hooks through the raw handle, and the
 // thread-local SavedTensorsHooks guard.
 #include <algorithm>
 #include <any>

@@ -1,4 +1,5 @@
-// The worked examples of seed 001 (a tutorial implementation of reverse-mode AD):
+// The worked examples of the tutorial reverse-mode implementation (Tensor, Operator, and
+// its dependency counting, compute_dependencies / execute_graph):
 // v3 = sin(x1), v4 = x1·x2, v5 = v3 + v4; backward(1) gives x1.grad = cos(x1) + x2 and
 // x2.grad = x1.
 #include "support.hpp"
@@ -6,7 +7,7 @@
 using namespace testing;
 using Catch::Matchers::Contains;
 
-TEST_CASE("seed 001: scalar example at (0.5, 0.5)", "[autograd][seed]") {
+TEST_CASE("tutorial example sin(x1) + x1*x2 at (0.5, 0.5)", "[autograd][tutorial]") {
     auto x1 = gradc::tensor({0.5}, gradc::requires_grad());
     auto x2 = gradc::tensor({0.5}, gradc::requires_grad());
     auto v3 = gradc::sin(x1);
@@ -18,7 +19,7 @@ TEST_CASE("seed 001: scalar example at (0.5, 0.5)", "[autograd][seed]") {
     CHECK(x2.grad().item<double>() == 0.5);
 }
 
-TEST_CASE("seed 001: dependency counts of the example graph", "[autograd][seed]") {
+TEST_CASE("dependency counts of the tutorial example's graph", "[autograd][tutorial]") {
     // {"op:+": 1, "op:sin": 1, "op:*": 1, "op:acc|x1": 2, "op:acc|x2": 1}
     auto x1 = gradc::tensor({0.5}, gradc::requires_grad());
     auto x2 = gradc::tensor({0.5}, gradc::requires_grad());
@@ -37,14 +38,14 @@ TEST_CASE("seed 001: dependency counts of the example graph", "[autograd][seed]"
     CHECK(mul->next_edges()[1].function != mul->next_edges()[0].function);
 }
 
-TEST_CASE("seed 001: vector example agrees with PyTorch", "[autograd][seed]") {
+TEST_CASE("tutorial example on vectors agrees with PyTorch", "[autograd][tutorial]") {
     auto x1 = ref_tensor("seed.vector.x1", {3}, gradc::requires_grad());
     auto x2 = ref_tensor("seed.vector.x2", {3}, gradc::requires_grad());
     auto v5 = gradc::add(gradc::sin(x1), gradc::mul(x1, x2));
     v5.backward(ref_tensor("seed.vector.g", {3}));
     CHECK_THAT(values(x1.grad()), matches("seed.vector.x1.grad"));
     CHECK_THAT(values(x2.grad()), matches("seed.vector.x2.grad"));
-    // The rounded values printed in the seed.
+    // The rounded values printed in the tutorial.
     CHECK_THAT(values(x1.grad()), approx({0.65467087, 1.16167806, 1.37161212}, 1e-7));
     CHECK_THAT(values(x2.grad()), approx({0.0069272, 0.50490658, 0.03318644}, 1e-6));
 }

@@ -1,8 +1,8 @@
-// Several threads using the dynamic mode at once (autograd notes, "Multithreaded
-// Autograd"): backward and grad on independent graphs and on a shared graph kept with
-// retain_graph, a shared graph freed by one thread while others use it, hooks, retained
-// gradients, custom functions and views reached from several threads. Built as its own
-// executable so that scripts/test can also run it under ThreadSanitizer; the iteration
+// Several threads using the dynamic mode at once ("Autograd mechanics" notes,
+// "Multithreaded Autograd"): backward and grad on independent graphs and on a shared graph
+// kept with retain_graph, a shared graph freed by one thread while others use it, hooks,
+// retained gradients, custom functions and views reached from several threads. Built as its
+// own executable so that scripts/test can also run it under ThreadSanitizer; the iteration
 // counts are sized for that (a TSan run is 5-15x slower).
 //
 // Catch2's assertions are not thread-safe: the threads record what went wrong in a

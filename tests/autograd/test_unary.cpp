@@ -68,7 +68,7 @@ TEST_CASE("unary functions in float32 use the vectorised kernel and keep the dty
     }
 }
 
-TEST_CASE("derivatives at non-differentiable points follow the autograd notes", "[autograd][unary]") {
+TEST_CASE("derivatives at non-differentiable points follow the Autograd mechanics notes", "[autograd][unary]") {
     auto x = gradc::tensor({0.0}, gradc::requires_grad());
     gradc::relu(x).backward();
     CHECK(x.grad().item<double>() == 0.0);  // relu'(0) = 0

@@ -1,4 +1,4 @@
-// Table-driven gradcheck of every differentiable operation of the dynamic mode (issue 5):
+// Table-driven gradcheck of every differentiable operation of the dynamic mode:
 // one table, each entry run through gradcheck in slow and fast mode and gradgradcheck
 // (slow and fast), reverse and forward mode (check_forward_ad: every operation's JVP, and
 // in gradgradcheck the JVPs of its backward formula), on real float64 inputs and, where
@@ -6,8 +6,9 @@
 // operation that gains complex support must gain its complex case here.
 //
 // "A new operation cannot be added without it": the last test case enumerates the
-// operations the dynamic mode records — every name passed to autograd::record/record1 (and
-// to the helpers that forward a name to them) in src/autograd, plus every rule of
+// operations the dynamic mode records — every name passed to autograd::record or
+// record_single_output (and to the helpers that forward a name to them) in src/autograd,
+// plus every rule of
 // gradc::rules::all — and requires each node name to appear in the graph of some entry
 // of the table. Custom functions (gradc::autograd::Function) are tested elsewhere.
 #include <algorithm>
@@ -321,10 +322,11 @@ void collect_nodes(const tensor_list& outputs, std::set<std::string>& names) {
     }
 }
 
-// The operation names the dynamic mode records: string literals given to record/record1,
-// or to the helpers that pass their name on to them, in src/autograd.
+// The operation names the dynamic mode records: string literals given to record,
+// record_single_output (or its old name record1), or to the helpers that pass their name
+// on to them, in src/autograd.
 std::set<std::string> recorded_operations() {
-    const std::regex call(R"((?:record1?|extremum_dim|extremum|reshape_view)\([^;"]*?"([a-z0-9_]+)\")");
+    const std::regex call(R"((?:record(?:_single_output|1)?|extremum_dim|extremum|reshape_view)\([^;"]*?"([a-z0-9_]+)\")");
     std::set<std::string> ops;
     const std::filesystem::path dir = std::filesystem::path(gradc_check_source_root) / "src" / "autograd";
     for (const auto& f : std::filesystem::recursive_directory_iterator(dir)) {

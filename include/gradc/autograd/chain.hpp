@@ -1,9 +1,9 @@
 #pragma once
-/// The one place where the dynamic mode multiplies an incoming gradient by a local
-/// partial derivative from the rule table. For complex tensors the autograd notes use the
-/// conjugate Wirtinger convention: the gradient flowing back through y = f(a) is
-/// grad · conj(∂f/∂a) for holomorphic f. Structural partials (one, minus_one, gates)
-/// are real and need no conjugate.
+/// The one place where the dynamic mode multiplies an incoming gradient by a local partial
+/// derivative from the rule table. For complex tensors the "Autograd mechanics" notes use
+/// the conjugate Wirtinger convention: the gradient flowing back through y = f(a) is grad ·
+/// conj(∂f/∂a) for holomorphic f. Structural partials (one, minus_one, gates) are real and
+/// need no conjugate.
 
 #include <type_traits>
 

@@ -1,7 +1,7 @@
 #pragma once
-/// Reverse-mode execution of the backward graph (seed 001's `execute_graph`, with the
-/// dependency counting of `compute_dependencies`): each node runs once, when every
-/// gradient flowing into it has arrived and been summed.
+/// Reverse-mode execution of the backward graph (the tutorial reverse-mode implementation's
+/// dependency counting, `compute_dependencies` / `execute_graph`): each node runs once,
+/// when every gradient flowing into it has arrived and been summed.
 
 #include <cstdint>
 #include <functional>

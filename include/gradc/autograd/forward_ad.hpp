@@ -9,13 +9,13 @@
 ///         Tensor jvp = fwd::unpack_dual(y).tangent;   // J_f(p)·u
 ///     }                                           // every tangent made in the level is dropped
 ///
-/// A tangent has the shape, dtype and memory layout of its primal; views of a dual
-/// tensor carry the same views of its tangent, and an in-place operation updates the
-/// tangent in place. Tangent computations are ordinary differentiable operations, so
-/// reverse mode can run over forward mode and forward mode over reverse mode (Hessian-
-/// vector products). For complex numbers forward mode computes (2·CW)·u for real
-/// directions, the quantity the gradcheck notes describe; for a holomorphic f it is f'(z)·u.
-/// See docs/dynamic.md, "Forward-mode AD".
+/// A tangent has the shape, dtype and memory layout of its primal; views of a dual tensor
+/// carry the same views of its tangent, and an in-place operation updates the tangent in
+/// place. Tangent computations are ordinary differentiable operations, so reverse mode can
+/// run over forward mode and forward mode over reverse mode (Hessian-vector products). For
+/// complex numbers forward mode computes (2·CW)·u for real directions, the quantity
+/// PyTorch's "Gradcheck mechanics" notes describe; for a holomorphic f it is f'(z)·u. See
+/// docs/dynamic.md, "Forward-mode AD".
 
 #include <cstdint>
 

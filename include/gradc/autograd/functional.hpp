@@ -45,7 +45,7 @@ std::pair<tensor_list, tensor_list> jvp(const Function& func, const tensor_list&
                                         const Options& options = {});
 /// J[i][j] = ∂outputᵢ/∂inputⱼ with shape outputᵢ.sizes() ++ inputⱼ.sizes(). For a complex
 /// output, a row is what backward returns for a one-hot output gradient (the conjugate
-/// Wirtinger convention of the autograd notes).
+/// Wirtinger convention of the "Autograd mechanics" notes).
 std::vector<tensor_list> jacobian(const Function& func, const tensor_list& inputs, const Options& options = {});
 /// H[i][j] = ∂²f/∂inputᵢ∂inputⱼ with shape inputᵢ.sizes() ++ inputⱼ.sizes(), for `func`
 /// returning one one-element tensor.

@@ -1,6 +1,6 @@
 #pragma once
-/// Grad modes (autograd notes, "Locally disabling gradient computation"). All state is
-/// thread-local: a NoGradGuard in one thread does not affect another.
+/// Grad modes ("Autograd mechanics" notes, "Locally disabling gradient computation"). All
+/// state is thread-local: a NoGradGuard in one thread does not affect another.
 ///  - grad mode (default): operations on tensors that require grad are recorded;
 ///  - no-grad: nothing is recorded, results do not require grad;
 ///  - inference mode: as no-grad, and tensors created inside are inference tensors, which

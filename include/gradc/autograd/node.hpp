@@ -1,8 +1,9 @@
 #pragma once
-/// The backward graph (autograd notes, "How autograd encodes the history"; seed 001's
-/// Operator). A Node is one recorded operation seen backwards: `apply` maps the gradients
-/// of its forward outputs to the gradients of its forward inputs, and `next_edges()[i]`
-/// says where the gradient of input i goes (a node and which of its inputs).
+/// The backward graph (PyTorch's "Autograd mechanics" notes, "How autograd encodes the
+/// history"; the Operator of the tutorial reverse-mode implementation). A Node is one
+/// recorded operation seen backwards: `apply` maps the gradients of its forward outputs to
+/// the gradients of its forward inputs, and `next_edges()[i]` says where the gradient of
+/// input i goes (a node and which of its inputs).
 
 #include <atomic>
 #include <cstdint>
@@ -15,6 +16,7 @@
 #include <type_traits>
 #include <vector>
 
+#include <gradc/autograd/hook_list.hpp>
 #include <gradc/autograd/saved_variable.hpp>
 #include <gradc/autograd/small_vector.hpp>
 #include <gradc/autograd/tensor.hpp>
@@ -78,12 +80,12 @@ public:
     /// leaf's post-accumulate-grad hooks, which run inside AccumulateGrad::apply.
     std::mutex& mutex() const { return mutex_; }
 
-    /// The tensors this node saved for backward, by name (autograd notes, "Saved
-    /// tensors"; PyTorch's `grad_fn._saved_self`, `_raw_saved_self`). Built-in
-    /// operations name a saved input "self" (first input), "other" (second) or "inputN",
-    /// a saved output "result" (or "resultN" for several outputs); a custom function's
-    /// saved tensors are "saved0", "saved1", ... in save_for_backward order. Only defined
-    /// saved tensors are listed.
+    /// The tensors this node saved for backward, by name ("Autograd mechanics" notes,
+    /// "Saved tensors"; PyTorch's `grad_fn._saved_self`, `_raw_saved_self`). Built-in
+    /// operations name a saved input "self" (first input), "other" (second) or "inputN", a
+    /// saved output "result" (or "resultN" for several outputs); a custom function's saved
+    /// tensors are "saved0", "saved1", ... in save_for_backward order. Only defined saved
+    /// tensors are listed.
     virtual std::vector<std::pair<std::string, SavedVariable*>> saved_variable_entries() { return {}; }
     std::vector<std::string> saved_names();
     /// The saved tensor `name`, unpacked (through its unpack hook if any; a saved output
@@ -167,18 +169,27 @@ protected:
     input_metadata_list input_metadata_;
 
 private:
+    /// A tensor hook on output `output_nr` (Tensor::register_hook on a non-leaf).
+    struct OutputHook {
+        std::uint32_t output_nr;
+        TensorHook fn;
+    };
+    /// A tensor whose gradient is output `output_nr`'s (Tensor::retain_grad).
+    struct RetainedGrad {
+        std::uint32_t output_nr;
+        std::weak_ptr<TensorImpl> tensor;
+    };
+    /// Adds `hook` to `list` under mutex(); the handle removes it under mutex() again.
+    template <class Hook>
+    RemovableHandle add_hook(hook_list<Hook> Node::*list, Hook hook);
+
     bool drains_release_queue_ = false;
     mutable std::mutex mutex_;
     std::uint64_t sequence_nr_;
-    template <class H>
-    struct Entry {
-        std::uint64_t id;
-        H fn;
-    };
-    std::vector<Entry<PreHook>> pre_hooks_;
-    std::vector<Entry<PostHook>> post_hooks_;
-    std::vector<std::pair<std::uint32_t, Entry<TensorHook>>> tensor_pre_hooks_;
-    std::vector<std::pair<std::uint32_t, std::weak_ptr<TensorImpl>>> retained_;
+    hook_list<PreHook> pre_hooks_;
+    hook_list<PostHook> post_hooks_;
+    hook_list<OutputHook> tensor_pre_hooks_;
+    hook_list<RetainedGrad> retained_grads_;
 };
 
 /// The sink of a leaf: adds the gradient that reaches it into `leaf.grad()`.
@@ -211,9 +222,6 @@ Edge gradient_edge(const Tensor& t);
 /// The AccumulateGrad of a leaf that requires grad, created on first use (once: threads
 /// asking at the same time get the same node).
 std::shared_ptr<Node> grad_accumulator(const Tensor& leaf);
-
-/// A process-wide increasing id for hook registrations.
-std::uint64_t next_hook_id();
 
 /// `fn(grads)` runs once per backward pass, after the last of `tensors`' gradients that
 /// the pass computes (PyTorch's "all" mode); `grads[i]` is undefined for a tensor whose

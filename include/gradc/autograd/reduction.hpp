@@ -27,7 +27,8 @@ std::tuple<Tensor, Tensor> min(const Tensor& a, std::int64_t dim, bool keepdim =
 Tensor argmax(const Tensor& a, std::int64_t dim, bool keepdim = false);
 Tensor argmin(const Tensor& a, std::int64_t dim, bool keepdim = false);
 /// p-norm over all elements, (Σ|a|^p)^(1/p); for p = 2 the gradient is a/‖a‖ and 0 at
-/// a = 0 (the minimum-norm subgradient, autograd notes rule 2).
+/// a = 0 (the minimum-norm subgradient: "Autograd mechanics" notes, "Gradients for
+/// non-differentiable functions", second rule).
 Tensor norm(const Tensor& a, double p = 2);
 Tensor norm(const Tensor& a, double p, const Shape& dims, bool keepdim = false);
 /// log Σ exp(a), computed with the maximum subtracted; gradient softmax(a)·g.

@@ -1,14 +1,14 @@
 #pragma once
-/// A tensor saved for backward (autograd notes, "Saved tensors"). It remembers the version
-/// of the tensor when saved and refuses to be used if an in-place operation changed it
-/// since. A saved *output* of the node that saves it is kept without its grad_fn (the
-/// node would otherwise own itself through the tensor) and is given it back on unpack.
+/// A tensor saved for backward ("Autograd mechanics" notes, "Saved tensors"). It remembers
+/// the version of the tensor when saved and refuses to be used if an in-place operation
+/// changed it since. A saved *output* of the node that saves it is kept without its grad_fn
+/// (the node would otherwise own itself through the tensor) and is given it back on unpack.
 ///
-/// Saved-tensor hooks (autograd notes, "Hooks for saved tensors"): a pack hook turns the
-/// tensor into any object when it is saved (called exactly once), an unpack hook turns
-/// that object back into a tensor whenever backward (or an inspection) needs it. They are
-/// set for everything saved in a scope with `SavedTensorsHooks`, thread-locally, or on one
-/// saved tensor with `SavedTensor::register_hooks` (reached through `Node::raw_saved`).
+/// Saved-tensor hooks ("Autograd mechanics" notes, "Hooks for saved tensors"): a pack hook
+/// turns the tensor into any object when it is saved (called exactly once), an unpack hook
+/// turns that object back into a tensor whenever backward (or an inspection) needs it. They
+/// are set for everything saved in a scope with `SavedTensorsHooks`, thread-locally, or on
+/// one saved tensor with `SavedTensor::register_hooks` (reached through `Node::raw_saved`).
 
 #include <any>
 #include <cstdint>

@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include <gradc/autograd/hook_list.hpp>
 #include <gradc/autograd/storage.hpp>
 #include <gradc/autograd/tensor.hpp>
 
@@ -31,9 +32,9 @@ struct AutogradMeta {
     // last (view_history.cpp).
     Tensor base;
     std::atomic<std::uint32_t> view_version{0};
-    // Hooks of a leaf (a non-leaf's tensor hooks live on its grad_fn), by registration id.
-    std::vector<std::pair<std::uint64_t, autograd::TensorHook>> hooks;
-    std::vector<std::pair<std::uint64_t, std::function<void(const Tensor&)>>> post_accumulate_grad_hooks;
+    // Hooks of a leaf (a non-leaf's tensor hooks live on its grad_fn).
+    autograd::hook_list<autograd::TensorHook> hooks;
+    autograd::hook_list<std::function<void(const Tensor&)>> post_accumulate_grad_hooks;
     // Forward-mode AD (forward_ad.hpp): the tangent, valid only while dual level
     // `fw_level` is the active one.
     Tensor fw_grad;

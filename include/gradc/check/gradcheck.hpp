@@ -1,6 +1,6 @@
 #pragma once
-/// `gradcheck` and `gradgradcheck` for the dynamic mode, as the gradcheck notes describe
-/// (seeds 000 / 002):
+/// `gradcheck` and `gradgradcheck` for the dynamic mode, as PyTorch's "Gradcheck mechanics"
+/// notes describe them:
 ///  - slow mode: the numerical Jacobian column by column by central differences, the
 ///    analytical one row by row by reverse mode (one-hot v), compared entry by entry with
 ///    |a - n| <= atol + rtol·|n|;

@@ -5,8 +5,8 @@ Run with Debian's python3-torch:  /usr/bin/python3 tests/autograd/reference/gene
 It writes reference_data.hpp next to this file: a map from case names to flat lists of
 doubles (complex values interleaved as re, im). The inputs are written too, so the C++
 tests read them from the same place and cannot drift from what PyTorch saw.
-Where PyTorch 1.13 and the autograd notes disagree, the tests follow the notes and do
-not use a value from here.
+Where PyTorch 1.13 and PyTorch's "Autograd mechanics" notes disagree, the tests follow the
+notes and do not use a value from here.
 """
 import torch
 
@@ -27,7 +27,7 @@ def leaf(values, shape=None):
     return t.requires_grad_()
 
 
-# ---- seed 001 -------------------------------------------------------------------------
+# ---- the tutorial reverse-mode implementation's worked example -----------------------
 x1 = leaf([0.0140, 0.5773, 0.0469])
 x2 = leaf([0.3232, 0.4903, 0.9395])
 g = torch.tensor([0.4948, 0.8746, 0.7076])

@@ -61,8 +61,9 @@ unary = dict(UNARY, square=(torch.square, general))
 for name, (f, xs) in unary.items():
     jvp_case("unary." + name, f, [T(xs)], [T(directions)])
 
-# Conventions at non-differentiable points (autograd notes): abs'(0) = 0, relu'(0) = 0,
-# clamp passes the tangent on [lo, hi] including the bounds, maximum/minimum split ties.
+# Conventions at non-differentiable points ("Autograd mechanics" notes): abs'(0) = 0,
+# relu'(0) = 0, clamp passes the tangent on [lo, hi] including the bounds, maximum/minimum
+# split ties.
 jvp_case("edge.abs", torch.abs, [T([-1.0, 0.0, 2.0])], [T([1.0, 1.0, 1.0])])
 jvp_case("edge.relu", torch.relu, [T([-1.0, 0.0, 2.0])], [T([1.0, 1.0, 1.0])])
 jvp_case("edge.clamp", lambda x: torch.clamp(x, -0.5, 0.5), [T([-0.7, -0.5, 0.0, 0.5, 0.9])], [T([1.0, 2.0, 3.0, 4.0, 5.0])])

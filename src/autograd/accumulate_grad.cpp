@@ -1,0 +1,84 @@
+// AccumulateGrad, the sink of a leaf: sums the gradients that reach it into `.grad()`.
+#include <memory>
+#include <mutex>
+
+#include <gradc/autograd/elementwise.hpp>
+#include <gradc/autograd/grad_mode.hpp>
+#include <gradc/autograd/node.hpp>
+#include <gradc/autograd/tensor_impl.hpp>
+
+#include "internal.hpp"
+
+namespace gradc::autograd {
+
+AccumulateGrad::AccumulateGrad(Tensor leaf) : variable_(std::move(leaf)) {
+    add_input_metadata(variable_);
+}
+
+// The leaf's .grad() may hold a graph (a gradient computed with create_graph).
+AccumulateGrad::~AccumulateGrad() {
+    begin_release();
+    defer_release(variable_.impl());
+    variable_ = Tensor();
+}
+
+// Runs under mutex() (Node::run): the accumulation and the post-accumulate-grad hooks of
+// one leaf happen one backward pass at a time, as in PyTorch, so each hook sees the sum
+// its own pass just made.
+tensor_list AccumulateGrad::apply(tensor_list&& grad_outputs) {
+    if (!grad_outputs.empty() && grad_outputs[0].defined()) {
+        Tensor g = std::move(grad_outputs[0]);  // so that accumulate may keep it without a copy
+        accumulate_unlocked(variable_, g);
+        if (auto* meta = variable_.unsafeGetTensorImpl()->autograd.get())
+            meta->post_accumulate_grad_hooks.copy_under(meta->mutex).run([&](const auto& hook) { hook(variable_); });
+    }
+    return {};
+}
+
+void AccumulateGrad::accumulate(const Tensor& variable, const Tensor& new_grad) {
+    if (variable.is_leaf() && variable.requires_grad()) {
+        auto acc = grad_accumulator(variable);
+        std::lock_guard<std::mutex> lock(acc->mutex());
+        accumulate_unlocked(variable, new_grad);
+    } else {
+        // Recording the sum (create_graph) may take the lock of a leaf among its operands,
+        // never this non-leaf's.
+        std::lock_guard<std::mutex> lock(variable.unsafeGetTensorImpl()->meta().mutex);
+        accumulate_unlocked(variable, new_grad);
+    }
+}
+
+void AccumulateGrad::accumulate_unlocked(const Tensor& variable, const Tensor& new_grad) {
+    Tensor& grad = variable.mutable_grad();
+    if (GradMode::is_enabled()) {
+        // create_graph: keep the gradient's own history so it can be differentiated.
+        grad = grad.defined() ? grad + new_grad : new_grad;
+        return;
+    }
+    if (!grad.defined()) {
+        // The incoming gradient may alias a tensor the user holds: keep it only when
+        // nothing else refers to it or its storage (the usual case), else copy it.
+        const auto& impl = new_grad.impl();
+        const bool sole_owner = impl.use_count() == 1 && impl->storage.use_count() == 1 && !impl->autograd;
+        if (sole_owner && new_grad.is_contiguous() && new_grad.dtype() == variable.dtype() && new_grad.sizes() == variable.sizes())
+            grad = new_grad;
+        else
+            grad = detail::copy_as(new_grad, variable.dtype());
+    } else {
+        detail::add_into(grad, new_grad);
+        grad.unsafeGetTensorImpl()->version->bump();
+    }
+}
+
+std::shared_ptr<Node> grad_accumulator(const Tensor& leaf) {
+    auto& meta = leaf.unsafeGetTensorImpl()->meta();
+    // Threads recording operations on a shared leaf must all get the same node: two would
+    // sum into .grad() under two different locks.
+    std::lock_guard<std::mutex> lock(meta.mutex);
+    if (auto existing = meta.grad_accumulator.lock()) return existing;
+    auto acc = std::make_shared<AccumulateGrad>(leaf);
+    meta.grad_accumulator = acc;
+    return acc;
+}
+
+}  // namespace gradc::autograd
