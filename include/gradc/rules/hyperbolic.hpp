@@ -12,6 +12,9 @@ struct sinh {
     static constexpr std::string_view name = "sinh";
     static constexpr int arity = 1;
     static constexpr std::array<std::string_view, 1> partial_text{"cosh(a)"};
+    static constexpr reads_t reads{.a = true};
+    static constexpr test_domain domain = test_domain::everywhere;
+    static constexpr bool complex_form = true;
     template <class T>
     static T eval(const T& a) { using std::sinh; return sinh(a); }
     template <class T>
@@ -23,6 +26,9 @@ struct cosh {
     static constexpr std::string_view name = "cosh";
     static constexpr int arity = 1;
     static constexpr std::array<std::string_view, 1> partial_text{"sinh(a)"};
+    static constexpr reads_t reads{.a = true};
+    static constexpr test_domain domain = test_domain::everywhere;
+    static constexpr bool complex_form = true;
     template <class T>
     static T eval(const T& a) { using std::cosh; return cosh(a); }
     template <class T>
@@ -34,6 +40,9 @@ struct tanh {
     static constexpr std::string_view name = "tanh";
     static constexpr int arity = 1;
     static constexpr std::array<std::string_view, 1> partial_text{"1-y*y"};
+    static constexpr reads_t reads{.y = true};
+    static constexpr test_domain domain = test_domain::everywhere;
+    static constexpr bool complex_form = true;
     template <class T>
     static T eval(const T& a) { using std::tanh; return tanh(a); }
     template <class T>
@@ -45,6 +54,9 @@ struct sigmoid {
     static constexpr std::string_view name = "sigmoid";
     static constexpr int arity = 1;
     static constexpr std::array<std::string_view, 1> partial_text{"y*(1-y)"};
+    static constexpr reads_t reads{.y = true};
+    static constexpr test_domain domain = test_domain::everywhere;
+    static constexpr bool complex_form = true;
     template <class T>
     static T eval(const T& a) {
         using std::exp;
@@ -62,6 +74,8 @@ struct softplus {
     static constexpr std::string_view name = "softplus";
     static constexpr int arity = 1;
     static constexpr std::array<std::string_view, 1> partial_text{"1/(1+exp(-a))"};
+    static constexpr reads_t reads{.a = true};
+    static constexpr test_domain domain = test_domain::everywhere;
     template <class T>
     static T eval(const T& a) {
         using std::abs;
