@@ -18,7 +18,8 @@
     X(exp, exp) X(exp2, exp2) X(expm1, expm1) X(log, log) X(log2, log2) X(log10, log10) \
     X(log1p, log1p) X(sqrt, sqrt) X(cbrt, cbrt) \
     X(sin, sin) X(cos, cos) X(tan, tan) X(asin, asin) X(acos, acos) X(atan, atan) \
-    X(sinh, sinh) X(cosh, cosh) X(tanh, tanh) X(sigmoid, sigmoid) X(softplus, softplus) \
+    X(sinh, sinh) X(cosh, cosh) X(tanh, tanh) X(asinh, asinh) X(acosh, acosh) X(atanh, atanh) \
+    X(sigmoid, sigmoid) X(softplus, softplus) X(logit, logit) \
     X(erf, erf) X(erfc, erfc) X(abs, abs) X(relu, relu)
 
 /// The two-operand primitives with a function in both modes (tensor name second).
