@@ -16,13 +16,14 @@ Tensor sub(const Tensor& a, const Tensor& b, double alpha) {
 }
 Tensor mul(const Tensor& a, const Tensor& b) { return binary_op<r::mul>(a, b); }
 Tensor div(const Tensor& a, const Tensor& b) { return binary_op<r::div>(a, b); }
-Tensor pow(const Tensor& a, const Tensor& b) { return binary_op<r::pow>(a, b); }
 Tensor pow(const Tensor& a, double b) { return binary_op<r::pow>(a, Tensor(b)); }
 Tensor pow(double a, const Tensor& b) { return binary_op<r::pow>(Tensor(a), b); }
-Tensor atan2(const Tensor& a, const Tensor& b) { return binary_op<r::atan2>(a, b); }
-Tensor hypot(const Tensor& a, const Tensor& b) { return binary_op<r::hypot>(a, b); }
-Tensor maximum(const Tensor& a, const Tensor& b) { return binary_op<r::max>(a, b); }
-Tensor minimum(const Tensor& a, const Tensor& b) { return binary_op<r::min>(a, b); }
+
+// One function per entry of GRADC_BINARY_PRIMITIVES (rules/list.hpp).
+#define GRADC_DEFINE_BINARY(rule, op) \
+    Tensor op(const Tensor& a, const Tensor& b) { return binary_op<r::rule>(a, b); }
+GRADC_BINARY_PRIMITIVES(GRADC_DEFINE_BINARY)
+#undef GRADC_DEFINE_BINARY
 
 Tensor operator+(const Tensor& a, const Tensor& b) { return binary_op<r::add>(a, b); }
 Tensor operator-(const Tensor& a, const Tensor& b) { return binary_op<r::sub>(a, b); }

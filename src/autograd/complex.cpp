@@ -92,9 +92,7 @@ Tensor angle(const Tensor& a) {
     });
 }
 
-Tensor abs(const Tensor& a) {
-    detail::check_defined(a, "abs");
-    if (!a.is_complex()) return detail::unary_op<rules::abs>(a);
+Tensor detail::complex_abs(const Tensor& a) {
     Tensor y = complex_part(a, 2);
     return autograd::record_single_output("abs", {a}, y, {a, y}, [](const tensor_list& g, const autograd::BackwardContext& ctx) -> tensor_list {
         const Tensor& z = ctx.saved[0];

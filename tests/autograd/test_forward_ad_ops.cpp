@@ -8,6 +8,10 @@
 #include <string>
 #include <vector>
 
+#include <boost/hana/for_each.hpp>
+
+#include <gradc/rules.hpp>
+
 #include "reference/forward_ad_data.hpp"
 #include "support.hpp"
 
@@ -64,13 +68,12 @@ Fn binary(Tensor (*f)(const Tensor&, const Tensor&)) {
 std::vector<Case> table() {
     using namespace gradc;
     std::vector<Case> t;
-    const std::vector<std::pair<std::string, Tensor (*)(const Tensor&)>> unaries{
-        {"exp", exp}, {"exp2", exp2}, {"expm1", expm1}, {"log", log}, {"log2", log2}, {"log10", log10},
-        {"log1p", log1p}, {"sqrt", sqrt}, {"cbrt", cbrt}, {"sin", sin}, {"cos", cos}, {"tan", tan},
-        {"asin", asin}, {"acos", acos}, {"atan", atan}, {"sinh", sinh}, {"cosh", cosh}, {"tanh", tanh},
-        {"sigmoid", sigmoid}, {"softplus", softplus}, {"erf", erf}, {"erfc", erfc}, {"abs", abs},
-        {"relu", relu}, {"neg", neg}, {"square", square}};
-    for (const auto& [name, f] : unaries) t.push_back({"unary." + name, unary(f)});
+    // Every one-operand rule of the rule table (generate_forward_ad.py: reference_io.UNARY).
+    boost::hana::for_each(gradc::rules::all, [&](auto rule) {
+        using R = typename decltype(rule)::type;
+        if constexpr (R::arity == 1) t.push_back({"unary." + std::string(R::name), unary(&rule_tensor_op<R>::apply)});
+    });
+    t.push_back({"unary.square", unary(square)});
 
     t.push_back({"edge.abs", unary(abs)});
     t.push_back({"edge.relu", unary(relu)});

@@ -99,6 +99,27 @@ F binary(Tensor (*f)(const Tensor&, const Tensor&)) {
     return [f](const tensor_list& x) -> tensor_list { return {f(x[0], x[1])}; };
 }
 
+/// The range of tensor values for a rule's test domain (rules/rule.hpp): inside the
+/// domain, away from its ends, and (for binary rules) from the origin and ties.
+std::pair<double, double> range_of(gradc::rules::test_domain d) {
+    using enum gradc::rules::test_domain;
+    switch (d) {
+        case positive: return {0.3, 2.0};
+        case above_minus_one: return {-0.6, 2.0};
+        case above_one: return {1.2, 3.0};
+        case inside_unit: return {-0.8, 0.8};
+        case probability: return {0.1, 0.9};
+        case moderate: return {-1.0, 1.0};
+        case everywhere: break;
+    }
+    return {-1.5, 1.5};
+}
+
+/// Whether the dynamic mode accepts complex tensors for rule R: the rules with a complex
+/// form, and abs (the modulus of a complex tensor, which is not holomorphic).
+template <class R>
+constexpr bool accepts_complex = gradc::rules::has_complex_form<R> || std::is_same_v<R, gradc::rules::abs>;
+
 std::vector<Case> table() {
     const Shape v3{3}, m23{2, 3}, m32{3, 2}, b3{2, 3, 4};
     std::vector<Case> t;
@@ -120,39 +141,27 @@ std::vector<Case> table() {
     add("pow tensor^double", one(m23, 0.5, 2.0), [](const tensor_list& x) -> tensor_list { return {gradc::pow(x[0], 2.5), gradc::pow(x[0], 3.0)}; }, false);
     add("pow double^tensor", one(m23), [](const tensor_list& x) -> tensor_list { return {gradc::pow(1.7, x[0])}; }, false);
 
-    // Every unary function of the rule table, in its domain.
-    add("exp", one(m23), unary(gradc::exp), true);
-    add("exp2", one(m23), unary(gradc::exp2), false);
-    add("expm1", one(m23), unary(gradc::expm1), false);
-    add("log", one(m23, 0.3, 2.0), unary(gradc::log), true);
-    add("log2", one(m23, 0.3, 2.0), unary(gradc::log2), false);
-    add("log10", one(m23, 0.3, 2.0), unary(gradc::log10), true);
-    add("log1p", one(m23, -0.6, 2.0), unary(gradc::log1p), false);
-    add("sqrt", one(m23, 0.3, 2.0), unary(gradc::sqrt), true);
-    add("cbrt", one(m23, 0.3, 2.0), unary(gradc::cbrt), false);
-    add("sin", one(m23), unary(gradc::sin), true);
-    add("cos", one(m23), unary(gradc::cos), true);
-    add("tan", one(m23, -1.0, 1.0), unary(gradc::tan), true);
-    add("asin", one(m23, -0.8, 0.8), unary(gradc::asin), true);
-    add("acos", one(m23, -0.8, 0.8), unary(gradc::acos), true);
-    add("atan", one(m23), unary(gradc::atan), true);
-    add("sinh", one(m23), unary(gradc::sinh), true);
-    add("cosh", one(m23), unary(gradc::cosh), true);
-    add("tanh", one(m23), unary(gradc::tanh), true);
-    add("sigmoid", one(m23), unary(gradc::sigmoid), true);
-    add("softplus", one(m23), unary(gradc::softplus), false);
-    add("erf", one(m23), unary(gradc::erf), false);
-    add("erfc", one(m23), unary(gradc::erfc), false);
-    add("relu", one(m23), unary(gradc::relu), false);
-    // abs: real (away from 0) and complex (|z|, a real output).
-    add("abs", one(m23, 0.2, 1.5), unary(gradc::abs), true);
+    // abs of negatives (the generated entry below takes the everywhere range).
     add("abs of negatives", one(m23, -1.5, -0.2), unary(gradc::abs), true);
 
-    // Binary functions of the rule table.
-    add("atan2", two_ranges(m23, -1.5, 1.5, v3, 0.5, 2.0), binary(gradc::atan2), false);
-    add("hypot", two_ranges(m23, 0.3, 1.5, v3, -1.5, -0.3), binary(gradc::hypot), false);
-    add("maximum", two_ranges(m23, -1.5, 1.5, v3, -1.4, 1.6), binary(gradc::maximum), false);
-    add("minimum", two_ranges(m23, -1.5, 1.5, v3, -1.4, 1.6), binary(gradc::minimum), false);
+    // Every primitive of the rule table, from its entry: inputs in the range of the domain
+    // it declares, complex inputs where it has a complex form (binary ones broadcast [2,3]
+    // with [3]). `where` has its own entry above.
+    boost::hana::for_each(gradc::rules::all, [&](auto rule) {
+        using R = typename decltype(rule)::type;
+        if constexpr (!std::is_same_v<R, gradc::rules::where>) {
+            const auto [lo, hi] = range_of(R::domain);
+            if constexpr (R::arity == 1) {
+                add(std::string("rule ") + std::string(R::name), one(m23, lo, hi),
+                    [](const tensor_list& x) -> tensor_list { return {gradc::rule_tensor_op<R>::apply(x[0])}; },
+                    accepts_complex<R>);
+            } else {
+                add(std::string("rule ") + std::string(R::name), two(m23, v3, lo, hi),
+                    [](const tensor_list& x) -> tensor_list { return {gradc::rule_tensor_op<R>::apply(x[0], x[1])}; },
+                    accepts_complex<R>);
+            }
+        }
+    });
 
     // Piecewise: clamp (both bounds, one bound), where (broadcast condition).
     add("clamp", one(m23), [](const tensor_list& x) -> tensor_list {

@@ -40,12 +40,12 @@ TEST_CASE("every primitive of the rule table passes the static checker and the c
         if constexpr (std::is_same_v<R, gradc::rules::where>) {
             auto [a, b, c] = gradc::variables<3>();
             const auto e = where(c > 0.5, a, b);
-            const auto pts = first_coordinates<3>(gradc::test::domain<R>::points());
+            const auto pts = first_coordinates<3>(gradc::test::points<R>());
             CHECK(gradc::check::gradcheck(gradc::compile(e), pts));
             CHECK(gradc::check::cross(e, pts));
         } else {
             const auto e = rule_expression<R>(std::make_index_sequence<R::arity>{});
-            const auto pts = first_coordinates<R::arity>(gradc::test::domain<R>::points());
+            const auto pts = first_coordinates<R::arity>(gradc::test::points<R>());
             CHECK(gradc::check::gradcheck(gradc::compile(e), pts));
             CHECK(gradc::check::cross(e, pts));
         }

@@ -102,3 +102,18 @@ TEST_CASE("atan2 and hypot at the origin give NaN partials, as PyTorch", "[rules
     CHECK(std::isnan(d<r::hypot, 0>(0.0, 0.0)));
     CHECK(r::hypot::eval(3e300, 4e300) == 5e300);  // no overflow
 }
+
+TEST_CASE("logit follows PyTorch's logit without eps; acosh and atanh at their ends", "[rules][conventions]") {
+    CHECK(r::logit::eval(0.0) == -inf);
+    CHECK(r::logit::eval(1.0) == inf);
+    CHECK(d<r::logit, 0>(0.0) == inf);
+    CHECK(d<r::logit, 0>(1.0) == inf);
+    CHECK(std::isnan(r::logit::eval(1.5)));
+    CHECK(std::isnan(d<r::logit, 0>(1.5)));
+    CHECK(std::isnan(d<r::logit, 0>(-0.5)));
+    CHECK(d<r::acosh, 0>(1.0) == inf);
+    CHECK(std::isnan(d<r::acosh, 0>(0.5)));
+    CHECK(d<r::atanh, 0>(1.0) == inf);
+    CHECK(d<r::atanh, 0>(-1.0) == inf);
+    CHECK(d<r::asinh, 0>(inf) == 0.0);
+}

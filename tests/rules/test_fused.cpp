@@ -105,7 +105,7 @@ TEST_CASE("an affine operand's partial reads only the other operands", "[rules][
     std::size_t checked = 0;
     boost::hana::for_each(gradc::rules::all, [&](auto rule) {
         using R = typename decltype(rule)::type;
-        for (const gradc::test::point& p : gradc::test::domain<R>::points()) {
+        for (const gradc::test::point& p : gradc::test::points<R>()) {
             [&]<int... K>(std::integer_sequence<int, K...>) {
                 (
                     [&] {

@@ -7,10 +7,21 @@
 /// either side and take the dtype of the tensor.
 
 #include <optional>
+#include <type_traits>
 
 #include <gradc/autograd/tensor.hpp>
+#include <gradc/rules/list.hpp>
 
 namespace gradc {
+
+/// `rule_tensor_op<R>::apply(x...)`: the tensor operation of rule R of the rule table
+/// (`rule_tensor_op<rules::max>::apply(a, b)` is `maximum(a, b)`), for code that goes
+/// from a rule to its tensor function, such as check/static.hpp and the table-driven tests.
+template <class R>
+struct rule_tensor_op {
+    static_assert(!std::is_same_v<R, R>, "gradc: this rule has no tensor operation; list it in GRADC_UNARY_PRIMITIVES or "
+                                         "GRADC_BINARY_PRIMITIVES (include/gradc/rules/list.hpp)");
+};
 
 // ---- arithmetic: a ⊕ b with d/da, d/db from the rule table ---------------------------
 Tensor add(const Tensor& a, const Tensor& b, double alpha = 1);
@@ -18,15 +29,27 @@ Tensor sub(const Tensor& a, const Tensor& b, double alpha = 1);
 Tensor mul(const Tensor& a, const Tensor& b);
 Tensor div(const Tensor& a, const Tensor& b);
 Tensor neg(const Tensor& a);
-/// pow(a, b) = a^b; d/da = b·a^(b-1) (0 where b = 0), d/db = a^b·log a (0 where a = 0, b ≥ 0).
-Tensor pow(const Tensor& a, const Tensor& b);
+/// pow with a C++ number for the exponent or the base (the tensor pow is below).
 Tensor pow(const Tensor& a, double b);
 Tensor pow(double a, const Tensor& b);
-Tensor atan2(const Tensor& a, const Tensor& b);
-Tensor hypot(const Tensor& a, const Tensor& b);
-/// maximum(a, b), NaN-propagating; at ties each side gets half the gradient.
-Tensor maximum(const Tensor& a, const Tensor& b);
-Tensor minimum(const Tensor& a, const Tensor& b);
+
+// ---- the functions of the rule table: one per entry of rules/list.hpp ----------------
+// The math, the derivative and the conventions at edge points are documented with each
+// rule in include/gradc/rules/. Binary functions broadcast; `maximum`/`minimum` propagate
+// NaN and split the gradient at ties, as PyTorch. Complex tensors are accepted by the
+// rules with a complex form; `abs` of a complex tensor is the modulus (real), with
+// gradient a/|a| (conjugate Wirtinger convention) and 0 at 0.
+#define GRADC_TENSOR_UNARY(rule, op) \
+    Tensor op(const Tensor& a);      \
+    template <> struct rule_tensor_op<rules::rule> { static Tensor apply(const Tensor& a) { return gradc::op(a); } };
+#define GRADC_TENSOR_BINARY(rule, op)              \
+    Tensor op(const Tensor& a, const Tensor& b);   \
+    template <> struct rule_tensor_op<rules::rule> { \
+        static Tensor apply(const Tensor& a, const Tensor& b) { return gradc::op(a, b); } };
+GRADC_UNARY_PRIMITIVES(GRADC_TENSOR_UNARY)
+GRADC_BINARY_PRIMITIVES(GRADC_TENSOR_BINARY)
+#undef GRADC_TENSOR_UNARY
+#undef GRADC_TENSOR_BINARY
 
 Tensor operator+(const Tensor& a, const Tensor& b);
 Tensor operator-(const Tensor& a, const Tensor& b);
@@ -42,34 +65,7 @@ Tensor operator-(double a, const Tensor& b);
 Tensor operator*(double a, const Tensor& b);
 Tensor operator/(double a, const Tensor& b);
 
-// ---- unary functions of the rule table ------------------------------------------------
-Tensor exp(const Tensor& a);    ///< d = exp(a)
-Tensor exp2(const Tensor& a);   ///< d = 2^a·ln 2
-Tensor expm1(const Tensor& a);  ///< d = exp(a)
-Tensor log(const Tensor& a);    ///< d = 1/a
-Tensor log2(const Tensor& a);   ///< d = 1/(a ln 2)
-Tensor log10(const Tensor& a);  ///< d = 1/(a ln 10)
-Tensor log1p(const Tensor& a);  ///< d = 1/(1+a)
-Tensor sqrt(const Tensor& a);   ///< d = 1/(2 sqrt a); +inf at 0
-Tensor cbrt(const Tensor& a);   ///< d = 1/(3 cbrt(a)²)
-Tensor sin(const Tensor& a);    ///< d = cos a
-Tensor cos(const Tensor& a);    ///< d = -sin a
-Tensor tan(const Tensor& a);    ///< d = 1 + tan² a
-Tensor asin(const Tensor& a);   ///< d = 1/sqrt(1-a²)
-Tensor acos(const Tensor& a);   ///< d = -1/sqrt(1-a²)
-Tensor atan(const Tensor& a);   ///< d = 1/(1+a²)
-Tensor sinh(const Tensor& a);   ///< d = cosh a
-Tensor cosh(const Tensor& a);   ///< d = sinh a
-Tensor tanh(const Tensor& a);   ///< d = 1 - tanh² a
-Tensor sigmoid(const Tensor& a);   ///< d = σ(a)(1-σ(a))
-Tensor softplus(const Tensor& a);  ///< d = σ(a)
-Tensor erf(const Tensor& a);    ///< d = 2/√π e^(-a²)
-Tensor erfc(const Tensor& a);   ///< d = -2/√π e^(-a²)
-/// |a|; d = sign(a), 0 at 0. For complex a: the modulus (real), d = a/|a| (conjugate
-/// Wirtinger convention), 0 at 0.
-Tensor abs(const Tensor& a);
-/// max(a, 0); d = [a > 0], 0 at 0.
-Tensor relu(const Tensor& a);
+// ---- further unary functions -----------------------------------------------------------
 /// min(max(a, lo), hi); d = 1 where lo ≤ a ≤ hi (bounds included, as PyTorch), else 0.
 Tensor clamp(const Tensor& a, std::optional<double> lo, std::optional<double> hi = std::nullopt);
 Tensor clamp_min(const Tensor& a, double lo);
@@ -81,6 +77,16 @@ Tensor square(const Tensor& a);
 Tensor where(const Tensor& cond, const Tensor& a, const Tensor& b);
 /// The same as `where`, under the name the rule table finds by argument-dependent lookup.
 Tensor select(const Tensor& cond, const Tensor& a, const Tensor& b);
+
+// The tensor operations of the rules written by hand (operators and `where`).
+// clang-format off
+template <> struct rule_tensor_op<rules::add> { static Tensor apply(const Tensor& a, const Tensor& b) { return add(a, b); } };
+template <> struct rule_tensor_op<rules::sub> { static Tensor apply(const Tensor& a, const Tensor& b) { return sub(a, b); } };
+template <> struct rule_tensor_op<rules::mul> { static Tensor apply(const Tensor& a, const Tensor& b) { return mul(a, b); } };
+template <> struct rule_tensor_op<rules::div> { static Tensor apply(const Tensor& a, const Tensor& b) { return div(a, b); } };
+template <> struct rule_tensor_op<rules::neg> { static Tensor apply(const Tensor& a) { return neg(a); } };
+template <> struct rule_tensor_op<rules::where> { static Tensor apply(const Tensor& c, const Tensor& a, const Tensor& b) { return where(c, a, b); } };
+// clang-format on
 Tensor operator<(const Tensor& a, const Tensor& b);
 Tensor operator<=(const Tensor& a, const Tensor& b);
 Tensor operator>(const Tensor& a, const Tensor& b);

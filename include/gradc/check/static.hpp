@@ -186,60 +186,10 @@ bool gradcheck(const K& k, const std::vector<std::array<double, K::arity>>& poin
 
 // ---- cross-check with the dynamic engine ------------------------------------------------
 
-namespace detail {
-
+/// The tensor operation of each rule of the rule table (`gradc::rule_tensor_op`: the
+/// function of the same name; `max`/`min` are the elementwise `maximum`/`minimum`).
 template <class R>
-struct no_tensor_op {
-    static_assert(sizeof(R) == 0,
-                  "gradc::check::cross: this rule of gradc::rules has no tensor operation in "
-                  "gradc::check::tensor_op; add `template <> inline constexpr auto tensor_op<rules::R> = ...` "
-                  "in include/gradc/check/static.hpp naming the tensor function of the same name");
-};
-
-}  // namespace detail
-
-/// The tensor operation of each rule of the rule table (the function of the same name;
-/// `max`/`min` are the elementwise `maximum`/`minimum`).
-template <class R>
-inline constexpr detail::no_tensor_op<R> tensor_op{};
-
-// clang-format off
-template <> inline constexpr auto tensor_op<rules::add>  = [](const Tensor& a, const Tensor& b) { return gradc::add(a, b); };
-template <> inline constexpr auto tensor_op<rules::sub>  = [](const Tensor& a, const Tensor& b) { return gradc::sub(a, b); };
-template <> inline constexpr auto tensor_op<rules::mul>  = [](const Tensor& a, const Tensor& b) { return gradc::mul(a, b); };
-template <> inline constexpr auto tensor_op<rules::div>  = [](const Tensor& a, const Tensor& b) { return gradc::div(a, b); };
-template <> inline constexpr auto tensor_op<rules::neg>  = [](const Tensor& a) { return gradc::neg(a); };
-template <> inline constexpr auto tensor_op<rules::exp>  = [](const Tensor& a) { return gradc::exp(a); };
-template <> inline constexpr auto tensor_op<rules::exp2> = [](const Tensor& a) { return gradc::exp2(a); };
-template <> inline constexpr auto tensor_op<rules::expm1> = [](const Tensor& a) { return gradc::expm1(a); };
-template <> inline constexpr auto tensor_op<rules::log>  = [](const Tensor& a) { return gradc::log(a); };
-template <> inline constexpr auto tensor_op<rules::log2> = [](const Tensor& a) { return gradc::log2(a); };
-template <> inline constexpr auto tensor_op<rules::log10> = [](const Tensor& a) { return gradc::log10(a); };
-template <> inline constexpr auto tensor_op<rules::log1p> = [](const Tensor& a) { return gradc::log1p(a); };
-template <> inline constexpr auto tensor_op<rules::sqrt> = [](const Tensor& a) { return gradc::sqrt(a); };
-template <> inline constexpr auto tensor_op<rules::cbrt> = [](const Tensor& a) { return gradc::cbrt(a); };
-template <> inline constexpr auto tensor_op<rules::pow>  = [](const Tensor& a, const Tensor& b) { return gradc::pow(a, b); };
-template <> inline constexpr auto tensor_op<rules::sin>  = [](const Tensor& a) { return gradc::sin(a); };
-template <> inline constexpr auto tensor_op<rules::cos>  = [](const Tensor& a) { return gradc::cos(a); };
-template <> inline constexpr auto tensor_op<rules::tan>  = [](const Tensor& a) { return gradc::tan(a); };
-template <> inline constexpr auto tensor_op<rules::asin> = [](const Tensor& a) { return gradc::asin(a); };
-template <> inline constexpr auto tensor_op<rules::acos> = [](const Tensor& a) { return gradc::acos(a); };
-template <> inline constexpr auto tensor_op<rules::atan> = [](const Tensor& a) { return gradc::atan(a); };
-template <> inline constexpr auto tensor_op<rules::atan2> = [](const Tensor& a, const Tensor& b) { return gradc::atan2(a, b); };
-template <> inline constexpr auto tensor_op<rules::hypot> = [](const Tensor& a, const Tensor& b) { return gradc::hypot(a, b); };
-template <> inline constexpr auto tensor_op<rules::sinh> = [](const Tensor& a) { return gradc::sinh(a); };
-template <> inline constexpr auto tensor_op<rules::cosh> = [](const Tensor& a) { return gradc::cosh(a); };
-template <> inline constexpr auto tensor_op<rules::tanh> = [](const Tensor& a) { return gradc::tanh(a); };
-template <> inline constexpr auto tensor_op<rules::sigmoid> = [](const Tensor& a) { return gradc::sigmoid(a); };
-template <> inline constexpr auto tensor_op<rules::softplus> = [](const Tensor& a) { return gradc::softplus(a); };
-template <> inline constexpr auto tensor_op<rules::erf>  = [](const Tensor& a) { return gradc::erf(a); };
-template <> inline constexpr auto tensor_op<rules::erfc> = [](const Tensor& a) { return gradc::erfc(a); };
-template <> inline constexpr auto tensor_op<rules::abs>  = [](const Tensor& a) { return gradc::abs(a); };
-template <> inline constexpr auto tensor_op<rules::relu> = [](const Tensor& a) { return gradc::relu(a); };
-template <> inline constexpr auto tensor_op<rules::max>  = [](const Tensor& a, const Tensor& b) { return gradc::maximum(a, b); };
-template <> inline constexpr auto tensor_op<rules::min>  = [](const Tensor& a, const Tensor& b) { return gradc::minimum(a, b); };
-template <> inline constexpr auto tensor_op<rules::where> = [](const Tensor& c, const Tensor& a, const Tensor& b) { return gradc::where(c, a, b); };
-// clang-format on
+inline constexpr auto tensor_op = [](const auto&... x) { return rule_tensor_op<R>::apply(x...); };
 
 namespace detail {
 

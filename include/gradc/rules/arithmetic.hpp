@@ -10,6 +10,9 @@ struct add {
     static constexpr std::string_view name = "add";
     static constexpr int arity = 2;
     static constexpr std::array<std::string_view, 2> partial_text{"1", "1"};
+    static constexpr reads_t reads{};
+    static constexpr test_domain domain = test_domain::everywhere;
+    static constexpr bool complex_form = true;
     template <class T>
     static T eval(const T& a, const T& b) { return a + b; }
     template <class T>
@@ -23,6 +26,9 @@ struct sub {
     static constexpr std::string_view name = "sub";
     static constexpr int arity = 2;
     static constexpr std::array<std::string_view, 2> partial_text{"1", "-1"};
+    static constexpr reads_t reads{};
+    static constexpr test_domain domain = test_domain::everywhere;
+    static constexpr bool complex_form = true;
     template <class T>
     static T eval(const T& a, const T& b) { return a - b; }
     template <class T>
@@ -36,6 +42,9 @@ struct mul {
     static constexpr std::string_view name = "mul";
     static constexpr int arity = 2;
     static constexpr std::array<std::string_view, 2> partial_text{"b", "a"};
+    static constexpr reads_t reads{.a = true, .b = true};
+    static constexpr test_domain domain = test_domain::everywhere;
+    static constexpr bool complex_form = true;
     template <class T>
     static T eval(const T& a, const T& b) { return a * b; }
     template <class T>
@@ -51,6 +60,9 @@ struct div {
     static constexpr std::string_view name = "div";
     static constexpr int arity = 2;
     static constexpr std::array<std::string_view, 2> partial_text{"1/b", "y*(-1/b)"};
+    static constexpr reads_t reads{.b = true, .y = true};
+    static constexpr test_domain domain = test_domain::everywhere;
+    static constexpr bool complex_form = true;
     template <class T>
     static T eval(const T& a, const T& b) { return a / b; }
     template <class T>
@@ -69,6 +81,9 @@ struct neg {
     static constexpr std::string_view name = "neg";
     static constexpr int arity = 1;
     static constexpr std::array<std::string_view, 1> partial_text{"-1"};
+    static constexpr reads_t reads{};
+    static constexpr test_domain domain = test_domain::everywhere;
+    static constexpr bool complex_form = true;
     template <class T>
     static T eval(const T& a) { return -a; }
     template <class T>

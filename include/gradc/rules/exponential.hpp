@@ -13,6 +13,9 @@ struct exp {
     static constexpr std::string_view name = "exp";
     static constexpr int arity = 1;
     static constexpr std::array<std::string_view, 1> partial_text{"y"};
+    static constexpr reads_t reads{.y = true};
+    static constexpr test_domain domain = test_domain::everywhere;
+    static constexpr bool complex_form = true;
     template <class T>
     static T eval(const T& a) { using std::exp; return exp(a); }
     template <class T>
@@ -24,6 +27,8 @@ struct exp2 {
     static constexpr std::string_view name = "exp2";
     static constexpr int arity = 1;
     static constexpr std::array<std::string_view, 1> partial_text{"y*ln(2)"};
+    static constexpr reads_t reads{.y = true};
+    static constexpr test_domain domain = test_domain::everywhere;
     template <class T>
     static T eval(const T& a) { using std::exp2; return exp2(a); }
     template <class T>
@@ -35,6 +40,8 @@ struct expm1 {
     static constexpr std::string_view name = "expm1";
     static constexpr int arity = 1;
     static constexpr std::array<std::string_view, 1> partial_text{"y+1"};
+    static constexpr reads_t reads{.y = true};
+    static constexpr test_domain domain = test_domain::everywhere;
     template <class T>
     static T eval(const T& a) { using std::expm1; return expm1(a); }
     template <class T>
@@ -46,6 +53,9 @@ struct log {
     static constexpr std::string_view name = "log";
     static constexpr int arity = 1;
     static constexpr std::array<std::string_view, 1> partial_text{"1/a"};
+    static constexpr reads_t reads{.a = true};
+    static constexpr test_domain domain = test_domain::positive;
+    static constexpr bool complex_form = true;
     template <class T>
     static T eval(const T& a) { using std::log; return log(a); }
     template <class T>
@@ -57,6 +67,8 @@ struct log2 {
     static constexpr std::string_view name = "log2";
     static constexpr int arity = 1;
     static constexpr std::array<std::string_view, 1> partial_text{"1/(a*ln(2))"};
+    static constexpr reads_t reads{.a = true};
+    static constexpr test_domain domain = test_domain::positive;
     template <class T>
     static T eval(const T& a) { using std::log2; return log2(a); }
     template <class T>
@@ -71,6 +83,9 @@ struct log10 {
     static constexpr std::string_view name = "log10";
     static constexpr int arity = 1;
     static constexpr std::array<std::string_view, 1> partial_text{"1/(a*ln(10))"};
+    static constexpr reads_t reads{.a = true};
+    static constexpr test_domain domain = test_domain::positive;
+    static constexpr bool complex_form = true;
     template <class T>
     static T eval(const T& a) { using std::log10; return log10(a); }
     template <class T>
@@ -85,6 +100,8 @@ struct log1p {
     static constexpr std::string_view name = "log1p";
     static constexpr int arity = 1;
     static constexpr std::array<std::string_view, 1> partial_text{"1/(1+a)"};
+    static constexpr reads_t reads{.a = true};
+    static constexpr test_domain domain = test_domain::above_minus_one;
     template <class T>
     static T eval(const T& a) { using std::log1p; return log1p(a); }
     template <class T>
@@ -99,6 +116,9 @@ struct sqrt {
     static constexpr std::string_view name = "sqrt";
     static constexpr int arity = 1;
     static constexpr std::array<std::string_view, 1> partial_text{"0.5/y"};
+    static constexpr reads_t reads{.y = true};
+    static constexpr test_domain domain = test_domain::positive;
+    static constexpr bool complex_form = true;
     template <class T>
     static T eval(const T& a) { using std::sqrt; return sqrt(a); }
     template <class T>
@@ -110,6 +130,8 @@ struct cbrt {
     static constexpr std::string_view name = "cbrt";
     static constexpr int arity = 1;
     static constexpr std::array<std::string_view, 1> partial_text{"1/(3*y*y)"};
+    static constexpr reads_t reads{.y = true};
+    static constexpr test_domain domain = test_domain::moderate;
     template <class T>
     static T eval(const T& a) { using std::cbrt; return cbrt(a); }
     template <class T>
@@ -128,6 +150,8 @@ struct pow {
     static constexpr int arity = 2;
     static constexpr std::array<std::string_view, 2> partial_text{
         "b == 0 ? 0 : b*pow(a, b-1)", "a == 0 && b >= 0 ? 0 : y*log(a)"};
+    static constexpr reads_t reads{.a = true, .b = true, .y = true};
+    static constexpr test_domain domain = test_domain::positive;
     template <class T>
     static T eval(const T& a, const T& b) { using std::pow; return pow(a, b); }
     template <class T>

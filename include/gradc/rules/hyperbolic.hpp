@@ -1,7 +1,8 @@
 #pragma once
-/// Hyperbolic functions and the logistic family (sigmoid, softplus).
+/// Hyperbolic functions and their inverses, and the logistic family (sigmoid, softplus, logit).
 
 #include <cmath>
+#include <limits>
 
 #include <gradc/rules/rule.hpp>
 
@@ -12,6 +13,9 @@ struct sinh {
     static constexpr std::string_view name = "sinh";
     static constexpr int arity = 1;
     static constexpr std::array<std::string_view, 1> partial_text{"cosh(a)"};
+    static constexpr reads_t reads{.a = true};
+    static constexpr test_domain domain = test_domain::everywhere;
+    static constexpr bool complex_form = true;
     template <class T>
     static T eval(const T& a) { using std::sinh; return sinh(a); }
     template <class T>
@@ -23,6 +27,9 @@ struct cosh {
     static constexpr std::string_view name = "cosh";
     static constexpr int arity = 1;
     static constexpr std::array<std::string_view, 1> partial_text{"sinh(a)"};
+    static constexpr reads_t reads{.a = true};
+    static constexpr test_domain domain = test_domain::everywhere;
+    static constexpr bool complex_form = true;
     template <class T>
     static T eval(const T& a) { using std::cosh; return cosh(a); }
     template <class T>
@@ -34,10 +41,72 @@ struct tanh {
     static constexpr std::string_view name = "tanh";
     static constexpr int arity = 1;
     static constexpr std::array<std::string_view, 1> partial_text{"1-y*y"};
+    static constexpr reads_t reads{.y = true};
+    static constexpr test_domain domain = test_domain::everywhere;
+    static constexpr bool complex_form = true;
     template <class T>
     static T eval(const T& a) { using std::tanh; return tanh(a); }
     template <class T>
     static T partial(arg_t<0>, const T&, const T& y) { return scalar_t<T>(1) - y * y; }
+};
+
+/// asinh(a);  d/da = 1/sqrt(a² + 1), defined everywhere (0 in the limit |a| → inf).
+/// Complex form: the principal branch, cut along the imaginary axis beyond ±i.
+struct asinh {
+    static constexpr std::string_view name = "asinh";
+    static constexpr int arity = 1;
+    static constexpr std::array<std::string_view, 1> partial_text{"1/sqrt(a*a+1)"};
+    static constexpr reads_t reads{.a = true};
+    static constexpr test_domain domain = test_domain::everywhere;
+    static constexpr bool complex_form = true;
+    template <class T>
+    static T eval(const T& a) { using std::asinh; return asinh(a); }
+    template <class T>
+    static T partial(arg_t<0>, const T& a, const T&) {
+        using std::sqrt;
+        using K = scalar_t<T>;
+        return K(1) / sqrt(a * a + K(1));
+    }
+};
+
+/// acosh(a), a >= 1;  d/da = 1/(sqrt(a - 1)·sqrt(a + 1))  (+inf at 1, NaN below).
+/// Two roots rather than sqrt(a² - 1): a - 1 is exact near 1, where a² - 1 cancels, and
+/// the product is the derivative of the principal branch (cut along (-inf, 1]) for complex
+/// a too, where sqrt(a² - 1) has the wrong sign in the left half-plane. For real a < -1,
+/// PyTorch's backward gives 1/sqrt(a² - 1) although acosh(a) is NaN; here it is NaN.
+struct acosh {
+    static constexpr std::string_view name = "acosh";
+    static constexpr int arity = 1;
+    static constexpr std::array<std::string_view, 1> partial_text{"1/(sqrt(a-1)*sqrt(a+1))"};
+    static constexpr reads_t reads{.a = true};
+    static constexpr test_domain domain = test_domain::above_one;
+    static constexpr bool complex_form = true;
+    template <class T>
+    static T eval(const T& a) { using std::acosh; return acosh(a); }
+    template <class T>
+    static T partial(arg_t<0>, const T& a, const T&) {
+        using std::sqrt;
+        using K = scalar_t<T>;
+        return K(1) / (sqrt(a - K(1)) * sqrt(a + K(1)));
+    }
+};
+
+/// atanh(a), |a| < 1;  d/da = 1/(1 - a²)  (+inf at ±1; beyond, the formula's value
+/// although atanh is NaN there, as PyTorch). Complex form: cuts along |Re a| >= 1.
+struct atanh {
+    static constexpr std::string_view name = "atanh";
+    static constexpr int arity = 1;
+    static constexpr std::array<std::string_view, 1> partial_text{"1/(1-a*a)"};
+    static constexpr reads_t reads{.a = true};
+    static constexpr test_domain domain = test_domain::inside_unit;
+    static constexpr bool complex_form = true;
+    template <class T>
+    static T eval(const T& a) { using std::atanh; return atanh(a); }
+    template <class T>
+    static T partial(arg_t<0>, const T& a, const T&) {
+        using K = scalar_t<T>;
+        return K(1) / (K(1) - a * a);
+    }
 };
 
 /// sigmoid(a) = 1/(1 + e^-a);  d/da = y(1 - y).
@@ -45,6 +114,9 @@ struct sigmoid {
     static constexpr std::string_view name = "sigmoid";
     static constexpr int arity = 1;
     static constexpr std::array<std::string_view, 1> partial_text{"y*(1-y)"};
+    static constexpr reads_t reads{.y = true};
+    static constexpr test_domain domain = test_domain::everywhere;
+    static constexpr bool complex_form = true;
     template <class T>
     static T eval(const T& a) {
         using std::exp;
@@ -62,6 +134,8 @@ struct softplus {
     static constexpr std::string_view name = "softplus";
     static constexpr int arity = 1;
     static constexpr std::array<std::string_view, 1> partial_text{"1/(1+exp(-a))"};
+    static constexpr reads_t reads{.a = true};
+    static constexpr test_domain domain = test_domain::everywhere;
     template <class T>
     static T eval(const T& a) {
         using std::abs;
@@ -72,6 +146,29 @@ struct softplus {
     }
     template <class T>
     static T partial(arg_t<0>, const T& a, const T&) { return sigmoid::eval(a); }
+};
+
+/// logit(a) = log(a/(1 - a)), the inverse of sigmoid;  d/da = 1/(a(1 - a)).
+/// As PyTorch's logit without eps: -inf at 0 and +inf at 1, derivative +inf at both;
+/// outside [0, 1] the value and the derivative are NaN. No complex form (PyTorch has none).
+struct logit {
+    static constexpr std::string_view name = "logit";
+    static constexpr int arity = 1;
+    static constexpr std::array<std::string_view, 1> partial_text{"a < 0 || a > 1 ? nan : 1/(a*(1-a))"};
+    static constexpr reads_t reads{.a = true};
+    static constexpr test_domain domain = test_domain::probability;
+    template <class T>
+    static T eval(const T& a) {
+        using std::log;
+        using K = scalar_t<T>;
+        return log(a / (K(1) - a));
+    }
+    template <class T>
+    static T partial(arg_t<0>, const T& a, const T&) {
+        using K = scalar_t<T>;
+        return if_else<T>(logical_or(a < K(0), a > K(1)), K(std::numeric_limits<K>::quiet_NaN()),
+                          K(1) / (a * (K(1) - a)));
+    }
 };
 
 }  // namespace gradc::rules

@@ -13,6 +13,8 @@ struct abs {
     static constexpr std::string_view name = "abs";
     static constexpr int arity = 1;
     static constexpr std::array<std::string_view, 1> partial_text{"sign(a)"};
+    static constexpr reads_t reads{.a = true};
+    static constexpr test_domain domain = test_domain::everywhere;
     template <class T>
     static T eval(const T& a) { using std::abs; return abs(a); }
     template <class T>
@@ -28,6 +30,8 @@ struct relu {
     static constexpr std::string_view name = "relu";
     static constexpr int arity = 1;
     static constexpr std::array<std::string_view, 1> partial_text{"[a > 0]"};
+    static constexpr reads_t reads{.a = true};
+    static constexpr test_domain domain = test_domain::everywhere;
     template <class T>
     static T eval(const T& a) {
         using K = scalar_t<T>;
@@ -44,6 +48,8 @@ struct max {
     static constexpr int arity = 2;
     static constexpr std::array<std::string_view, 2> partial_text{
         "a > b ? 1 : a == b ? 0.5 : 0", "b > a ? 1 : a == b ? 0.5 : 0"};
+    static constexpr reads_t reads{.a = true, .b = true};
+    static constexpr test_domain domain = test_domain::everywhere;
     template <class T>
     static T eval(const T& a, const T& b) {
         return if_else<T>(logical_or(a >= b, a != a), a, b);
@@ -67,6 +73,8 @@ struct min {
     static constexpr int arity = 2;
     static constexpr std::array<std::string_view, 2> partial_text{
         "a < b ? 1 : a == b ? 0.5 : 0", "b < a ? 1 : a == b ? 0.5 : 0"};
+    static constexpr reads_t reads{.a = true, .b = true};
+    static constexpr test_domain domain = test_domain::everywhere;
     template <class T>
     static T eval(const T& a, const T& b) {
         return if_else<T>(logical_or(a <= b, a != a), a, b);
@@ -85,6 +93,8 @@ struct where {
     static constexpr std::string_view name = "where";
     static constexpr int arity = 3;
     static constexpr std::array<std::string_view, 3> partial_text{"", "[a]", "[!a]"};
+    static constexpr reads_t reads{.a = true};
+    static constexpr test_domain domain = test_domain::everywhere;
     template <class C, class T>
     static T eval(const C& c, const T& a, const T& b) { return if_else<T>(c, a, b); }
     template <class C, class T>

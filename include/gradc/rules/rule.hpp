@@ -6,8 +6,17 @@
 ///  - `partial(arg<I>, a, ..., y)`: the local partial derivative with respect to
 ///    operand `I`, given the operands and the primitive's own result `y`;
 ///  - `partial_text[I]`: that partial written with `a`, `b`, `c` for the operands and
-///    `y` for the result, used only to print lowered programs.
+///    `y` for the result, used only to print lowered programs;
+///  - `reads`: which of a, b, c and y the partials read (`reads_t`, below). The dynamic
+///    mode saves exactly these tensors for the backward pass;
+///  - `domain`: where finite differences of the rule are meaningful (`test_domain`,
+///    below); the table-driven tests check the rule there.
 /// Operands listed in `nondifferentiable` (the condition of `where`) have no partial.
+/// Optional, declarative:
+///  - `complex_form = true`: the rule is holomorphic and `eval`/`partial` are valid on
+///    `std::complex` (the field operations, exp, log, the circular and hyperbolic
+///    functions...). The dynamic mode then accepts complex tensors for it, and the tests
+///    check it against complex finite differences. Without it, complex tensors are refused.
 ///
 /// Optional, for speed only (the lowering uses them when present; nothing else does):
 ///  - `eval_with_partials(a, ...)`: the value and every operand's partial in one go, as
@@ -25,11 +34,58 @@
 
 #include <array>
 #include <cstddef>
+#include <limits>
 #include <string_view>
 
 #include <gradc/rules/partial.hpp>
 
 namespace gradc::rules {
+
+/// The values a rule's partials read, as flags: operands a, b, c and the result y.
+/// Written with designated initialisers, `reads_t{.a = true, .y = true}`. Declaring a
+/// value that is not read costs a saved tensor; omitting one that is read is caught by
+/// tests/rules/test_partials.cpp (the partial changes when the omitted value is NaN).
+struct reads_t {
+    bool a = false;
+    bool b = false;
+    bool c = false;
+    bool y = false;
+    /// Whether operand `i` (0 = a, 1 = b, 2 = c) is read.
+    constexpr bool operand(int i) const { return i == 0 ? a : i == 1 ? b : c; }
+};
+
+/// Where a rule is tested: a set of points inside its domain and away from kinks and
+/// poles, so that central differences approximate the derivative. Each value names an
+/// open interval for every operand (`domain_interval`); the tests hold the concrete
+/// points (tests/rules/domains.hpp) and check that they lie inside.
+enum class test_domain {
+    everywhere,       ///< (-inf, inf)
+    positive,         ///< (0, inf): log, sqrt, pow
+    above_minus_one,  ///< (-1, inf): log1p
+    above_one,        ///< (1, inf): acosh
+    inside_unit,      ///< (-1, 1): asin, acos, atanh
+    probability,      ///< (0, 1): logit
+    moderate,         ///< (-1.5, 1.5): tan (away from its poles), cbrt (away from 0 in the points)
+};
+
+struct interval {
+    double lo;
+    double hi;
+};
+
+constexpr interval domain_interval(test_domain d) {
+    constexpr double inf = std::numeric_limits<double>::infinity();
+    switch (d) {
+        case test_domain::positive: return {0, inf};
+        case test_domain::above_minus_one: return {-1, inf};
+        case test_domain::above_one: return {1, inf};
+        case test_domain::inside_unit: return {-1, 1};
+        case test_domain::probability: return {0, 1};
+        case test_domain::moderate: return {-1.5, 1.5};
+        case test_domain::everywhere: break;
+    }
+    return {-inf, inf};
+}
 
 template <class R>
 concept Rule = requires {
@@ -37,6 +93,14 @@ concept Rule = requires {
     { R::arity } -> std::convertible_to<int>;
     requires R::arity >= 1 && R::arity <= 3;
     { R::partial_text } -> std::convertible_to<std::array<std::string_view, R::arity>>;
+    { R::reads } -> std::convertible_to<reads_t>;
+    { R::domain } -> std::convertible_to<test_domain>;
+};
+
+/// R is holomorphic and defined on std::complex (the optional `complex_form`).
+template <class R>
+inline constexpr bool has_complex_form = requires {
+    requires R::complex_form;
 };
 
 /// Operand I of rule R carries a derivative (true for every operand but a condition).

@@ -37,6 +37,8 @@ struct erf {
     static constexpr std::string_view name = "erf";
     static constexpr int arity = 1;
     static constexpr std::array<std::string_view, 1> partial_text{"2/sqrt(pi)*exp(-a*a)"};
+    static constexpr reads_t reads{.a = true};
+    static constexpr test_domain domain = test_domain::everywhere;
     template <class T>
     static T eval(const T& a) { using std::erf; return erf(a); }
     template <class T>
@@ -57,6 +59,8 @@ struct erfc {
     static constexpr std::string_view name = "erfc";
     static constexpr int arity = 1;
     static constexpr std::array<std::string_view, 1> partial_text{"-2/sqrt(pi)*exp(-a*a)"};
+    static constexpr reads_t reads{.a = true};
+    static constexpr test_domain domain = test_domain::everywhere;
     template <class T>
     static T eval(const T& a) { using std::erfc; return erfc(a); }
     template <class T>

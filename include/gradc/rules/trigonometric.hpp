@@ -23,6 +23,9 @@ struct sin {
     static constexpr std::string_view name = "sin";
     static constexpr int arity = 1;
     static constexpr std::array<std::string_view, 1> partial_text{"cos(a)"};
+    static constexpr reads_t reads{.a = true};
+    static constexpr test_domain domain = test_domain::everywhere;
+    static constexpr bool complex_form = true;
     template <class T>
     static T eval(const T& a) { using std::sin; return sin(a); }
     template <class T>
@@ -39,6 +42,9 @@ struct cos {
     static constexpr std::string_view name = "cos";
     static constexpr int arity = 1;
     static constexpr std::array<std::string_view, 1> partial_text{"-sin(a)"};
+    static constexpr reads_t reads{.a = true};
+    static constexpr test_domain domain = test_domain::everywhere;
+    static constexpr bool complex_form = true;
     template <class T>
     static T eval(const T& a) { using std::cos; return cos(a); }
     template <class T>
@@ -55,6 +61,9 @@ struct tan {
     static constexpr std::string_view name = "tan";
     static constexpr int arity = 1;
     static constexpr std::array<std::string_view, 1> partial_text{"1+y*y"};
+    static constexpr reads_t reads{.y = true};
+    static constexpr test_domain domain = test_domain::moderate;
+    static constexpr bool complex_form = true;
     template <class T>
     static T eval(const T& a) { using std::tan; return tan(a); }
     template <class T>
@@ -66,6 +75,9 @@ struct asin {
     static constexpr std::string_view name = "asin";
     static constexpr int arity = 1;
     static constexpr std::array<std::string_view, 1> partial_text{"1/sqrt(1-a*a)"};
+    static constexpr reads_t reads{.a = true};
+    static constexpr test_domain domain = test_domain::inside_unit;
+    static constexpr bool complex_form = true;
     template <class T>
     static T eval(const T& a) { using std::asin; return asin(a); }
     template <class T>
@@ -81,6 +93,9 @@ struct acos {
     static constexpr std::string_view name = "acos";
     static constexpr int arity = 1;
     static constexpr std::array<std::string_view, 1> partial_text{"-1/sqrt(1-a*a)"};
+    static constexpr reads_t reads{.a = true};
+    static constexpr test_domain domain = test_domain::inside_unit;
+    static constexpr bool complex_form = true;
     template <class T>
     static T eval(const T& a) { using std::acos; return acos(a); }
     template <class T>
@@ -96,6 +111,9 @@ struct atan {
     static constexpr std::string_view name = "atan";
     static constexpr int arity = 1;
     static constexpr std::array<std::string_view, 1> partial_text{"1/(1+a*a)"};
+    static constexpr reads_t reads{.a = true};
+    static constexpr test_domain domain = test_domain::everywhere;
+    static constexpr bool complex_form = true;
     template <class T>
     static T eval(const T& a) { using std::atan; return atan(a); }
     template <class T>
@@ -111,6 +129,8 @@ struct atan2 {
     static constexpr std::string_view name = "atan2";
     static constexpr int arity = 2;
     static constexpr std::array<std::string_view, 2> partial_text{"b/(a*a+b*b)", "-a/(a*a+b*b)"};
+    static constexpr reads_t reads{.a = true, .b = true};
+    static constexpr test_domain domain = test_domain::everywhere;
     template <class T>
     static T eval(const T& a, const T& b) { using std::atan2; return atan2(a, b); }
     template <class T>
@@ -125,6 +145,8 @@ struct hypot {
     static constexpr std::string_view name = "hypot";
     static constexpr int arity = 2;
     static constexpr std::array<std::string_view, 2> partial_text{"a/y", "b/y"};
+    static constexpr reads_t reads{.a = true, .b = true, .y = true};
+    static constexpr test_domain domain = test_domain::everywhere;
     template <class T>
     static T eval(const T& a, const T& b) { using std::hypot; return hypot(a, b); }
     template <class T>

@@ -17,28 +17,10 @@
 namespace gradc::kernels {
 
 /// Rules whose evaluation is defined for std::complex (holomorphic functions and the
-/// field operations); the others throw for complex tensors.
+/// field operations, declared by the rule's `complex_form`); the others throw for complex
+/// tensors.
 template <class Rule>
-inline constexpr bool complex_ok = false;
-template <> inline constexpr bool complex_ok<rules::add> = true;
-template <> inline constexpr bool complex_ok<rules::sub> = true;
-template <> inline constexpr bool complex_ok<rules::mul> = true;
-template <> inline constexpr bool complex_ok<rules::div> = true;
-template <> inline constexpr bool complex_ok<rules::neg> = true;
-template <> inline constexpr bool complex_ok<rules::exp> = true;
-template <> inline constexpr bool complex_ok<rules::log> = true;
-template <> inline constexpr bool complex_ok<rules::log10> = true;
-template <> inline constexpr bool complex_ok<rules::sqrt> = true;
-template <> inline constexpr bool complex_ok<rules::sin> = true;
-template <> inline constexpr bool complex_ok<rules::cos> = true;
-template <> inline constexpr bool complex_ok<rules::tan> = true;
-template <> inline constexpr bool complex_ok<rules::asin> = true;
-template <> inline constexpr bool complex_ok<rules::acos> = true;
-template <> inline constexpr bool complex_ok<rules::atan> = true;
-template <> inline constexpr bool complex_ok<rules::sinh> = true;
-template <> inline constexpr bool complex_ok<rules::cosh> = true;
-template <> inline constexpr bool complex_ok<rules::tanh> = true;
-template <> inline constexpr bool complex_ok<rules::sigmoid> = true;
+inline constexpr bool complex_ok = rules::has_complex_form<Rule>;
 
 template <class Rule, class T>
 void unary_run(const T* a, T* y, std::int64_t n, std::int64_t sa) {

@@ -11,6 +11,8 @@ import torch
 general = [-1.3, -0.4, 0.25, 0.8, 1.7]
 positive = [0.15, 0.4, 0.9, 1.6, 3.2]
 unit = [-0.9, -0.35, 0.1, 0.45, 0.8]
+above_one = [1.15, 1.4, 2.0, 3.1, 5.5]
+probability = [0.1, 0.3, 0.55, 0.7, 0.9]
 UNARY = {
     "exp": (torch.exp, general), "exp2": (torch.exp2, general), "expm1": (torch.expm1, general),
     "log": (torch.log, positive), "log2": (torch.log2, positive), "log10": (torch.log10, positive),
@@ -19,6 +21,8 @@ UNARY = {
     "sin": (torch.sin, general), "cos": (torch.cos, general), "tan": (torch.tan, unit),
     "asin": (torch.asin, unit), "acos": (torch.acos, unit), "atan": (torch.atan, general),
     "sinh": (torch.sinh, general), "cosh": (torch.cosh, general), "tanh": (torch.tanh, general),
+    "asinh": (torch.asinh, general), "acosh": (torch.acosh, above_one), "atanh": (torch.atanh, unit),
+    "logit": (torch.logit, probability),
     "sigmoid": (torch.sigmoid, general), "softplus": (torch.nn.functional.softplus, general),
     "erf": (torch.erf, general), "erfc": (torch.erfc, general),
     "abs": (torch.abs, general), "relu": (torch.relu, general), "neg": (torch.neg, general),
