@@ -29,7 +29,7 @@ Tensor unary_op(const Tensor& a) {
     Tensor y = kernels::map1<Rule>(a, Rule::name.data());
     if (!autograd::should_record({&a})) return y;
     constexpr rules::reads_t reads = Rule::reads;
-    return autograd::record1(Rule::name, {a}, y, {reads.a ? a : Tensor(), reads.y ? y : Tensor()},
+    return autograd::record_single_output(Rule::name, {a}, y, {reads.a ? a : Tensor(), reads.y ? y : Tensor()},
                              [](const tensor_list& g, const autograd::BackwardContext& ctx) -> tensor_list {
                                  return {autograd::chain(Rule::partial(rules::arg<0>, ctx.saved[0], ctx.saved[1]), g[0])};
                              },
@@ -47,7 +47,7 @@ Tensor binary_op(const Tensor& a, const Tensor& b) {
     Tensor y = kernels::map2<Rule>(a, b, Rule::name.data());
     if (!autograd::should_record({&a, &b})) return y;
     constexpr rules::reads_t reads = Rule::reads;
-    return autograd::record1(Rule::name, {a, b}, y, {reads.a ? a : Tensor(), reads.b ? b : Tensor(), reads.y ? y : Tensor()},
+    return autograd::record_single_output(Rule::name, {a, b}, y, {reads.a ? a : Tensor(), reads.b ? b : Tensor(), reads.y ? y : Tensor()},
                              [](const tensor_list& g, const autograd::BackwardContext& ctx) -> tensor_list {
                                  const auto& s = ctx.saved;
                                  tensor_list out(2);

@@ -332,10 +332,10 @@ void collect_nodes(const tensor_list& outputs, std::set<std::string>& names) {
 }
 
 // The operation names the dynamic mode records: string literals given to record,
-// record_single_output (or its old name record1), or to the helpers that pass their name
+// record_single_output, or to the helpers that pass their name
 // on to them, in src/autograd.
 std::set<std::string> recorded_operations() {
-    const std::regex call(R"((?:record(?:_single_output|1)?|extremum_dim|extremum|reshape_view)\([^;"]*?"([a-z0-9_]+)\")");
+    const std::regex call(R"((?:record(?:_single_output)?|extremum_dim|extremum|reshape_view)\([^;"]*?"([a-z0-9_]+)\")");
     std::set<std::string> ops;
     const std::filesystem::path dir = std::filesystem::path(gradc_check_source_root) / "src" / "autograd";
     for (const auto& f : std::filesystem::recursive_directory_iterator(dir)) {

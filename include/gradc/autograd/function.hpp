@@ -120,14 +120,6 @@ std::shared_ptr<Node> record(std::string_view op_name, TensorRefs inputs, Tensor
 Tensor record_single_output(std::string_view op_name, TensorRefs inputs, Tensor output, TensorRefs saved,
                             BackwardFormula formula, JvpFormula jvp = nullptr);
 
-/// Deprecated: the old name of record_single_output, kept only while
-/// src/autograd/elementwise.hpp (edited on another branch) still calls it; to be removed
-/// when the branches are merged. New code calls record_single_output.
-inline Tensor record1(std::string_view op_name, TensorRefs inputs, Tensor output, TensorRefs saved,
-                      BackwardFormula formula, JvpFormula jvp = nullptr) {
-    return record_single_output(op_name, inputs, std::move(output), saved, std::move(formula), std::move(jvp));
-}
-
 /// Sets `t`'s history to output `output_nr` of `fn` (or clears it for null `fn`).
 void set_history(const Tensor& t, const std::shared_ptr<Node>& fn, std::uint32_t output_nr);
 

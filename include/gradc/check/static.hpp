@@ -193,56 +193,46 @@ inline constexpr auto tensor_op = [](const auto&... x) { return rule_tensor_op<R
 
 namespace detail {
 
-template <class E>
-struct operand_types;
-template <class R, class... A>
-struct operand_types<expr::node<R, A...>> {
-    using types = std::tuple<A...>;
+/// The compiled kernel's flat program evaluated with tensors, node by node: variables
+/// are `leaves`, literals 0-dim float64 tensors, each rule its tensor operation, each
+/// condition its comparison. The same nodes as the kernel's (equal subtrees merged), but
+/// every derivative comes from the dynamic engine.
+template <class Operand>
+struct operand_tensor;
+template <std::size_t I>
+struct operand_tensor<lower::ref<I>> {
+    static Tensor get(const tensor_list& nodes) { return nodes[I]; }
 };
-template <class R, class... A>
-struct operand_types<expr::condition<R, A...>> {
-    using types = std::tuple<A...>;
+template <class Op, class... O>
+struct operand_tensor<lower::test<Op, O...>> {
+    static Tensor get(const tensor_list& nodes) { return Op::eval(operand_tensor<O>::get(nodes)...); }
 };
 
-template <std::size_t I, class E>
-std::tuple_element_t<I, typename operand_types<E>::types> child(const E& e) {
-    if constexpr (expr::is_payload_free<E>) {
-        return {};
-    } else {
-        return expr::operand<I>(e);
+template <std::size_t J, class Literals>
+Tensor node_tensor(lower::input<J>, const tensor_list&, const tensor_list& leaves, const Literals&) {
+    return leaves[J];
+}
+template <std::size_t L, class Literals>
+Tensor node_tensor(lower::constant<L>, const tensor_list&, const tensor_list&, const Literals& literals) {
+    return scalar_tensor(literals[L]);
+}
+template <class R, class... O, class Literals>
+Tensor node_tensor(lower::apply<R, O...>, const tensor_list& nodes, const tensor_list&, const Literals&) {
+    return tensor_op<R>(operand_tensor<O>::get(nodes)...);
+}
+
+template <class Flat>
+struct flat_tensors;
+template <class... Nodes>
+struct flat_tensors<lower::flat<Nodes...>> {
+    template <class Literals>
+    static tensor_list get(const tensor_list& leaves, const Literals& literals) {
+        tensor_list nodes;
+        nodes.reserve(sizeof...(Nodes));
+        (nodes.push_back(node_tensor(Nodes{}, nodes, leaves, literals)), ...);
+        return nodes;
     }
-}
-
-/// The expression `e` evaluated with tensors: variables are `leaves`, literals 0-dim
-/// float64 tensors, each rule its tensor operation, each condition its comparison.
-template <class E>
-Tensor to_tensor(const E& e, const tensor_list& leaves);
-
-template <class Op, class... A, std::size_t... I>
-Tensor condition_to_tensor(const expr::condition<Op, A...>& e, const tensor_list& leaves, std::index_sequence<I...>) {
-    return Op::eval(to_tensor(child<I>(e), leaves)...);
-}
-template <class R, class... A, std::size_t... I>
-Tensor node_to_tensor(const expr::node<R, A...>& e, const tensor_list& leaves, std::index_sequence<I...>) {
-    return tensor_op<R>(to_tensor(child<I>(e), leaves)...);
-}
-
-template <class E>
-Tensor to_tensor(const E& e, const tensor_list& leaves) {
-    if constexpr (expr::is_variable<E>) {
-        return leaves[E::index];
-    } else if constexpr (expr::is_literal<E>) {
-        return scalar_tensor(static_cast<double>(e.value));
-    } else if constexpr (expr::is_condition<E>) {
-        return condition_to_tensor(e, leaves, std::make_index_sequence<std::tuple_size_v<typename operand_types<E>::types>>{});
-    } else {
-        return node_to_tensor(e, leaves, std::make_index_sequence<std::tuple_size_v<typename operand_types<E>::types>>{});
-    }
-}
-
-}  // namespace detail
-
-namespace detail {
+};
 
 /// One pass of the cross-check over `outputs` (a tuple of expressions of one variable
 /// set): the dynamic engine's value and reverse-mode gradient of each output against the
@@ -270,9 +260,10 @@ bool cross_outputs(const std::tuple<Es...>& outputs,
         }
         tensor_list leaves;
         for (std::size_t v = 0; v < N; ++v) leaves.push_back(scalar_tensor(x[v], gradc::requires_grad()));
-        const tensor_list ys = std::apply([&](const auto&... e) { return tensor_list{to_tensor(e, leaves)...}; }, outputs);
+        using P = typename decltype(k)::program;
+        const tensor_list nodes = flat_tensors<typename P::nodes>::get(leaves, k.literals());
         for (std::size_t m = 0; m < M; ++m) {
-            const Tensor& y = ys[m];
+            const Tensor& y = nodes[P::output_nodes[m]];
             rep.compare(y.template item<double>(), value[m], opt, "dynamic value", p, x, out(m));
             tensor_list dy(N);
             if (y.requires_grad()) dy = autograd::grad({y}, leaves, {}, /*retain_graph=*/true, false, /*allow_unused=*/true);

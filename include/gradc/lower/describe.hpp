@@ -7,6 +7,7 @@
 #include <cstddef>
 
 #include <gradc/lower/flat.hpp>
+#include <gradc/rules/rule.hpp>
 
 namespace gradc::lower {
 
