@@ -8,7 +8,7 @@
 
 #include <gradc/expr/nodes.hpp>
 #include <gradc/kernel.hpp>
-#include <gradc/lower/order.hpp>
+#include <gradc/lower/merge_outputs.hpp>
 #include <gradc/lower/program.hpp>
 
 namespace gradc {

@@ -8,7 +8,7 @@
 #include <gradc/lower/kernel.hpp>
 #include <gradc/lower/map_reduce_nodes.hpp>
 #include <gradc/lower/map_reduce_split.hpp>
-#include <gradc/lower/order.hpp>
+#include <gradc/lower/merge_outputs.hpp>
 #include <gradc/lower/print.hpp>
 #include <gradc/lower/program.hpp>
 #include <gradc/lower/results.hpp>

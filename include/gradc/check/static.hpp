@@ -229,7 +229,7 @@ struct flat_tensors<lower::flat<Nodes...>> {
     static tensor_list get(const tensor_list& leaves, const Literals& literals) {
         tensor_list nodes;
         nodes.reserve(sizeof...(Nodes));
-        (nodes.push_back(node_tensor(Nodes{}, nodes, leaves, literals)), ...);
+        (void)std::initializer_list<int>{(nodes.push_back(node_tensor(Nodes{}, nodes, leaves, literals)), 0)...};
         return nodes;
     }
 };

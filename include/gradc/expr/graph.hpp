@@ -128,13 +128,22 @@ consteval std::array<std::size_t, Count> new_nodes() {
     return r;
 }
 
+/// How many of Found are new (not below N1). A loop, not a fold: clang limits a fold's
+/// expansion to 256 terms.
+template <std::size_t N1, std::size_t... Found>
+consteval std::size_t count_new() {
+    std::size_t added = 0;
+    for (std::size_t f : {Found..., N1}) added += f >= N1 ? 1 : 0;
+    return added - 1;
+}
+
 template <class G1, class G2, class Found = std::index_sequence<>>
 struct merge_impl;
 
 /// Found: for each node of G2, its position in G1 (G1::size when absent).
 template <std::size_t L1, class... E1, std::size_t L2, class... E2, std::size_t... Found>
 struct merge_impl<graph<L1, E1...>, graph<L2, E2...>, std::index_sequence<Found...>> {
-    enum : std::size_t { first_size = sizeof...(E1), added = ((Found >= sizeof...(E1) ? 1 : 0) + ... + 0) };
+    enum : std::size_t { first_size = sizeof...(E1), added = count_new<sizeof...(E1), Found...>() };
     using positions = numbers<merged_positions<sizeof...(E1), Found...>()>;
     using added_nodes = numbers<new_nodes<added, sizeof...(E1), Found...>()>;
 

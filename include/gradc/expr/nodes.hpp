@@ -146,7 +146,7 @@ template <std::size_t L, class... E>
 struct graph_set_size<graph<L, E...>> {
     static consteval std::size_t get() {
         std::size_t n = 0;
-        ((n = merge_set_size(n, key_set_size<typename E::key>::value)), ...);
+        for (std::size_t s : {key_set_size<typename E::key>::value..., std::size_t{0}}) n = merge_set_size(n, s);
         return n;
     }
 };

@@ -51,7 +51,7 @@ public:
     using literal_values = std::array<double, LiteralCount>;
 
     /// Keeps the outputs' literal values (each expression holds its own, in graph order,
-    /// and the outputs' graphs are merged in order: lower/order.hpp).
+    /// and the outputs' graphs are merged in order: lower/merge_outputs.hpp).
     template <class... Outs>
     explicit kernel(const Outs&... outputs)
         : literals_{expr::join_literal_values(expr::literal_values(outputs)...)} {}

@@ -17,6 +17,7 @@
 
 #include <array>
 #include <cstddef>
+#include <initializer_list>
 #include <utility>
 
 #include <gradc/lower/map_reduce_nodes.hpp>
@@ -38,7 +39,7 @@ struct map_reduce_split_of<P, flat<Nodes...>, Mask> {
     static constexpr std::array<bool, size> invariant = [] {
         std::array<bool, size> inv{};
         std::size_t i = 0;
-        ((inv[i] = invariant_node<Nodes>::given(Mask, inv), ++i), ...);
+        (void)std::initializer_list<int>{(inv[i] = invariant_node<Nodes>::given(Mask, inv), ++i, 0)...};
         return inv;
     }();
     static constexpr std::array<operand_traits, size> traits{operand_traits_of<Nodes>::value...};
@@ -157,11 +158,12 @@ struct map_reduce_split_of<P, flat<Nodes...>, Mask> {
     template <part Part, class T, class Literals>
     GRADC_INLINE static void primal_part(const Literals& literals, const T* x, typename P::template values<T>& v) {
         [&]<std::size_t... I>(std::index_sequence<I...>) GRADC_INLINE_LAMBDA {
-            (step::evaluate<I, evaluation<Part, T>[I],
-                            evaluation<Part, T>[I] == step::evaluation::fused ? P::template fused<T>.node_slots[I]
-                                                                              : step::partial_slots{}>(
-                 Nodes{}, literals, x, v),
-             ...);
+            (void)std::initializer_list<int>{
+                (step::evaluate<I, evaluation<Part, T>[I],
+                                evaluation<Part, T>[I] == step::evaluation::fused ? P::template fused<T>.node_slots[I]
+                                                                                  : step::partial_slots{}>(
+                     Nodes{}, literals, x, v),
+                 0)...};
         }(std::index_sequence_for<Nodes...>{});
     }
 
@@ -192,11 +194,10 @@ struct map_reduce_split_of<P, flat<Nodes...>, Mask> {
     GRADC_INLINE static void adjoint_varying(const typename P::template linearization<T>& lin, const T* w,
                                              typename P::template derivatives<T>& a) {
         [&]<std::size_t... m>(std::index_sequence<m...>) GRADC_INLINE_LAMBDA {
-            (step::seed<P::slot_or_none(P::output_nodes[m]), plan.writes.seed_first[m]>(w[m], a), ...);
+            (void)std::initializer_list<int>{
+                (step::seed<P::slot_or_none(P::output_nodes[m]), plan.writes.seed_first[m]>(w[m], a), 0)...};
         }(std::make_index_sequence<P::output_count>{});
-        [&]<std::size_t... I>(std::index_sequence<I...>) GRADC_INLINE_LAMBDA {
-            (step::sweep_node<I, per_point_sweep<T>[I]>(Nodes{}, lin.v, a) = ... = step::in_reverse{});
-        }(std::index_sequence_for<Nodes...>{});
+        step::sweep_in_reverse<per_point_sweep<T>, Nodes...>(lin.v, a);
     }
 
     /// Once: the deferred edges, from the summed boundary adjoints (zero elsewhere), with
@@ -204,11 +205,9 @@ struct map_reduce_split_of<P, flat<Nodes...>, Mask> {
     template <class T>
     static void adjoint_once(const typename P::template linearization<T>& lin, typename P::template derivatives<T> a,
                              T* grad) {
-        [&]<std::size_t... I>(std::index_sequence<I...>) {
-            (step::sweep_node<I, deferred_sweep[I]>(Nodes{}, lin.v, a) = ... = step::in_reverse{});
-        }(std::index_sequence_for<Nodes...>{});
+        step::sweep_in_reverse<deferred_sweep, Nodes...>(lin.v, a);
         [&]<std::size_t... j>(std::index_sequence<j...>) {
-            ((grad[j] = step::derivative_or_zero<P::slot_or_none(P::wrt_nodes[j])>(a)), ...);
+            (void)std::initializer_list<int>{((grad[j] = step::derivative_or_zero<P::slot_or_none(P::wrt_nodes[j])>(a)), 0)...};
         }(std::make_index_sequence<P::wrt_count>{});
     }
 };

@@ -18,6 +18,7 @@
 
 #include <array>
 #include <cstddef>
+#include <initializer_list>
 #include <tuple>
 #include <utility>
 
@@ -149,7 +150,8 @@ struct program<flat<Nodes...>, std::index_sequence<O...>, std::index_sequence<J.
     template <class T, class Literals>
     GRADC_INLINE static void primal(const Literals& literals, const T* x, values<T>& v) {
         [&]<std::size_t... I>(std::index_sequence<I...>) GRADC_INLINE_LAMBDA {
-            (step::evaluate<I, step::evaluation::plain, step::partial_slots{}>(Nodes{}, literals, x, v), ...);
+            (void)std::initializer_list<int>{
+                (step::evaluate<I, step::evaluation::plain, step::partial_slots{}>(Nodes{}, literals, x, v), 0)...};
         }(std::index_sequence_for<Nodes...>{});
     }
 
@@ -164,9 +166,10 @@ struct program<flat<Nodes...>, std::index_sequence<O...>, std::index_sequence<J.
     template <class T, class Literals>
     GRADC_INLINE static linearization<T> linearize(const Literals& literals, const T* x, values<T>& v) {
         [&]<std::size_t... I>(std::index_sequence<I...>) GRADC_INLINE_LAMBDA {
-            (step::evaluate<I, fused<T>.fused[I] ? step::evaluation::fused : step::evaluation::plain,
-                            fused<T>.node_slots[I]>(Nodes{}, literals, x, v),
-             ...);
+            (void)std::initializer_list<int>{
+                (step::evaluate<I, fused<T>.fused[I] ? step::evaluation::fused : step::evaluation::plain,
+                                fused<T>.node_slots[I]>(Nodes{}, literals, x, v),
+                 0)...};
         }(std::index_sequence_for<Nodes...>{});
         return {v};
     }
@@ -179,13 +182,13 @@ struct program<flat<Nodes...>, std::index_sequence<O...>, std::index_sequence<J.
     GRADC_INLINE static void tangent(const linearization<T>& lin, const D* dx, D* out) {
         std::array<D, live.live_count> t;
         [&]<std::size_t... j>(std::index_sequence<j...>) GRADC_INLINE_LAMBDA {
-            (step::load<slot_or_none(wrt_nodes[j])>(dx[j], t), ...);
+            (void)std::initializer_list<int>{(step::load<slot_or_none(wrt_nodes[j])>(dx[j], t), 0)...};
         }(std::make_index_sequence<wrt_count>{});
         [&]<std::size_t... I>(std::index_sequence<I...>) GRADC_INLINE_LAMBDA {
-            (step::sweep_node<I, tangent_sweep<T>[I]>(Nodes{}, lin.v, t), ...);
+            (void)std::initializer_list<int>{(step::sweep_node<I, tangent_sweep<T>[I]>(Nodes{}, lin.v, t), 0)...};
         }(std::index_sequence_for<Nodes...>{});
         [&]<std::size_t... m>(std::index_sequence<m...>) GRADC_INLINE_LAMBDA {
-            ((out[m] = step::derivative_or_zero<slot_or_none(output_nodes[m])>(t)), ...);
+            (void)std::initializer_list<int>{((out[m] = step::derivative_or_zero<slot_or_none(output_nodes[m])>(t)), 0)...};
         }(std::make_index_sequence<output_count>{});
     }
 
@@ -197,13 +200,11 @@ struct program<flat<Nodes...>, std::index_sequence<O...>, std::index_sequence<J.
     GRADC_INLINE static void adjoint(const linearization<T>& lin, const D* w, D* grad) {
         std::array<D, live.live_count> a;
         [&]<std::size_t... m>(std::index_sequence<m...>) GRADC_INLINE_LAMBDA {
-            (step::seed<slot_or_none(output_nodes[m]), plan.seed_first[m]>(w[m], a), ...);
+            (void)std::initializer_list<int>{(step::seed<slot_or_none(output_nodes[m]), plan.seed_first[m]>(w[m], a), 0)...};
         }(std::make_index_sequence<output_count>{});
-        [&]<std::size_t... I>(std::index_sequence<I...>) GRADC_INLINE_LAMBDA {
-            (step::sweep_node<I, adjoint_sweep<T>[I]>(Nodes{}, lin.v, a) = ... = step::in_reverse{});
-        }(std::index_sequence_for<Nodes...>{});
+        step::sweep_in_reverse<adjoint_sweep<T>, Nodes...>(lin.v, a);
         [&]<std::size_t... j>(std::index_sequence<j...>) GRADC_INLINE_LAMBDA {
-            ((grad[j] = step::derivative_or_zero<slot_or_none(wrt_nodes[j])>(a)), ...);
+            (void)std::initializer_list<int>{((grad[j] = step::derivative_or_zero<slot_or_none(wrt_nodes[j])>(a)), 0)...};
         }(std::make_index_sequence<wrt_count>{});
     }
 

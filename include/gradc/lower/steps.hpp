@@ -10,6 +10,7 @@
 #include <array>
 #include <bit>
 #include <cstddef>
+#include <initializer_list>
 #include <tuple>
 #include <utility>
 
@@ -19,9 +20,11 @@
 #include <gradc/rules/rule.hpp>
 #include <gradc/rules/value_traits.hpp>
 
-/// Sweeps and their steps are forced inline: the batch loop must see one straight-line
-/// body (values in registers); left to its heuristics, the compiler kept large kernels'
-/// sweeps out of line and sent every node's value through memory.
+/// Sweeps are forced inline: the batch loop must see one straight-line body (values in
+/// registers); left to its heuristics, the compiler kept large kernels' sweeps out of
+/// line and sent every node's value through memory. The steps are not forced: they are
+/// small and inlined anyway, and forcing them made g++'s inliner heuristics cost
+/// seconds per thousand nodes (docs/static.md, "Compile time").
 #define GRADC_INLINE [[gnu::always_inline]] inline
 #define GRADC_INLINE_LAMBDA __attribute__((always_inline))
 
@@ -62,17 +65,17 @@ struct partial_slots {
 };
 
 template <std::size_t I, evaluation How, partial_slots Slots, std::size_t J, class Literals, class T, std::size_t N>
-GRADC_INLINE void evaluate(input<J>, const Literals&, const T* x, std::array<T, N>& v) {
+inline void evaluate(input<J>, const Literals&, const T* x, std::array<T, N>& v) {
     if constexpr (How != evaluation::skip) v[I] = x[J];
 }
 
 template <std::size_t I, evaluation How, partial_slots Slots, std::size_t L, class Literals, class T, std::size_t N>
-GRADC_INLINE void evaluate(constant<L>, const Literals& literals, const T*, std::array<T, N>& v) {
+inline void evaluate(constant<L>, const Literals& literals, const T*, std::array<T, N>& v) {
     if constexpr (How != evaluation::skip) v[I] = T(rules::scalar_t<T>(literals[L]));
 }
 
 template <std::size_t Slot, class T, std::size_t N>
-GRADC_INLINE void store_partial(const T& p, std::array<T, N>& v) {
+inline void store_partial(const T& p, std::array<T, N>& v) {
     if constexpr (Slot != no_node) v[Slot] = p;
 }
 
@@ -82,11 +85,11 @@ GRADC_INLINE void store_partial(const T& p, std::array<T, N>& v) {
 /// has one (a/b as a·(1/b), the reciprocal then hoisted out of the loop).
 template <std::size_t I, evaluation How, partial_slots Slots, class R, class... Operands, class Literals, class T,
           std::size_t N>
-GRADC_INLINE void evaluate(apply<R, Operands...>, const Literals&, const T*, std::array<T, N>& v) {
+inline void evaluate(apply<R, Operands...>, const Literals&, const T*, std::array<T, N>& v) {
     if constexpr (How == evaluation::fused) {
         const auto r = R::eval_with_partials(operand_value<Operands>::get(v)...);
         v[I] = r.value;
-        [&]<std::size_t... K>(std::index_sequence<K...>) GRADC_INLINE_LAMBDA {
+        [&]<std::size_t... K>(std::index_sequence<K...>) {
             (store_partial<Slots.slot[K]>(r.partial[K], v), ...);
         }(std::make_index_sequence<sizeof...(Operands)>{});
     } else if constexpr (How == evaluation::fixed &&
@@ -106,7 +109,7 @@ inline constexpr bool fusable<apply<R, ref<J>...>, T> = rules::fused_rule<R, T>;
 /// Partial of node I (a primitive) with respect to its operand K: read from slot Slot
 /// when the primal stored it there (a fused node), else computed from the values.
 template <std::size_t I, int K, std::size_t Slot, class R, class... Operands, class T, std::size_t N>
-GRADC_INLINE auto partial(apply<R, Operands...>, const std::array<T, N>& v) {
+inline auto partial(apply<R, Operands...>, const std::array<T, N>& v) {
     if constexpr (Slot != no_node) {
         return v[Slot];
     } else {
@@ -117,7 +120,7 @@ GRADC_INLINE auto partial(apply<R, Operands...>, const std::array<T, N>& v) {
 /// partial * d, for a derivative d that is one value or a vector of them (one per
 /// direction of a multi-direction sweep).
 template <class P, class D>
-GRADC_INLINE D times(const P& partial, const D& d) {
+inline D times(const P& partial, const D& d) {
     if constexpr (requires { typename D::value_type; std::tuple_size<D>::value; }) {
         D r;
         for (std::size_t k = 0; k < d.size(); ++k) r[k] = rules::scale(partial, d[k]);
@@ -128,7 +131,7 @@ GRADC_INLINE D times(const P& partial, const D& d) {
 }
 
 template <class D>
-GRADC_INLINE void accumulate(D& to, const D& term) {
+inline void accumulate(D& to, const D& term) {
     if constexpr (requires { std::tuple_size<D>::value; }) {
         for (std::size_t k = 0; k < to.size(); ++k) to[k] += term[k];
     } else {
@@ -138,7 +141,7 @@ GRADC_INLINE void accumulate(D& to, const D& term) {
 
 /// d[To] (=|+=) d[From], with First: the first write to To (so it is assigned, not added).
 template <std::size_t To, bool First, class D, std::size_t N>
-GRADC_INLINE void store(const D& term, std::array<D, N>& d) {
+inline void store(const D& term, std::array<D, N>& d) {
     if constexpr (First) {
         d[To] = term;
     } else {
@@ -148,13 +151,13 @@ GRADC_INLINE void store(const D& term, std::array<D, N>& d) {
 
 /// A wrt variable's tangent into its slot (nothing when its node carries none).
 template <std::size_t Slot, class D, std::size_t S>
-GRADC_INLINE void load(const D& value, std::array<D, S>& d) {
+inline void load(const D& value, std::array<D, S>& d) {
     if constexpr (Slot != no_node) d[Slot] = value;
 }
 
 /// An output's weight into its adjoint slot.
 template <std::size_t Slot, bool First, class D, std::size_t S>
-GRADC_INLINE void seed(const D& weight, std::array<D, S>& d) {
+inline void seed(const D& weight, std::array<D, S>& d) {
     if constexpr (Slot != no_node) store<Slot, First>(weight, d);
 }
 
@@ -171,7 +174,7 @@ D zero() {
 
 /// The tangent or adjoint in a slot, or 0 for a node that carries none.
 template <std::size_t Slot, class D, std::size_t S>
-GRADC_INLINE D derivative_or_zero(const std::array<D, S>& d) {
+inline D derivative_or_zero(const std::array<D, S>& d) {
     if constexpr (Slot != no_node) {
         return d[Slot];
     } else {
@@ -196,7 +199,7 @@ struct node_sweep {
 
 /// The one function that applies an edge: every sweep of every program calls it.
 template <std::size_t I, edge_step E, class Node, class V, class D, std::size_t S>
-GRADC_INLINE void apply_edge(Node node, const V& v, std::array<D, S>& d) {
+inline void apply_edge(Node node, const V& v, std::array<D, S>& d) {
     if constexpr (E.on) store<E.to, E.first>(times(partial<I, E.operand, E.partial_slot>(node, v), d[E.from]), d);
 }
 
@@ -210,25 +213,43 @@ struct in_reverse;
 /// The edges of node I (none for an input or a constant). Returns an `in_reverse` so
 /// that the adjoint can run it in a reverse fold (below).
 template <std::size_t I, node_sweep Sweep, class Node, class V, class D, std::size_t S>
-GRADC_INLINE in_reverse sweep_node(Node node, const V& v, std::array<D, S>& d);
+inline in_reverse sweep_node(Node node, const V& v, std::array<D, S>& d);
 
 /// Evaluation in reverse order: a right fold over `=` (the right operand of an
 /// assignment is sequenced before the left, for overloaded operators too since C++17),
-/// so `(step<I>() = ... = in_reverse{})` runs the last node's step first. A braced list
-/// or a comma fold over a reversed index would need the node type at a computed
-/// position, which costs a lookup per node.
+/// so `(step<I>() = ... = in_reverse{})` runs the last node's step first, with no lookup
+/// of the node type at a computed position (which costs g++ a search of the list).
 struct in_reverse {
     constexpr in_reverse operator=(in_reverse) const { return {}; }
 };
 
 template <std::size_t I, node_sweep Sweep, class Node, class V, class D, std::size_t S>
-GRADC_INLINE in_reverse sweep_node(Node node, const V& v, std::array<D, S>& d) {
+inline in_reverse sweep_node(Node node, const V& v, std::array<D, S>& d) {
     if constexpr (is_primitive<Node>) {
         apply_edge<I, Sweep.edges[0]>(node, v, d);
         apply_edge<I, Sweep.edges[1]>(node, v, d);
         apply_edge<I, Sweep.edges[2]>(node, v, d);
     }
     return {};
+}
+
+/// Every node's edges, last node first: the adjoint sweeps. Clang indexes the node list
+/// with its builtin (a braced list has no length limit; clang allows 256 terms in a
+/// fold); g++, which has no such builtin but no fold limit either, runs a right fold over
+/// `=`, whose right operand is evaluated first.
+template <auto Sweep, class... Nodes, class V, class D, std::size_t S>
+GRADC_INLINE void sweep_in_reverse(const V& v, std::array<D, S>& d) {
+#ifdef GRADC_HAS_TYPE_PACK_ELEMENT
+    constexpr std::size_t n = sizeof...(Nodes);
+    [&]<std::size_t... R>(std::index_sequence<R...>) GRADC_INLINE_LAMBDA {
+        (void)std::initializer_list<int>{
+            (sweep_node<n - 1 - R, Sweep[n - 1 - R]>(pack_element<n - 1 - R, Nodes...>{}, v, d), 0)...};
+    }(std::make_index_sequence<n>{});
+#else
+    [&]<std::size_t... I>(std::index_sequence<I...>) GRADC_INLINE_LAMBDA {
+        (sweep_node<I, Sweep[I]>(Nodes{}, v, d) = ... = in_reverse{});
+    }(std::index_sequence_for<Nodes...>{});
+#endif
 }
 
 }  // namespace step
