@@ -151,8 +151,13 @@ struct graph_set_size<graph<L, E...>> {
     }
 };
 
+/// 0 for anything that is not an expression (so that overloads taking expressions can
+/// name it in their signatures and still be set aside for other arguments).
 template <class E>
-inline constexpr std::size_t set_size_of = graph_set_size<typename E::graph>::get();
+inline constexpr std::size_t set_size_of = 0;
+template <class E>
+    requires requires { typename E::graph; }
+inline constexpr std::size_t set_size_of<E> = graph_set_size<typename E::graph>::get();
 
 // ---- classification ------------------------------------------------------------
 
