@@ -1,4 +1,5 @@
-// The worked example of seed 001: v5 = sin(x1) + x1*x2 at x1 = x2 = 0.5.
+// The worked example of the tutorial reverse-mode implementation: v5 = sin(x1) + x1*x2 at
+// x1 = x2 = 0.5.
 // Prints the value, the gradient (1.37758256, 0.5), a JVP and the lowered programs.
 
 #include <array>

@@ -3,6 +3,7 @@
 # generates a program (generate.py), compiles it at -O2 with g++ and clang++ (no other
 # flags), runs it, and prints nodes → CPU seconds and peak memory (MB).
 #   bash bench/compile_time/run.sh [sizes...]     (default: 250 500 1000 2000)
+#   SHAPES="tree" bash bench/compile_time/run.sh 250 500   (one shape only)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -11,7 +12,7 @@ sizes=("$@")
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 printf '| shape | nodes | compiler | CPU s | peak MB | result |\n|---|---|---|---|---|---|\n'
-for shape in chain tree; do
+for shape in ${SHAPES:-chain tree}; do
   for n in "${sizes[@]}"; do
     python3 "$here/generate.py" "$shape" "$n" > "$work/$shape$n.cpp"
     for cxx in g++ clang++; do

@@ -1,4 +1,5 @@
-// The worked example of seed 001: v5 = sin(x1) + x1*x2 at (0.5, 0.5).
+// The worked example of the tutorial reverse-mode implementation (its dependency-counting
+// example): v5 = sin(x1) + x1*x2 at (0.5, 0.5).
 
 #include <cmath>
 
@@ -7,7 +8,7 @@
 
 using gradc::test::is_close_to;
 
-TEST_CASE("seed 001: value and gradient at (0.5, 0.5)", "[lower][seed]") {
+TEST_CASE("tutorial example: value and gradient at (0.5, 0.5)", "[lower][tutorial]") {
     auto [x1, x2] = gradc::variables<2>();
     auto k = gradc::compile(sin(x1) + x1 * x2);
     CHECK_THAT(k(0.5, 0.5), is_close_to(std::sin(0.5) + 0.25));
@@ -18,7 +19,7 @@ TEST_CASE("seed 001: value and gradient at (0.5, 0.5)", "[lower][seed]") {
     CHECK_THAT(r.gradient[0], is_close_to(std::cos(0.5) + 0.5));
 }
 
-TEST_CASE("seed 001: JVP along each axis equals the gradient entry", "[lower][seed]") {
+TEST_CASE("tutorial example: JVP along each axis equals the gradient entry", "[lower][tutorial]") {
     auto [x1, x2] = gradc::variables<2>();
     auto k = gradc::compile(sin(x1) + x1 * x2);
     const auto g = k.gradient(0.5, 0.5).gradient;
@@ -32,7 +33,7 @@ TEST_CASE("seed 001: JVP along each axis equals the gradient entry", "[lower][se
     CHECK_THAT(t.tangent, is_close_to(2 * g[0] - 3 * g[1]));
 }
 
-TEST_CASE("seed 001 at many points against the closed form", "[lower][seed]") {
+TEST_CASE("tutorial example at many points against the closed form", "[lower][tutorial]") {
     auto [x1, x2] = gradc::variables<2>();
     auto k = gradc::compile(sin(x1) + x1 * x2);
     for (double a = -3; a <= 3; a += 0.37) {

@@ -1,5 +1,5 @@
 #pragma once
-/// Batch execution of a compiled kernel over structure-of-arrays inputs (issue 3).
+/// Batch execution of a compiled kernel over structure-of-arrays inputs.
 ///
 ///     std::array<std::span<const double>, 2> in{x1s, x2s};  // one span per variable
 ///     k.value_batch(in, values);                           // values[i] = f(x_i)
