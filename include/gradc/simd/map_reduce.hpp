@@ -4,9 +4,7 @@
 /// The kernel's wrt variables are the shared parameters θ; its other variables are the
 /// per-point data xᵢ, in variable order. One batch of points is evaluated per step with θ
 /// broadcast to every lane, and the value and the θ-adjoints are summed in registers, so
-/// no per-point gradient is stored. The sum is blocked (per-lane partial sums over at most
-/// `block` batches, then added into a double total) to keep the rounding error of a
-/// million-term sum near that of pairwise summation, in float as in double.
+/// no per-point gradient is stored.
 
 #include <algorithm>
 #include <array>
@@ -64,138 +62,186 @@ inline constexpr lower::variable_mask<Kernel::arity> data_mask = [] {
 /// cycles; a kernel this short would otherwise run at that latency).
 inline constexpr std::size_t accumulators = 2;
 
+/// One map-reduce call, in named steps: the parameters broadcast and the invariant nodes
+/// evaluated once (constructor); the value's frontier and the boundary adjoints summed
+/// over full batches of points and the last partial batch (`sum_points`); then, once, the
+/// value's tail applied to the summed frontier (`value`) and the deferred edges swept on
+/// the summed boundary adjoints (`gradient`). What is summed and what is swept once is
+/// lower/map_reduce_split.hpp's plan.
 template <class A, class Kernel, class T>
-gradient_result<T, Kernel::wrt_count> reduce_points(const Kernel& k, std::size_t n,
-                                                    const std::array<const T*, data_layout<Kernel>::data_count>& data,
-                                                    const std::array<T, Kernel::wrt_count>& theta) {
+class reduction {
     using P = typename Kernel::program;
     using B = xsimd::batch<T, A>;
     using layout = data_layout<Kernel>;
-    constexpr std::size_t L = B::size;
-    constexpr std::size_t W = Kernel::wrt_count;
     using split = lower::map_reduce_split<P, data_mask<Kernel>>;
-    constexpr std::size_t S = P::live.live_count;
-    constexpr std::size_t R = accumulators;
-
-    // Nodes that depend on the parameters alone are the same at every point: they are
-    // evaluated once (in the batch values, for the per-point sweep, and in scalars, for
-    // the sweep of the deferred edges). Per point, the frontier of the value and the
-    // adjoints of the boundary slots are summed (lower/map_reduce_split.hpp).
-    std::array<B, Kernel::arity> x;
-    x.fill(B(T(0)));
-    std::array<T, Kernel::arity> xs{};
-    for (std::size_t v = 0; v < Kernel::arity; ++v) {
-        if (!layout::is_parameter[v]) continue;
-        x[v] = B(theta[layout::position[v]]);
-        xs[v] = theta[layout::position[v]];
-    }
-    typename P::template values<B> vb;
-    vb.fill(B(T(0)));
-    split::primal_invariant(k.literals(), x.data(), vb);
+    static constexpr std::size_t L = B::size;
+    static constexpr std::size_t S = P::live.live_count;
+    static constexpr std::size_t R = accumulators;
+    static constexpr std::size_t arity = Kernel::arity;
 
     struct sums {
         B value;
         std::array<B, S> boundary;
     };
-    auto zero = [] {
+
+public:
+    reduction(const Kernel& k, const std::array<const T*, layout::data_count>& data,
+              const std::array<T, Kernel::wrt_count>& theta)
+        : k_(k), data_(data) {
+        // Nodes that depend on the parameters alone are the same at every point: they are
+        // evaluated once, in batches for the per-point sweep and in scalars for the sweep
+        // of the deferred edges.
+        parameters_.fill(B(T(0)));
+        for (std::size_t v = 0; v < arity; ++v) {
+            if (!layout::is_parameter[v]) continue;
+            parameters_[v] = B(theta[layout::position[v]]);
+            scalar_parameters_[v] = theta[layout::position[v]];
+        }
+        invariant_values_.fill(B(T(0)));
+        split::primal_invariant(k_.literals(), parameters_.data(), invariant_values_);
+    }
+
+    /// Sums over the n points, blocked (per-lane partial sums over at most `block`
+    /// batches, then added into a double total) to keep the rounding error of a
+    /// million-term sum near that of pairwise summation, in float as in double.
+    void sum_points(std::size_t n) {
+        count_ = n;
+        const std::size_t full = n - n % L;
+        std::size_t i = 0;
+        while (i < full) {
+            const std::size_t end = std::min(full, i + block * L);
+            std::array<sums, R> s = zero_sums();
+            for (; i + R * L <= end; i += R * L)
+                [&]<std::size_t... r>(std::index_sequence<r...>) {
+                    (add_batch(load(i + r * L), s[r], every_lane), ...);
+                }(std::make_index_sequence<R>{});
+            for (; i < end; i += L) add_batch(load(i), s[0], every_lane);
+            flush(s);
+        }
+        if (i < n) sum_last_batch(i, n - i);
+    }
+
+    /// Σ f over the points: the summed frontier carried through the value's tail.
+    T value() const {
+        typename P::template values<T> v = scalar_invariants();
+        const T total = static_cast<T>(total_);
+        if constexpr (split::plan.frontier == P::output_nodes[0]) {
+            return total;
+        } else if constexpr (split::plan.tail_offset) {
+            // Σ g(uᵢ) = g(Σuᵢ) + (N - 1)·g(0) for g affine.
+            const T offset = tail_at(v, T(0));
+            return tail_at(v, total) + (static_cast<T>(count_) - T(1)) * offset;
+        } else {
+            return tail_at(v, total);
+        }
+    }
+
+    /// The θ-gradient: the deferred edges swept once on the summed boundary adjoints.
+    std::array<T, Kernel::wrt_count> gradient() const {
+        const typename P::template values<T> v = scalar_invariants();
+        typename P::template derivatives<T> boundary{};
+        for (std::size_t b = 0; b < S; ++b) {
+            if (split::plan.seed_only[b]) boundary[b] = static_cast<T>(count_);  // the seed, 1 at every point
+            else if (split::plan.boundary[b]) boundary[b] = static_cast<T>(total_boundary_[b]);
+        }
+        std::array<T, Kernel::wrt_count> g{};
+        split::adjoint_once(typename P::template linearization<T>{v}, boundary, g.data());
+        return g;
+    }
+
+private:
+    static constexpr auto every_lane = [](const B& b) { return b; };
+
+    static std::array<sums, R> zero_sums() {
         sums z;
         z.value = B(T(0));
         z.boundary.fill(B(T(0)));
-        return z;
-    };
-    // The value and the boundary adjoints of one batch, added into `s`; `keep` drops the
-    // padding lanes of the partial batch (a selection, so that padding never reaches the
-    // sum). Boundary slots that hold only a seed are counted, not summed.
-    const B one(T(1));
-    auto accumulate = [&](const std::array<B, Kernel::arity>& xb, sums& s, auto keep) {
-        typename P::template values<B> v = vb;
-        const auto lin = split::primal_varying(k.literals(), xb.data(), v);
+        std::array<sums, R> s;
+        s.fill(z);
+        return s;
+    }
+
+    /// The value and the boundary adjoints of one batch, added into `s`; `keep` drops
+    /// the padding lanes of the partial batch (a selection, so that padding never reaches
+    /// the sum). Boundary slots that hold only a seed are counted, not summed.
+    template <class Keep>
+    GRADC_INLINE void add_batch(const std::array<B, arity>& x, sums& s, Keep keep) const {
+        typename P::template values<B> v = invariant_values_;
+        const auto lin = split::primal_varying(k_.literals(), x.data(), v);
         typename P::template derivatives<B> a;
+        const B one(T(1));
         split::adjoint_varying(lin, &one, a);
         s.value += keep(v[split::plan.frontier]);
         for (std::size_t b = 0; b < S; ++b)
             if (split::plan.boundary[b] && !split::plan.seed_only[b]) s.boundary[b] += keep(a[b]);
-    };
-    auto all = [](const B& b) { return b; };
+    }
 
-    double total = 0;
-    std::array<double, S> total_boundary{};
-    auto flush = [&](const std::array<sums, R>& s) {
+    GRADC_INLINE std::array<B, arity> load(std::size_t i) const {
+        std::array<B, arity> x = parameters_;
+        for (std::size_t v = 0; v < arity; ++v)
+            if (!layout::is_parameter[v]) x[v] = B::load_unaligned(data_[layout::position[v]] + i);
+        return x;
+    }
+
+    /// The last m < L points, padded by repeating the last one and masked out of the sums.
+    void sum_last_batch(std::size_t i, std::size_t m) {
+        alignas(A::alignment()) T buffer[L];
+        std::array<B, arity> x = parameters_;
+        for (std::size_t v = 0; v < arity; ++v) {
+            if (layout::is_parameter[v]) continue;
+            const T* src = data_[layout::position[v]] + i;
+            for (std::size_t l = 0; l < L; ++l) buffer[l] = src[std::min(l, m - 1)];
+            x[v] = B::load_aligned(buffer);
+        }
+        const auto real = first_lanes<A, T>(m);
+        std::array<sums, R> s = zero_sums();
+        add_batch(x, s[0], [&](const B& b) { return xsimd::select(real, b, B(T(0))); });
+        flush(s);
+    }
+
+    void flush(const std::array<sums, R>& s) {
         sums t = s[0];
         for (std::size_t r = 1; r < R; ++r) {
             t.value += s[r].value;
             for (std::size_t b = 0; b < S; ++b) t.boundary[b] += s[r].boundary[b];
         }
-        total += static_cast<double>(xsimd::hadd(t.value));
+        total_ += static_cast<double>(xsimd::hadd(t.value));
         for (std::size_t b = 0; b < S; ++b)
-            if (split::plan.boundary[b] && !split::plan.seed_only[b]) total_boundary[b] += static_cast<double>(xsimd::hadd(t.boundary[b]));
-    };
-    auto load = [&](std::size_t i) {
-        std::array<B, Kernel::arity> xb = x;
-        for (std::size_t v = 0; v < Kernel::arity; ++v)
-            if (!layout::is_parameter[v]) xb[v] = B::load_unaligned(data[layout::position[v]] + i);
-        return xb;
-    };
-
-    const std::size_t full = n - n % L;
-    std::size_t i = 0;
-    while (i < full) {
-        const std::size_t end = std::min(full, i + block * L);
-        std::array<sums, R> s;
-        s.fill(zero());
-        for (; i + R * L <= end; i += R * L)
-            [&]<std::size_t... r>(std::index_sequence<r...>) {
-                (accumulate(load(i + r * L), s[r], all), ...);
-            }(std::make_index_sequence<R>{});
-        for (; i < end; i += L) accumulate(load(i), s[0], all);
-        flush(s);
-    }
-    if (i < n) {
-        const std::size_t m = n - i;
-        alignas(A::alignment()) T buffer[L];
-        std::array<B, Kernel::arity> xb = x;
-        for (std::size_t v = 0; v < Kernel::arity; ++v) {
-            if (layout::is_parameter[v]) continue;
-            const T* src = data[layout::position[v]] + i;
-            for (std::size_t l = 0; l < L; ++l) buffer[l] = src[std::min(l, m - 1)];
-            xb[v] = B::load_aligned(buffer);
-        }
-        const auto real = first_lanes<A, T>(m);
-        std::array<sums, R> s;
-        s.fill(zero());
-        accumulate(xb, s[0], [&](const B& b) { return xsimd::select(real, b, B(T(0))); });
-        flush(s);
+            if (split::plan.boundary[b] && !split::plan.seed_only[b])
+                total_boundary_[b] += static_cast<double>(xsimd::hadd(t.boundary[b]));
     }
 
-    // Once, in scalars: the value's tail applied to the summed frontier, and the deferred
-    // edges swept on the summed boundary adjoints.
-    typename P::template values<T> vs{};
-    split::primal_invariant(k.literals(), xs.data(), vs);
-    const T count = static_cast<T>(n);
-    T value = static_cast<T>(total);
-    if constexpr (split::plan.frontier != P::output_nodes[0]) {
-        if constexpr (split::plan.tail_offset) {
-            // Σ g(uᵢ) = g(Σuᵢ) + (N - 1)·g(0) for g affine.
-            vs[split::plan.frontier] = T(0);
-            split::primal_tail(k.literals(), xs.data(), vs);
-            const T offset = vs[P::output_nodes[0]];
-            vs[split::plan.frontier] = value;
-            split::primal_tail(k.literals(), xs.data(), vs);
-            value = vs[P::output_nodes[0]] + (count - T(1)) * offset;
-        } else {
-            vs[split::plan.frontier] = value;
-            split::primal_tail(k.literals(), xs.data(), vs);
-            value = vs[P::output_nodes[0]];
-        }
+    typename P::template values<T> scalar_invariants() const {
+        typename P::template values<T> v{};
+        split::primal_invariant(k_.literals(), scalar_parameters_.data(), v);
+        return v;
     }
-    typename P::template derivatives<T> boundary{};
-    for (std::size_t b = 0; b < S; ++b) {
-        if (split::plan.seed_only[b]) boundary[b] = count;  // the seed, 1 at every point
-        else if (split::plan.boundary[b]) boundary[b] = static_cast<T>(total_boundary[b]);
+
+    /// The value's tail (the nodes between the summed frontier and the output) at a
+    /// given frontier value.
+    T tail_at(typename P::template values<T> v, T frontier) const {
+        v[split::plan.frontier] = frontier;
+        split::primal_tail(k_.literals(), scalar_parameters_.data(), v);
+        return v[P::output_nodes[0]];
     }
-    gradient_result<T, W> r{value, {}};
-    split::adjoint_once(typename P::template linearization<T>{vs}, boundary, r.gradient.data());
-    return r;
+
+    const Kernel& k_;
+    const std::array<const T*, layout::data_count>& data_;
+    std::array<B, arity> parameters_;
+    std::array<T, arity> scalar_parameters_{};
+    typename P::template values<B> invariant_values_;
+    std::size_t count_ = 0;
+    double total_ = 0;
+    std::array<double, S> total_boundary_{};
+};
+
+template <class A, class Kernel, class T>
+gradient_result<T, Kernel::wrt_count> reduce_points(const Kernel& k, std::size_t n,
+                                                    const std::array<const T*, data_layout<Kernel>::data_count>& data,
+                                                    const std::array<T, Kernel::wrt_count>& theta) {
+    reduction<A, Kernel, T> r(k, data, theta);
+    r.sum_points(n);
+    return {r.value(), r.gradient()};
 }
 
 }  // namespace gradc::simd::detail
