@@ -4,8 +4,9 @@
 // the kernels stop at AVX-512DQ, which still has the double↔int64 conversions that
 // exp/log/sin need (AVX2 emulates them one lane at a time: 5-7x slower for double).
 
-#include <gradc/simd/config.hpp>
-
+// xsimd directly, not through gradc/simd/: the dynamic mode depends on the rule table
+// only (docs/architecture.md).
+//
 // GCC 12 reports -W(maybe-)uninitialized inside its own avx512fintrin.h wherever xsimd's
 // AVX-512 math is inlined (GCC bug 105593, see gradc/simd/config.hpp). The source files
 // that include this header are kernel files, so the two warnings are off for them.
@@ -13,6 +14,10 @@
 #pragma GCC diagnostic ignored "-Wuninitialized"
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #endif
+
+#include <type_traits>
+
+#include <xsimd/xsimd.hpp>
 
 namespace gradc::kernels {
 
