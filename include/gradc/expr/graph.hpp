@@ -106,35 +106,32 @@ struct relocate_entry<entry<Key, apply<R, O...>>, Positions, LiteralShift> {
 /// found there (Found[p] < N1), else after the first graph's nodes, in order.
 template <std::size_t N1, std::size_t... Found>
 consteval std::array<std::size_t, sizeof...(Found)> merged_positions() {
+    const std::array<std::size_t, sizeof...(Found)> found{Found...};
     std::array<std::size_t, sizeof...(Found)> r{};
-    std::size_t next = N1, p = 0;
-    for (std::size_t f : {Found..., std::size_t{0}}) {
-        if (p == sizeof...(Found)) break;
-        r[p++] = f < N1 ? f : next++;
-    }
+    std::size_t next = N1;
+    for (std::size_t p = 0; p < found.size(); ++p) r[p] = found[p] < N1 ? found[p] : next++;
     return r;
 }
 
-/// The positions in the second graph of its nodes not found in the first, in order.
-template <std::size_t Count, std::size_t N1, std::size_t... Found>
-consteval std::array<std::size_t, Count> new_nodes() {
-    std::array<std::size_t, Count> r{};
-    std::size_t p = 0, k = 0;
-    for (std::size_t f : {Found..., std::size_t{0}}) {
-        if (p == sizeof...(Found)) break;
-        if (f >= N1) r[k++] = p;
-        ++p;
-    }
-    return r;
-}
-
-/// How many of Found are new (not below N1). A loop, not a fold: clang limits a fold's
-/// expansion to 256 terms.
+/// How many nodes of the second graph are new (Found[p] ≥ N1). A loop, not a fold:
+/// clang limits a fold's expansion to 256 terms.
 template <std::size_t N1, std::size_t... Found>
 consteval std::size_t count_new() {
+    const std::array<std::size_t, sizeof...(Found)> found{Found...};
     std::size_t added = 0;
-    for (std::size_t f : {Found..., N1}) added += f >= N1 ? 1 : 0;
-    return added - 1;
+    for (std::size_t f : found) added += f >= N1 ? 1 : 0;
+    return added;
+}
+
+/// The positions in the second graph of its new nodes, in order.
+template <std::size_t Count, std::size_t N1, std::size_t... Found>
+consteval std::array<std::size_t, Count> new_nodes() {
+    const std::array<std::size_t, sizeof...(Found)> found{Found...};
+    std::array<std::size_t, Count> r{};
+    std::size_t k = 0;
+    for (std::size_t p = 0; p < found.size(); ++p)
+        if (found[p] >= N1) r[k++] = p;
+    return r;
 }
 
 template <class G1, class G2, class Found = std::index_sequence<>>
@@ -143,7 +140,7 @@ struct merge_impl;
 /// Found: for each node of G2, its position in G1 (G1::size when absent).
 template <std::size_t L1, class... E1, std::size_t L2, class... E2, std::size_t... Found>
 struct merge_impl<graph<L1, E1...>, graph<L2, E2...>, std::index_sequence<Found...>> {
-    enum : std::size_t { first_size = sizeof...(E1), added = count_new<sizeof...(E1), Found...>() };
+    enum : std::size_t { added = count_new<sizeof...(E1), Found...>() };
     using positions = numbers<merged_positions<sizeof...(E1), Found...>()>;
     using added_nodes = numbers<new_nodes<added, sizeof...(E1), Found...>()>;
 
@@ -158,8 +155,8 @@ struct merge_impl<graph<L1, E1...>, graph<L2, E2...>, std::index_sequence<Found.
     using type = typename build<std::make_index_sequence<added>>::type;
 };
 
-/// G1 followed by the nodes of G2 that G1 lacks; `position<p>()` is where node p of G2
-/// is now.
+/// G1 followed by the nodes of G2 that G1 lacks; `positions::at<p>()` is where node p of
+/// G2 is now.
 template <class G1, class G2>
 struct merge;
 template <std::size_t L1, class... E1, std::size_t L2, class... E2>
