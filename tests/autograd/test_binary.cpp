@@ -1,4 +1,7 @@
 // Binary functions of the rule table with broadcasting and scalar operands.
+#include <limits>
+#include <vector>
+
 #include "support.hpp"
 
 using namespace testing;
@@ -94,4 +97,38 @@ TEST_CASE("where: the untaken branch still runs its backward, as in PyTorch", "[
     auto safe = gradc::where(x2 > 0.0, x2, gradc::ones({2}));
     gradc::where(x2 > 0.0, gradc::sqrt(safe), gradc::zeros({2})).sum().backward();
     CHECK_THAT(values(x2.grad()), approx({0, 0.25}));
+}
+
+TEST_CASE("maximum and minimum keep NaN at every position of a long tensor, with PyTorch's gradient", "[autograd][binary]") {
+    // 16 elements fill SIMD batches: NaN must survive the batch path as it does the
+    // scalar tail. PyTorch 1.13 gives NaN and the whole incoming gradient to both inputs
+    // wherever an operand is NaN, half of it to each at ties.
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    std::vector<double> av(16), bv(16);
+    for (int i = 0; i < 16; ++i) {
+        av[i] = i % 3 == 0 ? nan : 0.25 * i;
+        bv[i] = i % 5 == 0 ? nan : 2.0 - 0.25 * i;
+    }
+    av[6] = bv[6] = 1.0;  // a tie (neither is NaN at 6)
+    for (const auto f : {gradc::maximum, gradc::minimum}) {
+        auto a = gradc::from_vector(av, {16}, gradc::requires_grad());
+        auto b = gradc::from_vector(bv, {16}, gradc::requires_grad());
+        auto y = f(a, b);
+        y.sum().backward();
+        const auto yv = values(y), ga = values(a.grad()), gb = values(b.grad());
+        for (int i = 0; i < 16; ++i) {
+            INFO("element " << i);
+            const bool has_nan = std::isnan(av[i]) || std::isnan(bv[i]);
+            CHECK(std::isnan(yv[i]) == has_nan);
+            if (has_nan) {
+                CHECK(ga[i] == 1.0);
+                CHECK(gb[i] == 1.0);
+            } else if (i == 6) {
+                CHECK(ga[i] == 0.5);
+                CHECK(gb[i] == 0.5);
+            } else {
+                CHECK(ga[i] + gb[i] == 1.0);
+            }
+        }
+    }
 }

@@ -117,3 +117,15 @@ TEST_CASE("logit follows PyTorch's logit without eps; acosh and atanh at their e
     CHECK(d<r::atanh, 0>(-1.0) == inf);
     CHECK(d<r::asinh, 0>(inf) == 0.0);
 }
+
+TEST_CASE("max and min with a NaN operand give the whole derivative to both, as PyTorch", "[rules][conventions]") {
+    // torch.maximum / torch.minimum backward (PyTorch 1.13): where either operand is NaN,
+    // a.grad = b.grad = the incoming gradient.
+    CHECK(d<r::max, 0>(not_a_number, 0.5) == 1.0);
+    CHECK(d<r::max, 1>(not_a_number, 0.5) == 1.0);
+    CHECK(d<r::max, 0>(0.5, not_a_number) == 1.0);
+    CHECK(d<r::max, 1>(not_a_number, not_a_number) == 1.0);
+    CHECK(d<r::min, 0>(not_a_number, 0.5) == 1.0);
+    CHECK(d<r::min, 1>(not_a_number, 0.5) == 1.0);
+    CHECK(d<r::min, 1>(0.5, not_a_number) == 1.0);
+}

@@ -180,6 +180,29 @@ TEMPLATE_TEST_CASE("value_batch and jvp_batch of a kernel with two outputs", "[s
     });
 }
 
+TEMPLATE_TEST_CASE("max and min propagate NaN in batch calls as in scalar calls", "[simd]", double, float) {
+    // xsimd evaluates a != a as an ordered comparison; the rules test isnan instead.
+    auto [x, y] = gradc::variables<2>();
+    const auto k = gradc::compile(max(x, y) + min(x, y) * 2);
+    const TestType nan = std::numeric_limits<TestType>::quiet_NaN();
+    std::vector<TestType> xs(19), ys(19), v(19), gx(19), gy(19);
+    for (std::size_t i = 0; i < xs.size(); ++i) {
+        xs[i] = i % 3 == 0 ? nan : TestType(0.5) * TestType(i);
+        ys[i] = i % 4 == 0 ? nan : TestType(3);
+    }
+    const std::array<std::span<const TestType>, 2> in{xs, ys};
+    const std::array<std::span<TestType>, 2> grad{gx, gy};
+    k.gradient_batch(in, std::span<TestType>(v), grad);
+    for (std::size_t i = 0; i < xs.size(); ++i) {
+        INFO("point " << i);
+        const auto s = k.gradient(xs[i], ys[i]);
+        CHECK(std::isnan(v[i]) == (std::isnan(xs[i]) || std::isnan(ys[i])));
+        CHECK(std::isnan(s.value) == std::isnan(v[i]));
+        CHECK(gx[i] == s.gradient[0]);
+        CHECK(gy[i] == s.gradient[1]);
+    }
+}
+
 TEST_CASE("batch calls accept vectors, spans of spans, and outputs that alias inputs", "[simd]") {
     auto [x1, x2] = gradc::variables<2>();
     const auto k = gradc::compile(x1 * x2 + x1);

@@ -41,43 +41,49 @@ struct relu {
     static auto partial(arg_t<0>, const T& a, const T&) { return gate{a > scalar_t<T>(0)}; }
 };
 
-/// max(a, b), NaN propagating like torch.maximum;
-/// d/da = 1 where a > b, 1/2 where a = b, else 0 (ties split evenly, as PyTorch).
+/// max(a, b), NaN propagating like torch.maximum (on SIMD batches too: the NaN test is
+/// `isnan`, not `a != a`, which xsimd evaluates as an ordered comparison);
+/// d/da = 1/2 where a = b, 0 where a < b, else 1: ties split evenly, and where a or b is
+/// NaN both operands get the whole incoming derivative, as PyTorch's maximum backward.
 struct max {
     static constexpr std::string_view name = "max";
     static constexpr int arity = 2;
     static constexpr std::array<std::string_view, 2> partial_text{
-        "a > b ? 1 : a == b ? 0.5 : 0", "b > a ? 1 : a == b ? 0.5 : 0"};
+        "a == b ? 0.5 : a < b ? 0 : 1", "a == b ? 0.5 : b < a ? 0 : 1"};
     static constexpr reads_t reads{.a = true, .b = true};
     static constexpr test_domain domain = test_domain::everywhere;
     template <class T>
     static T eval(const T& a, const T& b) {
-        return if_else<T>(logical_or(a >= b, a != a), a, b);
+        using std::isnan;
+        return if_else<T>(logical_or(a >= b, isnan(a)), a, b);
     }
     template <class T>
     static T partial(arg_t<0>, const T& a, const T& b, const T&) { return winner_share(a, b); }
     template <class T>
     static T partial(arg_t<1>, const T& a, const T& b, const T&) { return winner_share(b, a); }
 
+    /// The share of the derivative that goes to `mine`: 0 only where it strictly loses.
     template <class T>
     static T winner_share(const T& mine, const T& other) {
         using K = scalar_t<T>;
-        return if_else<T>(mine > other, K(1), if_else<T>(mine == other, K(0.5), K(0)));
+        return if_else<T>(mine == other, K(0.5), if_else<T>(mine < other, K(0), K(1)));
     }
 };
 
-/// min(a, b), NaN propagating like torch.minimum;
-/// d/da = 1 where a < b, 1/2 where a = b, else 0 (ties split evenly, as PyTorch).
+/// min(a, b), NaN propagating like torch.minimum (`isnan`, as max);
+/// d/da = 1/2 where a = b, 0 where a > b, else 1 (ties split evenly; with a NaN operand
+/// both get the whole derivative, as PyTorch's minimum backward).
 struct min {
     static constexpr std::string_view name = "min";
     static constexpr int arity = 2;
     static constexpr std::array<std::string_view, 2> partial_text{
-        "a < b ? 1 : a == b ? 0.5 : 0", "b < a ? 1 : a == b ? 0.5 : 0"};
+        "a == b ? 0.5 : a > b ? 0 : 1", "a == b ? 0.5 : b > a ? 0 : 1"};
     static constexpr reads_t reads{.a = true, .b = true};
     static constexpr test_domain domain = test_domain::everywhere;
     template <class T>
     static T eval(const T& a, const T& b) {
-        return if_else<T>(logical_or(a <= b, a != a), a, b);
+        using std::isnan;
+        return if_else<T>(logical_or(a <= b, isnan(a)), a, b);
     }
     template <class T>
     static T partial(arg_t<0>, const T& a, const T& b, const T&) { return max::winner_share(b, a); }
