@@ -132,3 +132,24 @@ TEST_CASE("maximum and minimum keep NaN at every position of a long tensor, with
         }
     }
 }
+
+TEST_CASE("pow on long tensors has C's special values at every position", "[autograd][binary]") {
+    // The tensor kernels run the rule on SIMD batches for all but a tensor's tail: the
+    // special values must not depend on an element's position.
+    const double inf = std::numeric_limits<double>::infinity(), nan = std::numeric_limits<double>::quiet_NaN();
+    const std::vector<double> bases{0.0, -0.0, 0.0, inf, nan, 1.0, -1.0, -inf, -inf, 0.0, 2.0, 1e-310, -2.0, 0.5, 3.0, -0.0};
+    const std::vector<double> exps{0.0, -1.0, -0.5, 0.0, 0.0, inf, -inf, 0.5, -3.0, nan, 1e300, 0.5, 1e300, -inf, 2.0, 3.0};
+    const auto y = values(gradc::pow(gradc::from_vector(bases, {16}), gradc::from_vector(exps, {16})));
+    for (std::size_t i = 0; i < 16; ++i) {
+        INFO("pow(" << bases[i] << ", " << exps[i] << ")");
+        const double c = std::pow(bases[i], exps[i]);
+        if (std::isnan(c)) {
+            CHECK(std::isnan(y[i]));
+        } else if (c == 0 || std::isinf(c) || std::abs(c) == 1) {
+            CHECK(y[i] == c);
+            CHECK(std::signbit(y[i]) == std::signbit(c));
+        } else {
+            CHECK(std::abs(y[i] - c) <= 1e-13 * std::abs(c));
+        }
+    }
+}

@@ -2,6 +2,7 @@
 /// Exponentials, logarithms, roots and powers.
 
 #include <cmath>
+#include <limits>
 #include <numbers>
 
 #include <gradc/rules/rule.hpp>
@@ -141,6 +142,55 @@ struct cbrt {
     }
 };
 
+/// a^b with C's special values (C11 F.10.4.4, which PyTorch follows) on SIMD batches
+/// too. xsimd 8.1's batch pow gets them wrong: 0 for pow(±0, b) whatever b (so pow(0, 0)
+/// was 0 and pow(0, -1) was 0), NaN for pow(±inf, 0), pow(nan, 0), pow(±1, ±inf) and
+/// pow(-inf, 0.5), the wrong sign for a negative base and an even exponent beyond 2⁵³,
+/// and results off by orders of magnitude for subnormal bases. Here the batch pow only
+/// ever sees a positive normal base; signs, zeros, infinities and NaN are set by the C
+/// rules. Scalars and tensors use their own pow, which is right.
+template <class T>
+T power(const T& a, const T& b) {
+    using std::pow;
+    if constexpr (!requires { typename T::arch_type; }) {
+        return pow(a, b);
+    } else {
+        using std::abs;
+        using std::exp2;
+        using std::isnan;
+        using std::trunc;
+        using K = scalar_t<T>;
+        const K inf = std::numeric_limits<K>::infinity();
+        const K minus_one = -1;  // x * -1, not -x: xsimd's -0 is 0 - 0 = +0
+        const T m = abs(a);
+        const auto integer = b == trunc(b);
+        const auto odd_integer = logical_and(integer, trunc(b * K(0.5)) * K(2) != b);
+        const auto negative = logical_or(a < K(0), K(1) / a < K(0));  // also -0
+        // |a|^b for a finite nonzero base; a subnormal one is scaled into the normal
+        // range first (by 2^d, then 2^(-d·b) after: at most two roundings).
+        constexpr int digits = std::numeric_limits<K>::digits;
+        const auto subnormal = m < std::numeric_limits<K>::min();
+        const T scaled = if_else<T>(subnormal, m * exp2(T(K(digits))), m);
+        const T regular = pow(scaled, b) * if_else<T>(subnormal, exp2(-K(digits) * b), K(1));
+        // ±0 and ±inf: 0 or inf by the sign of b (swapped for inf).
+        const auto zero_or_inf = logical_or(a == K(0), m == inf);
+        T r = if_else<T>(zero_or_inf, if_else<T>((b < K(0)) != (m == inf), inf, K(0)), regular);
+        // A negative base: the sign of an odd integer power, NaN for a finite non-integer b.
+        r = if_else<T>(logical_and(negative, odd_integer), r * minus_one, r);
+        const auto finite_negative = logical_and(a < K(0), m != inf);
+        r = if_else<T>(logical_and(finite_negative, logical_and(!integer, abs(b) != inf)),
+                       std::numeric_limits<K>::quiet_NaN(), r);
+        r = if_else<T>(logical_and(m < K(1), b == -inf), inf, r);
+        r = if_else<T>(logical_and(m > K(1), b == -inf), K(0), r);
+        r = if_else<T>(logical_and(m < K(1), b == inf), K(0), r);
+        r = if_else<T>(logical_and(m > K(1), b == inf), inf, r);
+        r = if_else<T>(logical_or(isnan(a), isnan(b)), a + b, r);  // NaN, unless one of the rules below
+        r = if_else<T>(logical_and(a == K(-1), abs(b) == inf), K(1), r);
+        r = if_else<T>(logical_or(a == K(1), b == K(0)), K(1), r);
+        return r;
+    }
+}
+
 /// pow(a, b) = a^b.
 ///  d/da = b·a^(b-1), and 0 where b = 0 (so pow(x, 0) is constant even at x = 0);
 ///  d/db = y·log(a), and 0 where a = 0 and b >= 0 (0^b is flat there, instead of 0·(-inf)).
@@ -153,12 +203,11 @@ struct pow {
     static constexpr reads_t reads{.a = true, .b = true, .y = true};
     static constexpr test_domain domain = test_domain::positive;
     template <class T>
-    static T eval(const T& a, const T& b) { using std::pow; return pow(a, b); }
+    static T eval(const T& a, const T& b) { return power(a, b); }
     template <class T>
     static T partial(arg_t<0>, const T& a, const T& b, const T&) {
-        using std::pow;
         using K = scalar_t<T>;
-        return if_else<T>(b == K(0), K(0), b * pow(a, b - K(1)));
+        return if_else<T>(b == K(0), K(0), b * power(a, b - K(1)));
     }
     template <class T>
     static T partial(arg_t<1>, const T& a, const T& b, const T& y) {
