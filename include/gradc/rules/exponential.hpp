@@ -156,29 +156,50 @@ T power(const T& a, const T& b) {
         return pow(a, b);
     } else {
         using std::abs;
-        using std::exp2;
+        using std::exp;
         using std::isnan;
+        using std::log;
+        using std::max;
+        using std::min;
         using std::trunc;
         using K = scalar_t<T>;
         const K inf = std::numeric_limits<K>::infinity();
         const K minus_one = -1;  // x * -1, not -x: xsimd's -0 is 0 - 0 = +0
         const T m = abs(a);
-        const auto integer = b == trunc(b);
-        const auto odd_integer = logical_and(integer, trunc(b * K(0.5)) * K(2) != b);
-        const auto negative = logical_or(a < K(0), K(1) / a < K(0));  // also -0
-        // |a|^b for a finite nonzero base; a subnormal one is scaled into the normal
-        // range first (by 2^d, then 2^(-d·b) after: at most two roundings).
+        // Integer and odd-integer exponents; from 2^digits on every number is an even
+        // integer. trunc sees only finite values (some xsimd trunc kernels convert to int).
         constexpr int digits = std::numeric_limits<K>::digits;
+        const K two_to_digits = digits == 53 ? K(9007199254740992.0) : K(16777216.0);
+        const auto big = abs(b) >= two_to_digits;
+        const T small_b = if_else<T>(abs(b) < two_to_digits, b, K(0));
+        const auto integer = logical_or(big, small_b == trunc(small_b));
+        const auto odd_integer =
+            logical_and(logical_not(big), logical_and(small_b == trunc(small_b), trunc(small_b * K(0.5)) * K(2) != small_b));
+        const auto negative = logical_or(a < K(0), K(1) / a < K(0));  // also -0
+        // |a|^b = exp(b·log|a|) for a finite nonzero base, as xsimd's own pow computes it,
+        // with two changes. A subnormal base is scaled into the normal range first
+        // (log|a| = log(|a|·2^d) - d·log 2). And the argument of exp is never NaN and stays
+        // within ±1000 (beyond which exp is 0 or inf anyway): xsimd's exp converts it to an
+        // integer, which is undefined for NaN and out-of-range values (UBSan reports it).
+        // The lanes whose argument was NaN or infinite are all set by the rules below.
         const auto subnormal = m < std::numeric_limits<K>::min();
-        const T scaled = if_else<T>(subnormal, m * exp2(T(K(digits))), m);
-        const T regular = pow(scaled, b) * if_else<T>(subnormal, exp2(-K(digits) * b), K(1));
+        const auto ordinary = logical_not(logical_or(logical_or(a == K(0), m == inf), isnan(a)));
+        const T base = if_else<T>(ordinary, if_else<T>(subnormal, m * two_to_digits, m), K(1));
+        const T log_m = log(base) - if_else<T>(subnormal, T(K(digits) * std::numbers::ln2_v<K>), K(0));
+        const T t = b * log_m;
+        const T bounded = if_else<T>(isnan(t), K(0), min(max(t, T(K(-1000))), T(K(1000))));
+        // xsimd's exp gives 0 below log(smallest normal); a subnormal result is computed
+        // 2^digits larger and scaled down.
+        const auto subnormal_result = bounded < K(digits == 53 ? -708.0 : -87.0);
+        const T shift = if_else<T>(subnormal_result, T(K(digits) * std::numbers::ln2_v<K>), K(0));
+        const T regular = exp(bounded + shift) * if_else<T>(subnormal_result, K(1) / two_to_digits, K(1));
         // ±0 and ±inf: 0 or inf by the sign of b (swapped for inf).
         const auto zero_or_inf = logical_or(a == K(0), m == inf);
         T r = if_else<T>(zero_or_inf, if_else<T>((b < K(0)) != (m == inf), inf, K(0)), regular);
         // A negative base: the sign of an odd integer power, NaN for a finite non-integer b.
         r = if_else<T>(logical_and(negative, odd_integer), r * minus_one, r);
         const auto finite_negative = logical_and(a < K(0), m != inf);
-        r = if_else<T>(logical_and(finite_negative, logical_and(!integer, abs(b) != inf)),
+        r = if_else<T>(logical_and(finite_negative, logical_and(logical_not(integer), abs(b) != inf)),
                        std::numeric_limits<K>::quiet_NaN(), r);
         r = if_else<T>(logical_and(m < K(1), b == -inf), inf, r);
         r = if_else<T>(logical_and(m > K(1), b == -inf), K(0), r);
