@@ -47,4 +47,15 @@ double central_difference(F&& f, double x) {
     return (4 * d2 - d1) / 3;
 }
 
+/// `actual` against a C library result `expected` at special values: NaN where it is
+/// NaN; bit for bit (sign of zero included) where it is 0, ±inf or ±1; within `rtol`
+/// relative elsewhere.
+template <class T>
+bool matches_c_result(T actual, T expected, T rtol) {
+    if (std::isnan(expected)) return std::isnan(actual);
+    if (expected == 0 || std::isinf(expected) || std::abs(expected) == 1)
+        return actual == expected && std::signbit(actual) == std::signbit(expected);
+    return std::abs(actual - expected) <= rtol * std::abs(expected);
+}
+
 }  // namespace gradc::test
