@@ -61,8 +61,6 @@ struct entry {
 template <std::size_t Literals, class... Entries>
 struct graph {
     enum : std::size_t { size = sizeof...(Entries), literals = Literals };
-    template <std::size_t I>
-    using at = typename pack_element<I, Entries...>::node;
     /// Position of the node standing for the payload-free type Key (size if absent, and
     /// for void: a node that carries a literal is never merged).
     template <class Key>

@@ -166,21 +166,6 @@ inline constexpr bool is_variable = false;
 template <std::size_t I, std::size_t N>
 inline constexpr bool is_variable<variable<I, N>> = true;
 
-template <class E>
-inline constexpr bool is_literal = false;
-template <class V>
-inline constexpr bool is_literal<literal<V>> = true;
-
-template <class E>
-inline constexpr bool is_node = false;
-template <class R, class... A>
-inline constexpr bool is_node<node<R, A...>> = true;
-
-template <class E>
-inline constexpr bool is_condition = false;
-template <class Op, class... A>
-inline constexpr bool is_condition<condition<Op, A...>> = true;
-
 /// A condition expression: a comparison of value expressions, or a logical combination.
 /// (Both concepts ask the type for members, not variable templates: a variable template
 /// instantiated per node would be named with the node's long type.)

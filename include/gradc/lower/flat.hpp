@@ -24,8 +24,6 @@ using graphs::test;
 template <class... Nodes>
 struct flat {
     enum : std::size_t { size = sizeof...(Nodes) };
-    template <std::size_t I>
-    using at = pack_element<I, Nodes...>;
 };
 
 template <class Graph>

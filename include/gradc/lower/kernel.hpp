@@ -66,9 +66,13 @@ public:
 
     template <class T>
     auto value(const std::array<T, arity>& x) const {
-        typename Program::template values<T> v;
-        Program::primal(literals_, x.data(), v);
-        return outputs_of(v);
+        std::array<T, output_count> y;
+        value_at(x.data(), y.data());
+        if constexpr (output_count == 1) {
+            return y[0];
+        } else {
+            return y;
+        }
     }
 
     /// Value and gradient (one entry per wrt variable) of a one-output kernel.
@@ -82,29 +86,25 @@ public:
         static_assert(output_count == 1,
                       "gradc kernel: gradient() is for a kernel with one output; "
                       "use jacobian(x...) or vjp(x, w) for several outputs");
-        typename Program::template values<T> v;
-        const auto lin = Program::linearize(literals_, x.data(), v);
-        gradient_result<T, wrt_count> r{v[Program::output_nodes[0]], {}};
-        const T one(rules::scalar_t<T>(1));
-        Program::adjoint(lin, &one, r.gradient.data());
+        gradient_result<T, wrt_count> r;
+        gradient_at(x.data(), &r.value, r.gradient.data());
         return r;
     }
 
     /// Value(s) and J·dx, with dx one tangent per wrt variable.
     template <class T>
     auto jvp(const std::array<T, arity>& x, const std::array<T, wrt_count>& dx) const {
-        typename Program::template values<T> v;
-        const auto lin = Program::linearize(literals_, x.data(), v);
-        std::array<T, output_count> t;
-        Program::tangent(lin, dx.data(), t.data());
+        std::array<T, output_count> y, t;
+        jvp_at(x.data(), dx.data(), y.data(), t.data());
         if constexpr (output_count == 1) {
-            return jvp_result<T>{v[Program::output_nodes[0]], t[0]};
+            return jvp_result<T>{y[0], t[0]};
         } else {
-            return jvp_result<std::array<T, output_count>>{outputs_of(v), t};
+            return jvp_result<std::array<T, output_count>>{y, t};
         }
     }
 
-    // ---- the programs on one point, through pointers (also run on SIMD batches) ----
+    // ---- the programs on one point, through pointers: the calls above and the batch
+    // executors (simd/sweeps.hpp) run them; values_of() serves vjp and jacobian.
 
     /// out[m] = output m at x.
     template <class T>
@@ -114,23 +114,23 @@ public:
         for (std::size_t m = 0; m < output_count; ++m) out[m] = v[Program::output_nodes[m]];
     }
 
-    /// out[0] = the value at x, out[1 + j] = its derivative by wrt variable j (one output).
+    /// The value at x, and grad[j] = its derivative by wrt variable j (one output).
     template <class T>
-    GRADC_INLINE void gradient_at(const T* x, T* out) const {
+    GRADC_INLINE void gradient_at(const T* x, T* value, T* grad) const {
         typename Program::template values<T> v;
         const auto lin = Program::linearize(literals_, x, v);
-        out[0] = v[Program::output_nodes[0]];
+        *value = v[Program::output_nodes[0]];
         const T one(rules::scalar_t<T>(1));
-        Program::adjoint(lin, &one, out + 1);
+        Program::adjoint(lin, &one, grad);
     }
 
-    /// out[m] = output m at x, out[M + m] = its tangent for input tangents dx.
+    /// values[m] = output m at x, tangents[m] = its tangent for input tangents dx.
     template <class T>
-    GRADC_INLINE void jvp_at(const T* x, const T* dx, T* out) const {
+    GRADC_INLINE void jvp_at(const T* x, const T* dx, T* values, T* tangents) const {
         typename Program::template values<T> v;
         const auto lin = Program::linearize(literals_, x, v);
-        for (std::size_t m = 0; m < output_count; ++m) out[m] = v[Program::output_nodes[m]];
-        Program::tangent(lin, dx, out + output_count);
+        for (std::size_t m = 0; m < output_count; ++m) values[m] = v[Program::output_nodes[m]];
+        Program::tangent(lin, dx, tangents);
     }
 
     /// Values and wᵀJ, with w one weight per output.
@@ -198,15 +198,6 @@ private:
         return [&]<std::size_t... m>(std::index_sequence<m...>) {
             return std::array<T, output_count>{v[Program::output_nodes[m]]...};
         }(std::make_index_sequence<output_count>{});
-    }
-
-    template <class T>
-    auto outputs_of(const typename Program::template values<T>& v) const {
-        if constexpr (output_count == 1) {
-            return v[Program::output_nodes[0]];
-        } else {
-            return values_of(v);
-        }
     }
 
     literal_values literals_;

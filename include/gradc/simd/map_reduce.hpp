@@ -99,6 +99,7 @@ public:
         }
         invariant_values_.fill(B(T(0)));
         split::primal_invariant(k_.literals(), parameters_.data(), invariant_values_);
+        split::primal_invariant(k_.literals(), scalar_parameters_.data(), scalar_invariant_values_);
     }
 
     /// Sums over the n points, blocked (per-lane partial sums over at most `block`
@@ -123,29 +124,27 @@ public:
 
     /// Σ f over the points: the summed frontier carried through the value's tail.
     T value() const {
-        typename P::template values<T> v = scalar_invariants();
         const T total = static_cast<T>(total_);
         if constexpr (split::plan.frontier == P::output_nodes[0]) {
             return total;
         } else if constexpr (split::plan.tail_offset) {
             // Σ g(uᵢ) = g(Σuᵢ) + (N - 1)·g(0) for g affine.
-            const T offset = tail_at(v, T(0));
-            return tail_at(v, total) + (static_cast<T>(count_) - T(1)) * offset;
+            const T offset = tail_at(T(0));
+            return tail_at(total) + (static_cast<T>(count_) - T(1)) * offset;
         } else {
-            return tail_at(v, total);
+            return tail_at(total);
         }
     }
 
     /// The θ-gradient: the deferred edges swept once on the summed boundary adjoints.
     std::array<T, Kernel::wrt_count> gradient() const {
-        const typename P::template values<T> v = scalar_invariants();
         typename P::template derivatives<T> boundary{};
         for (std::size_t b = 0; b < S; ++b) {
             if (split::plan.seed_only[b]) boundary[b] = static_cast<T>(count_);  // the seed, 1 at every point
             else if (split::plan.boundary[b]) boundary[b] = static_cast<T>(total_boundary_[b]);
         }
         std::array<T, Kernel::wrt_count> g{};
-        split::adjoint_once(typename P::template linearization<T>{v}, boundary, g.data());
+        split::adjoint_once(typename P::template linearization<T>{scalar_invariant_values_}, boundary, g.data());
         return g;
     }
 
@@ -211,15 +210,10 @@ private:
                 total_boundary_[b] += static_cast<double>(xsimd::hadd(t.boundary[b]));
     }
 
-    typename P::template values<T> scalar_invariants() const {
-        typename P::template values<T> v{};
-        split::primal_invariant(k_.literals(), scalar_parameters_.data(), v);
-        return v;
-    }
-
     /// The value's tail (the nodes between the summed frontier and the output) at a
     /// given frontier value.
-    T tail_at(typename P::template values<T> v, T frontier) const {
+    T tail_at(T frontier) const {
+        typename P::template values<T> v = scalar_invariant_values_;
         v[split::plan.frontier] = frontier;
         split::primal_tail(k_.literals(), scalar_parameters_.data(), v);
         return v[P::output_nodes[0]];
@@ -230,6 +224,7 @@ private:
     std::array<B, arity> parameters_;
     std::array<T, arity> scalar_parameters_{};
     typename P::template values<B> invariant_values_;
+    typename P::template values<T> scalar_invariant_values_{};
     std::size_t count_ = 0;
     double total_ = 0;
     std::array<double, S> total_boundary_{};

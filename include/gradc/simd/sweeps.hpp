@@ -30,7 +30,7 @@ void gradient_points(const Kernel& k, std::size_t n, const std::array<const T*, 
     using B = xsimd::batch<T, A>;
     run_batches<A>(n, in, out, [&](const std::array<B, Kernel::arity>& x) {
         std::array<B, 1 + Kernel::wrt_count> y;
-        k.gradient_at(x.data(), y.data());
+        k.gradient_at(x.data(), y.data(), y.data() + 1);
         return y;
     });
 }
@@ -43,7 +43,7 @@ void jvp_points(const Kernel& k, std::size_t n, const std::array<const T*, Kerne
     using B = xsimd::batch<T, A>;
     run_batches<A>(n, in, out, [&](const std::array<B, Kernel::arity + Kernel::wrt_count>& x) {
         std::array<B, 2 * Kernel::output_count> y;
-        k.jvp_at(x.data(), x.data() + Kernel::arity, y.data());
+        k.jvp_at(x.data(), x.data() + Kernel::arity, y.data(), y.data() + Kernel::output_count);
         return y;
     });
 }
