@@ -12,4 +12,5 @@
 #include <gradc/lower/print.hpp>
 #include <gradc/lower/program.hpp>
 #include <gradc/lower/results.hpp>
+#include <gradc/lower/second_order.hpp>
 #include <gradc/lower/steps.hpp>

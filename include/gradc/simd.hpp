@@ -11,5 +11,7 @@
 #include <gradc/simd/dispatch.hpp>
 #include <gradc/simd/map_reduce.hpp>
 #include <gradc/simd/math.hpp>
+#include <gradc/simd/second_order_interface.hpp>
+#include <gradc/simd/second_order_sweeps.hpp>
 #include <gradc/simd/sweeps.hpp>
 #include <gradc/simd/tail.hpp>

@@ -12,6 +12,7 @@
 #include <gradc/expr/nodes.hpp>
 #include <gradc/lower/program.hpp>
 #include <gradc/lower/results.hpp>
+#include <gradc/lower/second_order.hpp>
 
 namespace gradc::lower {
 
@@ -182,6 +183,45 @@ public:
         return r;
     }
 
+    /// Value, gradient and Hessian of a one-output kernel with respect to the wrt
+    /// variables, by one forward-over-reverse sweep carrying W directions
+    /// (lower/second_order.hpp).
+    template <class... Ts>
+    auto hessian(const Ts&... x) const {
+        return hessian(pack(x...));
+    }
+
+    template <class T>
+    hessian_result<T, wrt_count> hessian(const std::array<T, arity>& x) const {
+        std::array<T, triangle_size(wrt_count)> upper;
+        hessian_result<T, wrt_count> r;
+        hessian_at(x.data(), &r.value, r.gradient.data(), upper.data());
+        r.hessian = symmetric_from_upper<T, wrt_count>(upper.data());
+        return r;
+    }
+
+    /// Value, gradient and the Hessian-vector product H·v, v one entry per wrt variable.
+    template <class T>
+    hvp_result<T, wrt_count> hvp(const std::array<T, arity>& x, const std::array<T, wrt_count>& v) const {
+        hvp_result<T, wrt_count> r;
+        hvp_at(x.data(), v.data(), &r.value, r.gradient.data(), r.hvp.data());
+        return r;
+    }
+
+    /// The value, gradient and upper triangle of the Hessian (row-major, i ≤ j) at x.
+    template <class T>
+    GRADC_INLINE void hessian_at(const T* x, T* value, T* grad, T* upper) const {
+        static_assert(output_count == 1, "gradc kernel: hessian() is for a kernel with one output");
+        hessian_from_duals<arity>(x, wrt_variables, gradient_program(), value, grad, upper);
+    }
+
+    /// The value, gradient and H·v at x.
+    template <class T>
+    GRADC_INLINE void hvp_at(const T* x, const T* v, T* value, T* grad, T* hv) const {
+        static_assert(output_count == 1, "gradc kernel: hvp() is for a kernel with one output");
+        hvp_from_duals<arity>(x, v, wrt_variables, gradient_program(), value, grad, hv);
+    }
+
 private:
     template <class... Ts>
     static auto pack(const Ts&... x) {
@@ -191,6 +231,11 @@ private:
                       "(see argument_count<expected, got> below)");
         using T = typename detail::call_value_type<Ts...>::type;
         return std::array<T, arity>{T(x)...};
+    }
+
+    /// gradient_at as a callable on any value type (the duals of the second-order calls).
+    auto gradient_program() const {
+        return [this](const auto* x, auto* value, auto* grad) GRADC_INLINE_LAMBDA { gradient_at(x, value, grad); };
     }
 
     template <class T>

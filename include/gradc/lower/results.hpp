@@ -35,4 +35,32 @@ struct jacobian_result {
     std::array<std::array<T, W>, M> jacobian;
 };
 
+/// `k.hessian(x...)`, `k.map_reduce_hessian(data, theta)`: the value, the gradient and
+/// the Hessian with respect to the wrt variables, `hessian[i][j]` = ∂²f/∂wᵢ∂wⱼ (symmetric:
+/// the upper triangle is computed and mirrored).
+template <class T, std::size_t W>
+struct hessian_result {
+    T value;
+    std::array<T, W> gradient;
+    std::array<std::array<T, W>, W> hessian;
+};
+
+/// `k.hvp(x, v)`: the value, the gradient and the Hessian-vector product H·v.
+template <class T, std::size_t W>
+struct hvp_result {
+    T value;
+    std::array<T, W> gradient;
+    std::array<T, W> hvp;
+};
+
+/// `k.map_reduce_gauss_newton(data, theta)` for a kernel whose output is a residual rᵢ:
+/// `value` = Σ rᵢ², `jtr` = Jᵀr = Σ rᵢ ∇rᵢ (half the gradient of the value) and `jtj` =
+/// JᵀJ = Σ ∇rᵢ ∇rᵢᵀ (symmetric), the Gauss-Newton step being jtj⁻¹·jtr.
+template <class T, std::size_t W>
+struct gauss_newton_result {
+    T value;
+    std::array<T, W> jtr;
+    std::array<std::array<T, W>, W> jtj;
+};
+
 }  // namespace gradc

@@ -1,0 +1,217 @@
+#pragma once
+/// Dual numbers made from the rule table: a value and N tangents (directional
+/// derivatives), `dual<T, N>`, whose every primitive is the rule's own value and local
+/// partial applied to the tangents, y' = Σ_k ∂y/∂a_k · a_k'. No derivative formula is
+/// written here; a primitive added to the rule table is a dual function by its list entry
+/// (rules/list.hpp).
+///
+/// The lowered programs are generic in the value type, so running a gradient program on
+/// duals differentiates the gradient itself: forward over reverse. With the tangents of
+/// the inputs set to the unit vectors of the wrt variables, the tangents of the gradient
+/// are the rows of the Hessian; with one tangent v, they are H·v (lower/second_order.hpp).
+/// Because every local partial of the adjoint sweep is evaluated on duals, the derivative
+/// of each partial comes from the rules too: the second derivatives are the rules' first
+/// derivatives composed (docs/static.md, "Second order").
+///
+/// T is a scalar (double, float) or a SIMD batch; the tangents live in a std::array, so a
+/// dual of a batch holds N + 1 batches. Conditions (comparisons, `isnan`) look at the
+/// value only: a piecewise rule's branch is chosen by the value, and its tangent is that
+/// branch's (the conventions at the kinks are the first-order ones, docs/static.md).
+
+#include <array>
+#include <cstddef>
+#include <type_traits>
+#include <utility>
+
+#include <gradc/rules/arithmetic.hpp>
+#include <gradc/rules/exponential.hpp>
+#include <gradc/rules/hyperbolic.hpp>
+#include <gradc/rules/list.hpp>
+#include <gradc/rules/partial.hpp>
+#include <gradc/rules/piecewise.hpp>
+#include <gradc/rules/special.hpp>
+#include <gradc/rules/trigonometric.hpp>
+#include <gradc/rules/value_traits.hpp>
+
+namespace gradc::dual_numbers {
+
+template <class T, std::size_t N>
+struct dual {
+    /// The scalar type (double for a batch of doubles), for `rules::scalar_t`.
+    using value_type = rules::scalar_t<T>;
+    using inner_type = T;
+    static constexpr std::size_t directions = N;
+
+    T value;
+    std::array<T, N> tangent;
+
+    dual() = default;
+    /// A constant: zero tangents.
+    dual(const T& v) : value(v) { tangent.fill(T(value_type(0))); }
+    /// A scalar constant, for a dual of batches (`K(1) / x` in the rules).
+    template <class K>
+        requires(std::is_arithmetic_v<K> && !std::is_same_v<K, T>)
+    dual(K k) : dual(T(value_type(k))) {}
+
+    dual& operator+=(const dual& b) {
+        value += b.value;
+        for (std::size_t k = 0; k < N; ++k) tangent[k] += b.tangent[k];
+        return *this;
+    }
+    dual& operator-=(const dual& b) {
+        value -= b.value;
+        for (std::size_t k = 0; k < N; ++k) tangent[k] -= b.tangent[k];
+        return *this;
+    }
+    dual& operator*=(const dual& b);
+};
+
+/// The result of a primitive: value y and tangents Σ_k scale(∂y/∂a_k, a_k'), where the
+/// partials keep the structural forms of rules/partial.hpp (one, minus one, a gate).
+template <class T, std::size_t N, class P>
+dual<T, N> chain(const T& y, const P& p, const dual<T, N>& a) {
+    dual<T, N> r;
+    r.value = y;
+    for (std::size_t k = 0; k < N; ++k) r.tangent[k] = rules::scale(p, a.tangent[k]);
+    return r;
+}
+
+template <class T, std::size_t N, class P, class Q>
+dual<T, N> chain(const T& y, const P& p, const dual<T, N>& a, const Q& q, const dual<T, N>& b) {
+    dual<T, N> r;
+    r.value = y;
+    for (std::size_t k = 0; k < N; ++k) r.tangent[k] = rules::scale(p, a.tangent[k]) + rules::scale(q, b.tangent[k]);
+    return r;
+}
+
+/// A one-operand rule on a dual: its value and partial on the value (together, when the
+/// rule computes them together: sin and cos share one sincos).
+template <class R, class T, std::size_t N>
+dual<T, N> apply_rule(const dual<T, N>& a) {
+    if constexpr (rules::fused_rule<R, T>) {
+        const auto r = R::eval_with_partials(a.value);
+        return chain(r.value, r.partial[0], a);
+    } else {
+        const T y = R::eval(a.value);
+        return chain(y, R::partial(rules::arg<0>, a.value, y), a);
+    }
+}
+
+/// A two-operand rule on duals.
+template <class R, class T, std::size_t N>
+dual<T, N> apply_rule(const dual<T, N>& a, const dual<T, N>& b) {
+    const T y = R::eval(a.value, b.value);
+    return chain(y, R::partial(rules::arg<0>, a.value, b.value, y), a, R::partial(rules::arg<1>, a.value, b.value, y), b);
+}
+
+// ---- arithmetic: the rules add, sub, mul, div, neg ---------------------------------------
+
+template <class T, std::size_t N>
+dual<T, N> operator+(const dual<T, N>& a, const dual<T, N>& b) { return apply_rule<rules::add>(a, b); }
+template <class T, std::size_t N>
+dual<T, N> operator-(const dual<T, N>& a, const dual<T, N>& b) { return apply_rule<rules::sub>(a, b); }
+template <class T, std::size_t N>
+dual<T, N> operator*(const dual<T, N>& a, const dual<T, N>& b) { return apply_rule<rules::mul>(a, b); }
+template <class T, std::size_t N>
+dual<T, N> operator/(const dual<T, N>& a, const dual<T, N>& b) { return apply_rule<rules::div>(a, b); }
+template <class T, std::size_t N>
+dual<T, N> operator-(const dual<T, N>& a) { return apply_rule<rules::neg>(a); }
+template <class T, std::size_t N>
+dual<T, N> operator+(const dual<T, N>& a) { return a; }
+
+template <class T, std::size_t N>
+dual<T, N>& dual<T, N>::operator*=(const dual& b) {
+    return *this = *this * b;
+}
+
+/// With a scalar constant (a literal of a rule such as `K(1) / x`): the constant's
+/// partial is never formed, so its zero tangent costs nothing. These are the same rules
+/// with the constant's tangent known to be zero.
+template <class K, class T>
+concept scalar_for = std::is_arithmetic_v<K> || std::is_same_v<K, T>;
+
+template <class T, std::size_t N, scalar_for<T> K>
+dual<T, N> operator+(const dual<T, N>& a, K c) { return chain(T(a.value + c), rules::one, a); }
+template <class T, std::size_t N, scalar_for<T> K>
+dual<T, N> operator+(K c, const dual<T, N>& a) { return chain(T(c + a.value), rules::one, a); }
+template <class T, std::size_t N, scalar_for<T> K>
+dual<T, N> operator-(const dual<T, N>& a, K c) { return chain(T(a.value - c), rules::one, a); }
+template <class T, std::size_t N, scalar_for<T> K>
+dual<T, N> operator-(K c, const dual<T, N>& a) { return chain(T(c - a.value), rules::minus_one, a); }
+template <class T, std::size_t N, scalar_for<T> K>
+dual<T, N> operator*(const dual<T, N>& a, K c) { return chain(T(a.value * c), T(c), a); }
+template <class T, std::size_t N, scalar_for<T> K>
+dual<T, N> operator*(K c, const dual<T, N>& a) { return chain(T(c * a.value), T(c), a); }
+template <class T, std::size_t N, scalar_for<T> K>
+dual<T, N> operator/(const dual<T, N>& a, K c) {
+    return chain(T(a.value / c), rules::div::partial(rules::arg<0>, a.value, T(c), a.value), a);
+}
+template <class T, std::size_t N, scalar_for<T> K>
+dual<T, N> operator/(K c, const dual<T, N>& b) {
+    const T y = c / b.value;
+    return chain(y, rules::div::partial(rules::arg<1>, T(c), b.value, y), b);
+}
+
+// ---- conditions: on the value ------------------------------------------------------------
+
+#define GRADC_DUAL_COMPARISON(op)                                                                 \
+    template <class T, std::size_t N>                                                             \
+    auto operator op(const dual<T, N>& a, const dual<T, N>& b) { return a.value op b.value; }     \
+    template <class T, std::size_t N, scalar_for<T> K>                                         \
+    auto operator op(const dual<T, N>& a, K c) { return a.value op T(c); }                         \
+    template <class T, std::size_t N, scalar_for<T> K>                                         \
+    auto operator op(K c, const dual<T, N>& b) { return T(c) op b.value; }
+GRADC_DUAL_COMPARISON(<)
+GRADC_DUAL_COMPARISON(<=)
+GRADC_DUAL_COMPARISON(>)
+GRADC_DUAL_COMPARISON(>=)
+GRADC_DUAL_COMPARISON(==)
+GRADC_DUAL_COMPARISON(!=)
+#undef GRADC_DUAL_COMPARISON
+
+template <class T, std::size_t N>
+auto isnan(const dual<T, N>& a) {
+    using std::isnan;
+    return isnan(a.value);
+}
+
+/// Lane by lane `c ? a : b` for a dual of batches (rules::if_else defers to it).
+template <class C, class T, std::size_t N>
+dual<T, N> select(const C& c, const dual<T, N>& a, const dual<T, N>& b) {
+    dual<T, N> r;
+    r.value = rules::if_else<T>(c, a.value, b.value);
+    for (std::size_t k = 0; k < N; ++k) r.tangent[k] = rules::if_else<T>(c, a.tangent[k], b.tangent[k]);
+    return r;
+}
+
+// ---- every primitive of the rule table, by its list entry --------------------------------
+
+#define GRADC_DUAL_UNARY(rule, tensor_op)                 \
+    template <class T, std::size_t N>                     \
+    dual<T, N> rule(const dual<T, N>& a) {                \
+        return apply_rule<rules::rule>(a);                \
+    }
+#define GRADC_DUAL_BINARY(rule, tensor_op)                          \
+    template <class T, std::size_t N>                               \
+    dual<T, N> rule(const dual<T, N>& a, const dual<T, N>& b) {     \
+        return apply_rule<rules::rule>(a, b);                       \
+    }
+GRADC_UNARY_PRIMITIVES(GRADC_DUAL_UNARY)
+GRADC_BINARY_PRIMITIVES(GRADC_DUAL_BINARY)
+#undef GRADC_DUAL_UNARY
+#undef GRADC_DUAL_BINARY
+
+/// {sin(a), cos(a)} with one sincos of the value: the sin rule's fused form gives sin and
+/// its partial cos; the cos rule's partial is -sin, the value already at hand.
+template <class T, std::size_t N>
+std::pair<dual<T, N>, dual<T, N>> sincos(const dual<T, N>& a) {
+    const auto s = rules::sin::eval_with_partials(a.value);
+    const T c = s.partial[0];
+    return {chain(s.value, c, a), chain(c, T(-s.value), a)};
+}
+
+}  // namespace gradc::dual_numbers
+
+namespace gradc {
+using dual_numbers::dual;
+}  // namespace gradc

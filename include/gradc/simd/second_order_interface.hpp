@@ -1,0 +1,138 @@
+#pragma once
+/// The second-order batch calls of a compiled kernel (one output), over
+/// structure-of-arrays spans as the first-order batch calls (batch_interface.hpp):
+///
+///     k.hessian_batch(in, values, grad, hess);         // hess: one span per entry of the
+///                                                      // upper triangle, row-major, i ≤ j
+///     k.hvp_batch(in, v_in, values, grad, hvp_out);    // H(x_i)·v_i at every point
+///     auto h = k.map_reduce_hessian(data, theta);      // Σ f, Σ ∇θ f, Σ ∇²θ f
+///     auto g = k.map_reduce_gauss_newton(data, theta); // Σ r², Jᵀr, JᵀJ (r the output)
+///
+/// Wrong counts and lengths throw `std::invalid_argument` naming the argument, before
+/// anything is written. An optional last argument picks the architecture.
+
+#include <array>
+#include <cstddef>
+#include <ranges>
+#include <span>
+#include <string>
+
+#include <gradc/lower/results.hpp>
+#include <gradc/lower/second_order.hpp>
+#include <gradc/simd/arguments.hpp>
+#include <gradc/simd/config.hpp>
+#include <gradc/simd/map_reduce.hpp>
+#include <gradc/simd/second_order_sweeps.hpp>
+
+namespace gradc::simd {
+
+/// Base of every kernel (CRTP): adds the second-order batch calls to `gradc::kernel`.
+template <class Kernel>
+class second_order_interface {
+public:
+    /// values[i] = f(x_i), grad[j][i] = ∂f/∂w_j and hess[t][i] = ∂²f/∂w_j∂w_k for the t-th
+    /// entry (j, k) of the upper triangle in row-major order (j ≤ k), at every point.
+    template <span_list In, class Values, mutable_span_list Grad, mutable_span_list Hess,
+              architecture A = default_arch>
+    void hessian_batch(const In& in, Values&& values, const Grad& grad, const Hess& hess, A = {}) const {
+        static_assert(K::output_count == 1, "gradc kernel: hessian_batch() is for a kernel with one output");
+        using T = span_list_value_t<In>;
+        static_assert(lane_type<T>, "gradc batch call: spans must hold double or float");
+        constexpr std::size_t W = K::wrt_count, H = lower::triangle_size(K::wrt_count);
+        const std::size_t n = detail::point_count(in);
+        const auto x = detail::checked_pointers<T, K::arity>("hessian_batch", "in", "one per variable", in, n);
+        const auto v = detail::output_pointers<T, 1>("hessian_batch", "values", "", std::forward<Values>(values), n);
+        const auto g = detail::checked_pointers<T, W>("hessian_batch", "grad", "one per wrt variable", grad, n);
+        const auto h = detail::checked_pointers<T, H>("hessian_batch", "hess",
+                                                      "one per entry of the Hessian's upper triangle, W(W+1)/2",
+                                                      hess, n);
+        std::array<T*, 1 + W + H> out;
+        out[0] = v[0];
+        for (std::size_t j = 0; j < W; ++j) out[1 + j] = g[j];
+        for (std::size_t t = 0; t < H; ++t) out[1 + W + t] = h[t];
+        detail::hessian_points<A>(self(), n, x, out);
+    }
+
+    /// values[i] = f(x_i), grad[j][i] and hvp_out[j][i] = (H(x_i)·v_i)_j, with v_i =
+    /// v_in[j][i] (one span per wrt variable).
+    template <span_list In, span_list VIn, class Values, mutable_span_list Grad, mutable_span_list Hvp,
+              architecture A = default_arch>
+    void hvp_batch(const In& in, const VIn& v_in, Values&& values, const Grad& grad, const Hvp& hvp_out,
+                   A = {}) const {
+        static_assert(K::output_count == 1, "gradc kernel: hvp_batch() is for a kernel with one output");
+        using T = span_list_value_t<In>;
+        static_assert(lane_type<T>, "gradc batch call: spans must hold double or float");
+        constexpr std::size_t W = K::wrt_count;
+        const std::size_t n = detail::point_count(in);
+        const auto x = detail::checked_pointers<T, K::arity>("hvp_batch", "in", "one per variable", in, n);
+        const auto d = detail::checked_pointers<T, W>("hvp_batch", "v_in", "one per wrt variable", v_in, n);
+        const auto v = detail::output_pointers<T, 1>("hvp_batch", "values", "", std::forward<Values>(values), n);
+        const auto g = detail::checked_pointers<T, W>("hvp_batch", "grad", "one per wrt variable", grad, n);
+        const auto hv = detail::checked_pointers<T, W>("hvp_batch", "hvp_out", "one per wrt variable", hvp_out, n);
+        std::array<const T*, K::arity + W> xin;
+        for (std::size_t j = 0; j < K::arity; ++j) xin[j] = x[j];
+        for (std::size_t j = 0; j < W; ++j) xin[K::arity + j] = d[j];
+        std::array<T*, 1 + 2 * W> out;
+        out[0] = v[0];
+        for (std::size_t j = 0; j < W; ++j) {
+            out[1 + j] = g[j];
+            out[1 + W + j] = hv[j];
+        }
+        detail::hvp_points<A>(self(), n, xin, out);
+    }
+
+    /// Σᵢ f(θ, xᵢ), its θ-gradient and its θ-Hessian (a `hessian_result`), arguments as
+    /// `map_reduce`: Newton steps for maximum likelihood, observed Fisher information.
+    template <span_list Data, std::ranges::sized_range Theta, architecture A = default_arch>
+    auto map_reduce_hessian(const Data& data, const Theta& theta, A = {}) const {
+        const auto [d, p, n] = map_reduce_arguments("map_reduce_hessian", data, theta);
+        return detail::reduce_hessian<A>(self(), n, d, p);
+    }
+
+    /// For a kernel whose output is a residual rᵢ = r(θ, xᵢ): Σ rᵢ², Jᵀr and JᵀJ over the
+    /// points (a `gauss_newton_result`), J the Jacobian of the residuals by θ.
+    template <span_list Data, std::ranges::sized_range Theta, architecture A = default_arch>
+    auto map_reduce_gauss_newton(const Data& data, const Theta& theta, A = {}) const {
+        const auto [d, p, n] = map_reduce_arguments("map_reduce_gauss_newton", data, theta);
+        return detail::reduce_gauss_newton<A>(self(), n, d, p);
+    }
+
+private:
+    // Only used inside the calls: `Kernel` is incomplete where this base is instantiated.
+    using K = Kernel;
+
+    const Kernel& self() const { return static_cast<const Kernel&>(*this); }
+
+    template <class T>
+    struct checked_map_reduce {
+        std::array<const T*, detail::data_layout<Kernel>::data_count> data;
+        std::array<T, Kernel::wrt_count> theta;
+        std::size_t n;
+    };
+
+    /// The data pointers, θ and the number of points, checked as `map_reduce` does.
+    template <class Data, class Theta>
+    static auto map_reduce_arguments(const char* call, const Data& data, const Theta& theta) {
+        static_assert(K::output_count == 1, "gradc kernel: map-reduce sums a kernel with one output");
+        static_assert(K::wrt_count < K::arity,
+                      "gradc kernel: map-reduce needs per-point data: compile the kernel with "
+                      "gradc::wrt(parameters...) so that the variables not listed are the data");
+        using T = span_list_value_t<Data>;
+        static_assert(lane_type<T>, "gradc batch call: spans must hold double or float");
+        using layout = detail::data_layout<K>;
+        checked_map_reduce<T> r;
+        r.n = detail::point_count(data);
+        r.data = detail::checked_pointers<T, layout::data_count>(call, "data", "one per variable not in wrt(...)",
+                                                                 data, r.n, "data[0]");
+        if (std::ranges::size(theta) != K::wrt_count) {
+            detail::bad_argument(call, "argument `theta` has " + std::to_string(std::ranges::size(theta)) +
+                                           " entries, expected " + std::to_string(K::wrt_count) +
+                                           " (one per wrt variable)");
+        }
+        std::size_t j = 0;
+        for (const auto& t : theta) r.theta[j++] = static_cast<T>(t);
+        return r;
+    }
+};
+
+}  // namespace gradc::simd

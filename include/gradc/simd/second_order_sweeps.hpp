@@ -1,0 +1,147 @@
+#pragma once
+/// The second-order calls over arrays of points: the kernel's one-point Hessian and
+/// Hessian-vector programs (`hessian_at`, `hvp_at`, forward over reverse on duals of
+/// batches) run one point per lane; and the sums over points of map-reduce, for the
+/// Hessian and for the Gauss-Newton normal equations.
+
+#include <algorithm>
+#include <array>
+#include <cstddef>
+
+#include <gradc/lower/second_order.hpp>
+#include <gradc/simd/config.hpp>
+#include <gradc/simd/map_reduce.hpp>
+#include <gradc/simd/tail.hpp>
+
+namespace gradc::simd::detail {
+
+/// Value (out[0]), gradient (out[1 + j]) and Hessian upper triangle (out[1 + W + t]) at
+/// every point.
+template <class A, class Kernel, class T>
+void hessian_points(const Kernel& k, std::size_t n, const std::array<const T*, Kernel::arity>& in,
+                    const std::array<T*, 1 + Kernel::wrt_count + lower::triangle_size(Kernel::wrt_count)>& out) {
+    using B = xsimd::batch<T, A>;
+    constexpr std::size_t W = Kernel::wrt_count;
+    run_batches<A>(n, in, out, [&](const std::array<B, Kernel::arity>& x) {
+        std::array<B, 1 + W + lower::triangle_size(W)> y;
+        k.hessian_at(x.data(), y.data(), y.data() + 1, y.data() + 1 + W);
+        return y;
+    });
+}
+
+/// Value (out[0]), gradient (out[1 + j]) and H·v (out[1 + W + j]) at every point, for
+/// directions given after the inputs (in[arity + j], one per wrt variable).
+template <class A, class Kernel, class T>
+void hvp_points(const Kernel& k, std::size_t n, const std::array<const T*, Kernel::arity + Kernel::wrt_count>& in,
+                const std::array<T*, 1 + 2 * Kernel::wrt_count>& out) {
+    using B = xsimd::batch<T, A>;
+    constexpr std::size_t W = Kernel::wrt_count;
+    run_batches<A>(n, in, out, [&](const std::array<B, Kernel::arity + W>& x) {
+        std::array<B, 1 + 2 * W> y;
+        k.hvp_at(x.data(), x.data() + Kernel::arity, y.data(), y.data() + 1, y.data() + 1 + W);
+        return y;
+    });
+}
+
+/// Σ over the n points of the M batches `per_batch(x)` returns, x holding the parameters
+/// θ broadcast and one batch of points of each data variable. Blocked as the first-order
+/// map-reduce (per-lane partial sums over at most `block` batches, then added into double
+/// totals); the padding lanes of the last partial batch are masked out of the sums.
+template <class A, std::size_t M, class Kernel, class T, class PerBatch>
+std::array<double, M> sum_over_points(std::size_t n, const std::array<const T*, data_layout<Kernel>::data_count>& data,
+                                      const std::array<T, Kernel::wrt_count>& theta, PerBatch per_batch) {
+    using B = xsimd::batch<T, A>;
+    using layout = data_layout<Kernel>;
+    constexpr std::size_t L = B::size;
+    std::array<B, Kernel::arity> x;
+    for (std::size_t v = 0; v < Kernel::arity; ++v)
+        x[v] = B(layout::is_parameter[v] ? theta[layout::position[v]] : T(0));
+    std::array<double, M> total{};
+    std::array<B, M> s;
+    const auto flush = [&] {
+        for (std::size_t m = 0; m < M; ++m) total[m] += static_cast<double>(xsimd::hadd(s[m]));
+    };
+    const std::size_t full = n - n % L;
+    std::size_t i = 0;
+    while (i < full) {
+        const std::size_t end = std::min(full, i + block * L);
+        s.fill(B(T(0)));
+        for (; i < end; i += L) {
+            for (std::size_t v = 0; v < Kernel::arity; ++v)
+                if (!layout::is_parameter[v]) x[v] = B::load_unaligned(data[layout::position[v]] + i);
+            const std::array<B, M> y = per_batch(x);
+            for (std::size_t m = 0; m < M; ++m) s[m] += y[m];
+        }
+        flush();
+    }
+    if (i < n) {
+        const std::size_t m_left = n - i;
+        alignas(A::alignment()) T buffer[L];
+        for (std::size_t v = 0; v < Kernel::arity; ++v) {
+            if (layout::is_parameter[v]) continue;
+            const T* src = data[layout::position[v]] + i;
+            for (std::size_t l = 0; l < L; ++l) buffer[l] = src[std::min(l, m_left - 1)];
+            x[v] = B::load_aligned(buffer);
+        }
+        const auto real = first_lanes<A, T>(m_left);
+        const std::array<B, M> y = per_batch(x);
+        for (std::size_t m = 0; m < M; ++m) s[m] = xsimd::select(real, y[m], B(T(0)));
+        flush();
+    }
+    return total;
+}
+
+/// Σᵢ f, Σᵢ ∇θ f and Σᵢ ∇²θ f over the points.
+template <class A, class Kernel, class T>
+hessian_result<T, Kernel::wrt_count> reduce_hessian(const Kernel& k, std::size_t n,
+                                                    const std::array<const T*, data_layout<Kernel>::data_count>& data,
+                                                    const std::array<T, Kernel::wrt_count>& theta) {
+    using B = xsimd::batch<T, A>;
+    constexpr std::size_t W = Kernel::wrt_count;
+    constexpr std::size_t M = 1 + W + lower::triangle_size(W);
+    const auto s = sum_over_points<A, M, Kernel>(n, data, theta, [&](const std::array<B, Kernel::arity>& x) {
+        std::array<B, M> y;
+        k.hessian_at(x.data(), y.data(), y.data() + 1, y.data() + 1 + W);
+        return y;
+    });
+    hessian_result<T, W> r;
+    r.value = static_cast<T>(s[0]);
+    std::array<T, lower::triangle_size(W)> upper;
+    for (std::size_t j = 0; j < W; ++j) r.gradient[j] = static_cast<T>(s[1 + j]);
+    for (std::size_t t = 0; t < upper.size(); ++t) upper[t] = static_cast<T>(s[1 + W + t]);
+    r.hessian = lower::symmetric_from_upper<T, W>(upper.data());
+    return r;
+}
+
+/// Σᵢ rᵢ², Σᵢ rᵢ∇rᵢ and Σᵢ ∇rᵢ∇rᵢᵀ over the points, ∇ with respect to θ: one gradient
+/// program per batch of points, and the products summed in registers.
+template <class A, class Kernel, class T>
+gauss_newton_result<T, Kernel::wrt_count> reduce_gauss_newton(
+    const Kernel& k, std::size_t n, const std::array<const T*, data_layout<Kernel>::data_count>& data,
+    const std::array<T, Kernel::wrt_count>& theta) {
+    using B = xsimd::batch<T, A>;
+    constexpr std::size_t W = Kernel::wrt_count;
+    constexpr std::size_t M = 1 + W + lower::triangle_size(W);
+    const auto s = sum_over_points<A, M, Kernel>(n, data, theta, [&](const std::array<B, Kernel::arity>& x) {
+        B r;
+        std::array<B, W> g;
+        k.gradient_at(x.data(), &r, g.data());
+        std::array<B, M> y;
+        y[0] = r * r;
+        std::size_t at = 1 + W;
+        for (std::size_t i = 0; i < W; ++i) {
+            y[1 + i] = r * g[i];
+            for (std::size_t j = i; j < W; ++j) y[at++] = g[i] * g[j];
+        }
+        return y;
+    });
+    gauss_newton_result<T, W> r;
+    r.value = static_cast<T>(s[0]);
+    std::array<T, lower::triangle_size(W)> upper;
+    for (std::size_t j = 0; j < W; ++j) r.jtr[j] = static_cast<T>(s[1 + j]);
+    for (std::size_t t = 0; t < upper.size(); ++t) upper[t] = static_cast<T>(s[1 + W + t]);
+    r.jtj = lower::symmetric_from_upper<T, W>(upper.data());
+    return r;
+}
+
+}  // namespace gradc::simd::detail
