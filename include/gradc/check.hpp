@@ -1,8 +1,10 @@
 #pragma once
 /// gradc's checker: `gradc::autograd::gradcheck` / `gradgradcheck` for the dynamic mode,
-/// and `gradc::check::gradcheck` / `gradc::check::cross` for compiled static kernels.
+/// and `gradc::check::gradcheck` / `gradc::check::cross` / `gradc::check::gradgradcheck` for
+/// compiled static kernels.
 /// See docs/gradcheck.md.
 
 #include <gradc/check/gradcheck.hpp>
 #include <gradc/check/options.hpp>
+#include <gradc/check/second_order.hpp>
 #include <gradc/check/static.hpp>

@@ -16,6 +16,7 @@
 
 #include <gradc/lower/describe.hpp>
 #include <gradc/lower/flat.hpp>
+#include <gradc/rules/dual.hpp>
 #include <gradc/rules/partial.hpp>
 #include <gradc/rules/rule.hpp>
 #include <gradc/rules/value_traits.hpp>
@@ -96,7 +97,12 @@ inline void evaluate(apply<R, Operands...>, const Literals&, const T*, std::arra
                          requires { R::eval_fixed(rules::arg<1>, operand_value<Operands>::get(v)...); }) {
         v[I] = R::eval_fixed(rules::arg<1>, operand_value<Operands>::get(v)...);
     } else if constexpr (How != evaluation::skip) {
-        v[I] = R::eval(operand_value<Operands>::get(v)...);
+        if constexpr (dual_numbers::is_dual<T> && R::arity <= 2) {
+            // On dual numbers: the rule's value and partials (rules/dual.hpp says why).
+            v[I] = dual_numbers::apply_rule<R>(operand_value<Operands>::get(v)...);
+        } else {
+            v[I] = R::eval(operand_value<Operands>::get(v)...);
+        }
     }
 }
 

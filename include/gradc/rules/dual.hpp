@@ -66,6 +66,11 @@ struct dual {
     dual& operator*=(const dual& b);
 };
 
+template <class T>
+inline constexpr bool is_dual = false;
+template <class T, std::size_t N>
+inline constexpr bool is_dual<dual<T, N>> = true;
+
 /// The result of a primitive: value y and tangents Σ_k scale(∂y/∂a_k, a_k'), where the
 /// partials keep the structural forms of rules/partial.hpp (one, minus one, a gate).
 template <class T, std::size_t N, class P>
@@ -85,7 +90,11 @@ dual<T, N> chain(const T& y, const P& p, const dual<T, N>& a, const Q& q, const 
 }
 
 /// A one-operand rule on a dual: its value and partial on the value (together, when the
-/// rule computes them together: sin and cos share one sincos).
+/// rule computes them together: sin and cos share one sincos). The lowered programs
+/// evaluate every primitive on duals through here (lower/steps.hpp), never through the
+/// rule's `eval` on duals: that would differentiate how `eval` is written rather than use
+/// the rule's partial, which differs at the kinks (max at a tie selects one operand;
+/// softplus's stable form has an `abs` whose derivative at 0 is 0).
 template <class R, class T, std::size_t N>
 dual<T, N> apply_rule(const dual<T, N>& a) {
     if constexpr (rules::fused_rule<R, T>) {
