@@ -32,7 +32,17 @@ TEST_CASE("to_string prints the seed example's three programs", "[lower][print]"
         "  bv0 = v2 * bv3\n"
         "  bv0 += cos(v0) * bv1\n"
         "  gx0 = bv0\n"
-        "  gx1 = bv2\n";
+        "  gx1 = bv2\n"
+        "second order (hessian: directions dx = unit vectors of the wrt variables; hvp: dx = v):\n"
+        "  v, dv: the primal and the tangent program above, every direction at once\n"
+        "  bv4 = 1, dbv4 = 0\n"
+        "  dbv3 = dbv4\n"
+        "  dbv1 = dbv4\n"
+        "  dbv2 = dv0 * bv3 + v0 * dbv3\n"
+        "  dbv0 = dv2 * bv3 + v2 * dbv3\n"
+        "  dbv0 += D[cos(v0)] * bv1 + cos(v0) * dbv1\n"
+        "  hx0 = dbv0   (row of the Hessian, or entry of H·v)\n"
+        "  hx1 = dbv2   (row of the Hessian, or entry of H·v)\n";
     CHECK(s == expected);
 }
 

@@ -4,8 +4,11 @@
 ///   v<i>   value of node i                 x<j>  argument j
 ///   dv<i>  tangent of node i (JVP sweep)   dx<j> tangent of wrt variable j
 ///   bv<i>  adjoint of node i (VJP sweep)   w<m>  weight of output m
+///   dbv<i> tangent of bv<i> (second order)  D[p] tangent of a partial p
 /// Each derivative line is one edge: `dv3 += v0 * dv2` adds the partial of node 3 with
-/// respect to its operand node 2 (here `v0`), times node 2's tangent.
+/// respect to its operand node 2 (here `v0`), times node 2's tangent. For a kernel with
+/// one output, the second-order program (hessian, hvp) follows: the adjoint sweep on dual
+/// numbers, each edge with its product rule.
 
 #include <array>
 #include <cctype>
@@ -197,16 +200,52 @@ std::string print_program(const Literals& literals) {
     return s;
 }
 
+/// The second-order program: the primal and its tangents on duals (the tangent program
+/// above, for every direction at once), then the adjoint on duals, edge by edge.
+template <class Program, class Literals>
+std::string print_second_order(const Literals& literals) {
+    constexpr auto& live = Program::live;
+    constexpr auto& edges = Program::plan.edges;
+    const auto texts = all_texts<typename Program::nodes>::get(literals);
+    std::string s = "second order (hessian: directions dx = unit vectors of the wrt variables; hvp: dx = v):\n";
+    s += "  v, dv: the primal and the tangent program above, every direction at once\n";
+    const std::size_t out = Program::output_nodes[0];
+    if (live.live[out]) s += "  " + node_name("bv", out) + " = 1, " + node_name("dbv", out) + " = 0\n";
+    for (std::size_t r = edges.size(); r-- > 0;) {
+        const lower::edge& e = edges[r];
+        const std::string& p = texts[e.node].partial[e.operand];
+        const std::string bv = node_name("bv", e.node), dbv = node_name("dbv", e.node);
+        std::string line = "  " + node_name("dbv", e.child) + (e.adjoint_first ? " = " : " += ");
+        const bool constant = p == "1" || p == "-1" || (!p.empty() && p.front() == '[');
+        // D[p]: the tangent of the partial p, the rules' partials applied to the tangents
+        // of what p reads (the tangent of a plain node value v<k> is dv<k>).
+        const bool node_value = p.size() > 1 && p[0] == 'v' && p.find_first_not_of("0123456789", 1) == std::string::npos;
+        const std::string dp = node_value ? "d" + p : "D[" + p + "]";
+        line += constant ? edge_term(p, dbv) : dp + " * " + bv + " + " + edge_term(p, dbv);
+        s += line + "\n";
+    }
+    for (std::size_t j = 0; j < Program::wrt_count; ++j) {
+        const std::size_t n = Program::wrt_nodes[j];
+        s += "  " + node_name("hx", Program::wrt_variables[j]) + " = " +
+             (n != lower::no_node && live.live[n] ? node_name("dbv", n) : std::string("0")) +
+             "   (row of the Hessian, or entry of H·v)\n";
+    }
+    return s;
+}
+
 }  // namespace detail
 
-/// The lowered primal, tangent and adjoint programs of a kernel, one line per step.
+/// The lowered primal, tangent and adjoint programs of a kernel, one line per step, and
+/// for a one-output kernel the second-order program.
 template <class Program, std::size_t Arity, std::size_t Literals>
 std::string to_string(const lower::kernel<Program, Arity, Literals>& k) {
     std::string head = "kernel: " + std::to_string(Arity) + " variable(s), " + std::to_string(Program::output_count) +
                        " output(s), derivatives with respect to";
     for (std::size_t j : Program::wrt_variables) head += " x" + std::to_string(j);
     head += "\n";
-    return head + detail::print_program<Program>(k.literals());
+    std::string text = head + detail::print_program<Program>(k.literals());
+    if constexpr (Program::output_count == 1) text += detail::print_second_order<Program>(k.literals());
+    return text;
 }
 
 }  // namespace gradc
