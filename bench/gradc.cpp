@@ -12,50 +12,12 @@
 #include <gradc/simd.hpp>
 
 #include "bench.hpp"
+#include "gradc_kernels.hpp"
 
 GRADC_SIMD_DIAGNOSTICS_PUSH
 
 namespace bench {
 namespace {
-
-auto seed_kernel() {
-    auto [x1, x2] = gradc::variables<2>();
-    return gradc::compile(sin(x1) + x1 * x2);
-}
-
-auto normal_kernel() {
-    auto [x, mu, sigma] = gradc::variables<3>();
-    const auto z = (x - mu) / sigma;
-    return gradc::compile(-0.5 * (z * z) - log(sigma) - half_log_2pi);
-}
-
-auto loglik_kernel() {
-    auto [x, mu, sigma] = gradc::variables<3>();
-    const auto z = (x - mu) / sigma;
-    return gradc::compile(-0.5 * (z * z) - log(sigma) - half_log_2pi, gradc::wrt(mu, sigma));
-}
-
-auto black_scholes_kernel() {
-    auto [s, k, t, r, v] = gradc::variables<5>();
-    const auto vs = v * sqrt(t);
-    const auto d1 = (log(s / k) + (r + 0.5 * (v * v)) * t) / vs;
-    const auto d2 = d1 - vs;
-    constexpr double c = -0.5 * std::numbers::sqrt2;
-    return gradc::compile(s * (0.5 * erfc(d1 * c)) - k * exp(-(r * t)) * (0.5 * erfc(d2 * c)));
-}
-
-template <int J, class X>
-auto mlp_unit(const X& x) {
-    const auto& [x0, x1, x2, x3] = x;
-    return mlp_u(J) * tanh(mlp_w(0, J) * x0 + mlp_w(1, J) * x1 + mlp_w(2, J) * x2 + mlp_w(3, J) * x3);
-}
-
-auto mlp_kernel() {
-    const auto x = gradc::variables<4>();
-    return [&]<int... J>(std::integer_sequence<int, J...>) {
-        return gradc::compile((mlp_unit<J>(x) + ...));
-    }(std::make_integer_sequence<int, mlp_hidden>{});
-}
 
 /// gradient_batch over the problem's spans.
 template <class Kernel>

@@ -26,6 +26,7 @@ struct edge {
 
 template <std::size_t N>
 struct liveness {
+    std::array<bool, N> active{};  // depends on a wrt variable (its tangent can be nonzero)
     std::array<bool, N> live{};
     std::array<std::size_t, N> slot{};  // slot of a live node in the tangent/adjoint arrays
     std::size_t live_count = 0;
@@ -52,6 +53,7 @@ constexpr liveness<N> find_live(const std::array<node_desc, N>& d, const std::ar
             if (d[i].differentiable[k]) reaches[d[i].operand[k]] = true;
     }
     liveness<N> l;
+    l.active = active;
     for (std::size_t i = 0; i < N; ++i) {
         l.live[i] = active[i] && reaches[i];
         if (!l.live[i]) continue;

@@ -21,6 +21,7 @@ struct node_desc {
     std::size_t arity = 0;
     std::array<std::size_t, 3> operand{no_node, no_node, no_node};  // no_node: a condition
     std::array<bool, 3> differentiable{false, false, false};
+    rules::reads_t reads{};  // what the rule's partials read (a primitive's)
 };
 
 template <class Operand>
@@ -44,7 +45,8 @@ struct describe<constant<L>> {
 template <class R, class... Operands>
 struct describe<apply<R, Operands...>> {
     static constexpr node_desc value = [] {
-        node_desc d{node_kind::primitive, 0, sizeof...(Operands), {no_node, no_node, no_node}, {false, false, false}};
+        node_desc d{node_kind::primitive, 0, sizeof...(Operands), {no_node, no_node, no_node}, {false, false, false},
+                    R::reads};
         std::size_t k = 0;
         ((d.operand[k++] = operand_node<Operands>), ...);
         [&]<int... K>(std::integer_sequence<int, K...>) {

@@ -32,11 +32,31 @@ namespace gradc::lower {
 
 /// Which of a program's edges a sweep applies, the first writes among them, and where
 /// fused partials are stored: the per-node sweep descriptions of one program.
+/// Which operands of each node carry tangents (depend on a wrt variable), for programs
+/// run on dual numbers.
+template <std::size_t N>
+constexpr std::array<step::operand_activity, N> operand_activities(const std::array<node_desc, N>& d,
+                                                                   const std::array<bool, N>& active) {
+    std::array<step::operand_activity, N> a{};
+    for (std::size_t i = 0; i < N; ++i)
+        for (std::size_t k = 0; k < 3; ++k)
+            a[i].carries[k] = k < d[i].arity && d[i].operand[k] != no_node && d[i].differentiable[k] && active[d[i].operand[k]];
+    return a;
+}
+
+/// The partial of a node reads no value that carries tangents: neither an operand that
+/// does, nor the node's own result (which does, whenever the node is swept).
+constexpr bool partial_reads_no_tangent(const node_desc& d, const step::operand_activity& a) {
+    return !d.reads.y && !(d.reads.a && a.carries[0]) && !(d.reads.b && a.carries[1]) && !(d.reads.c && a.carries[2]);
+}
+
 template <std::size_t N, std::size_t E>
 constexpr std::array<step::node_sweep, N> describe_sweep(bool adjoint, const std::array<edge, E>& edges,
                                                          const std::array<bool, E>& on, const std::array<bool, E>& first,
                                                          const std::array<std::size_t, E>& partial_slot,
-                                                         const std::array<std::size_t, N>& slot) {
+                                                         const std::array<std::size_t, N>& slot,
+                                                         const std::array<node_desc, N>& d = {},
+                                                         const std::array<step::operand_activity, N>& activity = {}) {
     std::array<step::node_sweep, N> s{};
     std::array<std::size_t, N> count{};
     for (std::size_t e = 0; e < E; ++e) count[edges[e].node]++;
@@ -53,6 +73,7 @@ constexpr std::array<step::node_sweep, N> describe_sweep(bool adjoint, const std
         st.from = adjoint ? slot[ed.node] : slot[ed.child];
         st.first = first[e];
         st.partial_slot = partial_slot[e];
+        st.partial_constant = d[ed.node].kind == node_kind::primitive && partial_reads_no_tangent(d[ed.node], activity[ed.node]);
         s[ed.node].edges[at] = st;
     }
     return s;
@@ -73,6 +94,7 @@ struct program<flat<Nodes...>, std::index_sequence<O...>, std::index_sequence<J.
     static constexpr auto live = find_live(desc, output_nodes, wrt_variables);
     static constexpr std::size_t edge_count = live.edge_count;
     static constexpr auto plan = plan_sweeps<edge_count>(desc, live, output_nodes);
+    static constexpr auto activity = operand_activities(desc, live.active);
 
     /// Node of each wrt variable, or no_node when the outputs do not use it.
     static constexpr std::array<std::size_t, wrt_count> wrt_nodes = [] {
@@ -139,10 +161,10 @@ struct program<flat<Nodes...>, std::index_sequence<O...>, std::index_sequence<J.
 
     template <class T>
     static constexpr auto tangent_sweep = describe_sweep<size>(false, plan.edges, all_edges, edge_tangent_first,
-                                                               fused<T>.slot, live.slot);
+                                                               fused<T>.slot, live.slot, desc, activity);
     template <class T>
     static constexpr auto adjoint_sweep = describe_sweep<size>(true, plan.edges, all_edges, edge_adjoint_first,
-                                                               fused<T>.slot, live.slot);
+                                                               fused<T>.slot, live.slot, desc, activity);
 
     // ---- primal ------------------------------------------------------------------
 
@@ -168,7 +190,7 @@ struct program<flat<Nodes...>, std::index_sequence<O...>, std::index_sequence<J.
         [&]<std::size_t... I>(std::index_sequence<I...>) GRADC_INLINE_LAMBDA {
             (void)std::initializer_list<int>{
                 (step::evaluate<I, fused<T>.fused[I] ? step::evaluation::fused : step::evaluation::plain,
-                                fused<T>.node_slots[I]>(Nodes{}, literals, x, v),
+                                fused<T>.node_slots[I], activity[I]>(Nodes{}, literals, x, v),
                  0)...};
         }(std::index_sequence_for<Nodes...>{});
         return {v};

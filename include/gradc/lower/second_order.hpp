@@ -17,6 +17,12 @@
 
 namespace gradc::lower {
 
+// The second-order programs are flattened: everything they call is inlined into one
+// straight-line body, the steps (which lower/steps.hpp leaves to the compiler's
+// heuristics) and the math functions included. On duals the body is a few times larger
+// than a gradient's, and g++ otherwise left steps and tanh out of line, passing duals of
+// batches through memory (4x slower than the gradient, measured on the mlp kernel).
+
 /// Entries of the upper triangle of a W×W symmetric matrix.
 constexpr std::size_t triangle_size(std::size_t w) { return w * (w + 1) / 2; }
 
@@ -28,7 +34,7 @@ constexpr std::size_t triangle_index(std::size_t w, std::size_t i, std::size_t j
 /// The inputs x as duals with D directions, with tangent `tangent(j, d)` for the wrt
 /// variable j in direction d and zero for the other variables.
 template <std::size_t D, std::size_t Arity, std::size_t W, class T, class Tangent>
-std::array<dual<T, D>, Arity> dual_inputs(const T* x, const std::array<std::size_t, W>& wrt_variables,
+[[gnu::always_inline]] inline std::array<dual<T, D>, Arity> dual_inputs(const T* x, const std::array<std::size_t, W>& wrt_variables,
                                           Tangent tangent) {
     std::array<dual<T, D>, Arity> xd;
     for (std::size_t i = 0; i < Arity; ++i) xd[i] = dual<T, D>(x[i]);
@@ -40,7 +46,7 @@ std::array<dual<T, D>, Arity> dual_inputs(const T* x, const std::array<std::size
 /// Value, gradient and the upper triangle of the Hessian at x, from the gradient program
 /// `gradient_at(const dual* x, dual* value, dual* grad)` of a kernel.
 template <std::size_t Arity, std::size_t W, class T, class GradientAt>
-void hessian_from_duals(const T* x, const std::array<std::size_t, W>& wrt_variables, GradientAt gradient_at,
+[[gnu::flatten]] inline void hessian_from_duals(const T* x, const std::array<std::size_t, W>& wrt_variables, GradientAt gradient_at,
                         T* value, T* grad, T* upper) {
     using K = rules::scalar_t<T>;
     const auto xd = dual_inputs<W, Arity>(x, wrt_variables,
@@ -58,7 +64,7 @@ void hessian_from_duals(const T* x, const std::array<std::size_t, W>& wrt_variab
 
 /// Value, gradient and H·v at x.
 template <std::size_t Arity, std::size_t W, class T, class GradientAt>
-void hvp_from_duals(const T* x, const T* v, const std::array<std::size_t, W>& wrt_variables, GradientAt gradient_at,
+[[gnu::flatten]] inline void hvp_from_duals(const T* x, const T* v, const std::array<std::size_t, W>& wrt_variables, GradientAt gradient_at,
                     T* value, T* grad, T* hv) {
     const auto xd = dual_inputs<1, Arity>(x, wrt_variables, [&](std::size_t j, std::size_t) { return v[j]; });
     dual<T, 1> y;

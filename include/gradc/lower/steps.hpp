@@ -65,12 +65,21 @@ struct partial_slots {
     std::array<std::size_t, 3> slot{no_node, no_node, no_node};
 };
 
-template <std::size_t I, evaluation How, partial_slots Slots, std::size_t J, class Literals, class T, std::size_t N>
+/// Which operands of a node carry tangents, for a program run on dual numbers
+/// (rules/dual.hpp): an operand that depends on no wrt variable has zero tangents, and
+/// its terms are skipped. Every other value type ignores it.
+struct operand_activity {
+    std::array<bool, 3> carries{true, true, true};
+};
+
+template <std::size_t I, evaluation How, partial_slots Slots, operand_activity Active = operand_activity{},
+          std::size_t J, class Literals, class T, std::size_t N>
 inline void evaluate(input<J>, const Literals&, const T* x, std::array<T, N>& v) {
     if constexpr (How != evaluation::skip) v[I] = x[J];
 }
 
-template <std::size_t I, evaluation How, partial_slots Slots, std::size_t L, class Literals, class T, std::size_t N>
+template <std::size_t I, evaluation How, partial_slots Slots, operand_activity Active = operand_activity{},
+          std::size_t L, class Literals, class T, std::size_t N>
 inline void evaluate(constant<L>, const Literals& literals, const T*, std::array<T, N>& v) {
     if constexpr (How != evaluation::skip) v[I] = T(rules::scalar_t<T>(literals[L]));
 }
@@ -84,8 +93,8 @@ inline void store_partial(const T& p, std::array<T, N>& v) {
 /// into Slots.slot[k] for every swept operand (the others are dropped); fixed (operand 1
 /// the same at every point, in map-reduce), the rule's `eval_fixed(arg<1>, ...)` when it
 /// has one (a/b as a·(1/b), the reciprocal then hoisted out of the loop).
-template <std::size_t I, evaluation How, partial_slots Slots, class R, class... Operands, class Literals, class T,
-          std::size_t N>
+template <std::size_t I, evaluation How, partial_slots Slots, operand_activity Active = operand_activity{}, class R,
+          class... Operands, class Literals, class T, std::size_t N>
 inline void evaluate(apply<R, Operands...>, const Literals&, const T*, std::array<T, N>& v) {
     if constexpr (How == evaluation::fused) {
         const auto r = R::eval_with_partials(operand_value<Operands>::get(v)...);
@@ -97,9 +106,11 @@ inline void evaluate(apply<R, Operands...>, const Literals&, const T*, std::arra
                          requires { R::eval_fixed(rules::arg<1>, operand_value<Operands>::get(v)...); }) {
         v[I] = R::eval_fixed(rules::arg<1>, operand_value<Operands>::get(v)...);
     } else if constexpr (How != evaluation::skip) {
-        if constexpr (dual_numbers::is_dual<T> && R::arity <= 2) {
+        if constexpr (dual_numbers::is_dual<T> && R::arity == 1) {
             // On dual numbers: the rule's value and partials (rules/dual.hpp says why).
-            v[I] = dual_numbers::apply_rule<R>(operand_value<Operands>::get(v)...);
+            v[I] = dual_numbers::apply_rule<R, Active.carries[0]>(operand_value<Operands>::get(v)...);
+        } else if constexpr (dual_numbers::is_dual<T> && R::arity == 2) {
+            v[I] = dual_numbers::apply_rule<R, Active.carries[0], Active.carries[1]>(operand_value<Operands>::get(v)...);
         } else {
             v[I] = R::eval(operand_value<Operands>::get(v)...);
         }
@@ -112,12 +123,25 @@ inline constexpr bool fusable = false;
 template <class R, std::size_t... J, class T>
 inline constexpr bool fusable<apply<R, ref<J>...>, T> = rules::fused_rule<R, T>;
 
+/// The values of dual numbers, seen as an array of values (for `operand_value`).
+template <class Duals>
+struct values_of_duals {
+    const Duals& v;
+    const auto& operator[](std::size_t i) const { return v[i].value; }
+};
+
 /// Partial of node I (a primitive) with respect to its operand K: read from slot Slot
-/// when the primal stored it there (a fused node), else computed from the values.
-template <std::size_t I, int K, std::size_t Slot, class R, class... Operands, class T, std::size_t N>
+/// when the primal stored it there (a fused node), else computed from the values. On
+/// dual numbers, a partial that reads no value carrying tangents (`Constant`: the
+/// constant factor of a product, the partials of a linear function) is computed on the
+/// values alone, and scales the adjoint's tangents without a product rule.
+template <std::size_t I, int K, std::size_t Slot, bool Constant, class R, class... Operands, class T, std::size_t N>
 inline auto partial(apply<R, Operands...>, const std::array<T, N>& v) {
     if constexpr (Slot != no_node) {
         return v[Slot];
+    } else if constexpr (Constant && dual_numbers::is_dual<T>) {
+        const values_of_duals<std::array<T, N>> values{v};
+        return R::partial(rules::arg<K>, operand_value<Operands>::get(values)..., v[I].value);
     } else {
         return R::partial(rules::arg<K>, operand_value<Operands>::get(v)..., v[I]);
     }
@@ -195,6 +219,7 @@ struct edge_step {
     std::size_t to = 0, from = 0;  // derivative slots
     bool first = false;            // first write to `to`
     std::size_t partial_slot = no_node;  // where a fused primal stored the partial
+    bool partial_constant = false;       // the partial reads no value that carries tangents
 };
 
 /// The edges of one node in the order a sweep applies them (operands in order for the
@@ -206,7 +231,8 @@ struct node_sweep {
 /// The one function that applies an edge: every sweep of every program calls it.
 template <std::size_t I, edge_step E, class Node, class V, class D, std::size_t S>
 inline void apply_edge(Node node, const V& v, std::array<D, S>& d) {
-    if constexpr (E.on) store<E.to, E.first>(times(partial<I, E.operand, E.partial_slot>(node, v), d[E.from]), d);
+    if constexpr (E.on)
+        store<E.to, E.first>(times(partial<I, E.operand, E.partial_slot, E.partial_constant>(node, v), d[E.from]), d);
 }
 
 template <class Node>
