@@ -72,6 +72,7 @@ void add(const std::string& name, std::size_t n, std::function<void()> run) {
             benchmark::ClobberMemory();
         }
         state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * n));
+        state.counters["points"] = static_cast<double>(n);
     })->Unit(benchmark::kMillisecond);
 }
 
