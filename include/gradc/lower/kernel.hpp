@@ -235,7 +235,9 @@ private:
 
     /// gradient_at as a callable on any value type (the duals of the second-order calls).
     auto gradient_program() const {
-        return [this](const auto* x, auto* value, auto* grad) GRADC_INLINE_LAMBDA { gradient_at(x, value, grad); };
+        return [self = this](const auto* x, auto* value, auto* grad) GRADC_INLINE_LAMBDA {
+            self->gradient_at(x, value, grad);
+        };
     }
 
     template <class T>
