@@ -23,6 +23,7 @@
 
 #include <gradc/lower/results.hpp>
 #include <gradc/simd/arguments.hpp>
+#include <gradc/simd/call_options.hpp>
 #include <gradc/simd/config.hpp>
 #include <gradc/simd/map_reduce.hpp>
 #include <gradc/simd/math.hpp>
@@ -35,20 +36,20 @@ template <class Kernel>
 class batch_interface {
 public:
     /// values[i] (or values[m][i] for M outputs) = the kernel's output(s) at point i.
-    template <span_list In, class Values, architecture A = default_arch>
-    void value_batch(const In& in, Values&& values, A = {}) const {
+    template <span_list In, class Values, call_option A = default_arch>
+    void value_batch(const In& in, Values&& values, A option = {}) const {
         using T = checked_lane_type<In>;
         const std::size_t n = detail::point_count(in);
         const auto x = detail::checked_pointers<T, K::arity>("value_batch", "in", "one per variable", in, n);
         const auto out = detail::output_pointers<T, K::output_count>("value_batch", "values", "one per output",
                                                                      std::forward<Values>(values), n);
-        detail::value_points<A>(self(), n, x, out);
+        detail::value_points<arch_of<A>>(self(), n, x, out, threads_of(option));
     }
 
     /// values[i] = f(x_i) and grad[j][i] = ∂f/∂(wrt variable j) at x_i, for a kernel with
     /// one output; grad has one span per wrt variable.
-    template <span_list In, class Values, mutable_span_list Grad, architecture A = default_arch>
-    void gradient_batch(const In& in, Values&& values, const Grad& grad, A = {}) const {
+    template <span_list In, class Values, mutable_span_list Grad, call_option A = default_arch>
+    void gradient_batch(const In& in, Values&& values, const Grad& grad, A option = {}) const {
         static_assert(K::output_count == 1,
                       "gradc kernel: gradient_batch() is for a kernel with one output; use "
                       "jvp_batch() for several outputs");
@@ -63,15 +64,15 @@ public:
         std::array<T*, 1 + K::wrt_count> out;
         out[0] = v[0];
         for (std::size_t j = 0; j < K::wrt_count; ++j) out[1 + j] = g[j];
-        detail::gradient_points<A>(self(), n, x, out);
+        detail::gradient_points<arch_of<A>>(self(), n, x, out, threads_of(option));
     }
 
     /// values and tangents_out = J(x_i)·dx_i at every point, with dx_i = tangents_in[j][i]
     /// (one span per wrt variable) and one output span each per output.
     template <span_list In, span_list TangentsIn, class Values, class TangentsOut,
-              architecture A = default_arch>
+              call_option A = default_arch>
     void jvp_batch(const In& in, const TangentsIn& tangents_in, Values&& values, TangentsOut&& tangents_out,
-                   A = {}) const {
+                   A option = {}) const {
         using T = checked_lane_type<In>;
         static_assert(std::is_same_v<span_list_value_t<TangentsIn>, T>,
                       "gradc jvp_batch: `tangents_in` must hold the same lane type as `in`");
@@ -92,15 +93,15 @@ public:
             out[m] = v[m];
             out[M + m] = t[m];
         }
-        detail::jvp_points<A>(self(), n, xin, out);
+        detail::jvp_points<arch_of<A>>(self(), n, xin, out, threads_of(option));
     }
 
     /// Σᵢ f(θ, xᵢ) and its gradient with respect to θ (a `gradient_result`), for a kernel
     /// compiled with `gradc::wrt(parameters...)`: θ holds the wrt variables' values (in
     /// wrt order), `data` one span per other variable (in variable order), one entry per
     /// point. Vectorised over points; per-point gradients are never stored.
-    template <span_list Data, std::ranges::sized_range Theta, architecture A = default_arch>
-    auto map_reduce(const Data& data, const Theta& theta, A = {}) const {
+    template <span_list Data, std::ranges::sized_range Theta, call_option A = default_arch>
+    auto map_reduce(const Data& data, const Theta& theta, A option = {}) const {
         static_assert(K::output_count == 1, "gradc kernel: map_reduce() sums a kernel with one output");
         static_assert(K::wrt_count < K::arity,
                       "gradc kernel: map_reduce() needs per-point data: compile the kernel with "
@@ -118,7 +119,7 @@ public:
         std::array<T, K::wrt_count> p;
         std::size_t j = 0;
         for (const auto& t : theta) p[j++] = static_cast<T>(t);
-        return detail::reduce_points<A>(self(), n, d, p);
+        return detail::reduce_points<arch_of<A>>(self(), n, d, p, threads_of(option));
     }
 
 private:

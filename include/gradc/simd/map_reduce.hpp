@@ -13,6 +13,7 @@
 
 #include <gradc/lower/map_reduce_split.hpp>
 #include <gradc/lower/results.hpp>
+#include <gradc/parallel/reduce.hpp>
 #include <gradc/simd/config.hpp>
 #include <gradc/simd/tail.hpp>
 
@@ -83,6 +84,11 @@ class reduction {
         B value;
         std::array<B, S> boundary;
     };
+    /// One block's sums, added into doubles.
+    struct block_sums {
+        double value = 0;
+        std::array<double, S> boundary{};
+    };
 
 public:
     reduction(const Kernel& k, const std::array<const T*, layout::data_count>& data,
@@ -102,24 +108,30 @@ public:
         split::primal_invariant(k_.literals(), scalar_parameters_.data(), scalar_invariant_values_);
     }
 
-    /// Sums over the n points, blocked (per-lane partial sums over at most `block`
-    /// batches, then added into a double total) to keep the rounding error of a
-    /// million-term sum near that of pairwise summation, in float as in double.
-    void sum_points(std::size_t n) {
+    /// Sums over the n points: per block of at most `block` batches, per-lane partial
+    /// sums added into double totals; the blocks (and the last partial batch, a block of
+    /// its own) combined pairwise along a tree fixed by n (parallel/reduce.hpp), on
+    /// `threads` threads with the same result for any number of them.
+    void sum_points(std::size_t n, int threads = 1) {
         count_ = n;
         const std::size_t full = n - n % L;
-        std::size_t i = 0;
-        while (i < full) {
-            const std::size_t end = std::min(full, i + block * L);
-            std::array<sums, R> s = zero_sums();
-            for (; i + R * L <= end; i += R * L)
-                [&]<std::size_t... r>(std::index_sequence<r...>) {
-                    (add_batch(load(i + r * L), s[r], every_lane), ...);
-                }(std::make_index_sequence<R>{});
-            for (; i < end; i += L) add_batch(load(i), s[0], every_lane);
-            flush(s);
-        }
-        if (i < n) sum_last_batch(i, n - i);
+        const std::size_t full_blocks = (full + block * L - 1) / (block * L);
+        const std::size_t leaves = full_blocks + (full < n ? 1 : 0);
+        if (leaves == 0) return;
+        const block_sums total = parallel::tree_reduce<block_sums>(
+            leaves, threads,
+            [&](std::size_t b) {
+                if (b == full_blocks) return sum_last_batch(full, n - full);
+                return sum_block(b * block * L, std::min(full, (b + 1) * block * L));
+            },
+            [](const block_sums& a, const block_sums& c) {
+                block_sums r = a;
+                r.value += c.value;
+                for (std::size_t k = 0; k < S; ++k) r.boundary[k] += c.boundary[k];
+                return r;
+            });
+        total_ = total.value;
+        total_boundary_ = total.boundary;
     }
 
     /// Σ f over the points: the summed frontier carried through the value's tail.
@@ -182,8 +194,19 @@ private:
         return x;
     }
 
+    /// The full batches of points [i, end), R accumulator sets in turn.
+    block_sums sum_block(std::size_t i, std::size_t end) const {
+        std::array<sums, R> s = zero_sums();
+        for (; i + R * L <= end; i += R * L)
+            [&]<std::size_t... r>(std::index_sequence<r...>) {
+                (add_batch(load(i + r * L), s[r], every_lane), ...);
+            }(std::make_index_sequence<R>{});
+        for (; i < end; i += L) add_batch(load(i), s[0], every_lane);
+        return flush(s);
+    }
+
     /// The last m < L points, padded by repeating the last one and masked out of the sums.
-    void sum_last_batch(std::size_t i, std::size_t m) {
+    block_sums sum_last_batch(std::size_t i, std::size_t m) const {
         alignas(A::alignment()) T buffer[L];
         std::array<B, arity> x = parameters_;
         for (std::size_t v = 0; v < arity; ++v) {
@@ -195,19 +218,20 @@ private:
         const auto real = first_lanes<A, T>(m);
         std::array<sums, R> s = zero_sums();
         add_batch(x, s[0], [&](const B& b) { return xsimd::select(real, b, B(T(0))); });
-        flush(s);
+        return flush(s);
     }
 
-    void flush(const std::array<sums, R>& s) {
+    static block_sums flush(const std::array<sums, R>& s) {
         sums t = s[0];
         for (std::size_t r = 1; r < R; ++r) {
             t.value += s[r].value;
             for (std::size_t b = 0; b < S; ++b) t.boundary[b] += s[r].boundary[b];
         }
-        total_ += static_cast<double>(xsimd::hadd(t.value));
+        block_sums out;
+        out.value = static_cast<double>(xsimd::hadd(t.value));
         for (std::size_t b = 0; b < S; ++b)
-            if (split::plan.boundary[b] && !split::plan.seed_only[b])
-                total_boundary_[b] += static_cast<double>(xsimd::hadd(t.boundary[b]));
+            out.boundary[b] = split::plan.boundary[b] && !split::plan.seed_only[b] ? static_cast<double>(xsimd::hadd(t.boundary[b])) : 0.0;
+        return out;
     }
 
     /// The value's tail (the nodes between the summed frontier and the output) at a
@@ -233,9 +257,9 @@ private:
 template <class A, class Kernel, class T>
 gradient_result<T, Kernel::wrt_count> reduce_points(const Kernel& k, std::size_t n,
                                                     const std::array<const T*, data_layout<Kernel>::data_count>& data,
-                                                    const std::array<T, Kernel::wrt_count>& theta) {
+                                                    const std::array<T, Kernel::wrt_count>& theta, int threads = 1) {
     reduction<A, Kernel, T> r(k, data, theta);
-    r.sum_points(n);
+    r.sum_points(n, threads);
     return {r.value(), r.gradient()};
 }
 

@@ -20,6 +20,7 @@
 #include <gradc/lower/results.hpp>
 #include <gradc/lower/second_order.hpp>
 #include <gradc/simd/arguments.hpp>
+#include <gradc/simd/call_options.hpp>
 #include <gradc/simd/config.hpp>
 #include <gradc/simd/map_reduce.hpp>
 #include <gradc/simd/second_order_sweeps.hpp>
@@ -33,8 +34,8 @@ public:
     /// values[i] = f(x_i), grad[j][i] = ∂f/∂w_j and hess[t][i] = ∂²f/∂w_j∂w_k for the t-th
     /// entry (j, k) of the upper triangle in row-major order (j ≤ k), at every point.
     template <span_list In, class Values, mutable_span_list Grad, mutable_span_list Hess,
-              architecture A = default_arch>
-    void hessian_batch(const In& in, Values&& values, const Grad& grad, const Hess& hess, A = {}) const {
+              call_option A = default_arch>
+    void hessian_batch(const In& in, Values&& values, const Grad& grad, const Hess& hess, A option = {}) const {
         static_assert(K::output_count == 1, "gradc kernel: hessian_batch() is for a kernel with one output");
         using T = span_list_value_t<In>;
         static_assert(lane_type<T>, "gradc batch call: spans must hold double or float");
@@ -50,15 +51,15 @@ public:
         out[0] = v[0];
         for (std::size_t j = 0; j < W; ++j) out[1 + j] = g[j];
         for (std::size_t t = 0; t < H; ++t) out[1 + W + t] = h[t];
-        detail::hessian_points<A>(self(), n, x, out);
+        detail::hessian_points<arch_of<A>>(self(), n, x, out, threads_of(option));
     }
 
     /// values[i] = f(x_i), grad[j][i] and hvp_out[j][i] = (H(x_i)·v_i)_j, with v_i =
     /// v_in[j][i] (one span per wrt variable).
     template <span_list In, span_list VIn, class Values, mutable_span_list Grad, mutable_span_list Hvp,
-              architecture A = default_arch>
+              call_option A = default_arch>
     void hvp_batch(const In& in, const VIn& v_in, Values&& values, const Grad& grad, const Hvp& hvp_out,
-                   A = {}) const {
+                   A option = {}) const {
         static_assert(K::output_count == 1, "gradc kernel: hvp_batch() is for a kernel with one output");
         using T = span_list_value_t<In>;
         static_assert(lane_type<T>, "gradc batch call: spans must hold double or float");
@@ -78,23 +79,23 @@ public:
             out[1 + j] = g[j];
             out[1 + W + j] = hv[j];
         }
-        detail::hvp_points<A>(self(), n, xin, out);
+        detail::hvp_points<arch_of<A>>(self(), n, xin, out, threads_of(option));
     }
 
     /// Σᵢ f(θ, xᵢ), its θ-gradient and its θ-Hessian (a `hessian_result`), arguments as
     /// `map_reduce`: Newton steps for maximum likelihood, observed Fisher information.
-    template <span_list Data, std::ranges::sized_range Theta, architecture A = default_arch>
-    auto map_reduce_hessian(const Data& data, const Theta& theta, A = {}) const {
+    template <span_list Data, std::ranges::sized_range Theta, call_option A = default_arch>
+    auto map_reduce_hessian(const Data& data, const Theta& theta, A option = {}) const {
         const auto [d, p, n] = map_reduce_arguments("map_reduce_hessian", data, theta);
-        return detail::reduce_hessian<A>(self(), n, d, p);
+        return detail::reduce_hessian<arch_of<A>>(self(), n, d, p, threads_of(option));
     }
 
     /// For a kernel whose output is a residual rᵢ = r(θ, xᵢ): Σ rᵢ², Jᵀr and JᵀJ over the
     /// points (a `gauss_newton_result`), J the Jacobian of the residuals by θ.
-    template <span_list Data, std::ranges::sized_range Theta, architecture A = default_arch>
-    auto map_reduce_gauss_newton(const Data& data, const Theta& theta, A = {}) const {
+    template <span_list Data, std::ranges::sized_range Theta, call_option A = default_arch>
+    auto map_reduce_gauss_newton(const Data& data, const Theta& theta, A option = {}) const {
         const auto [d, p, n] = map_reduce_arguments("map_reduce_gauss_newton", data, theta);
-        return detail::reduce_gauss_newton<A>(self(), n, d, p);
+        return detail::reduce_gauss_newton<arch_of<A>>(self(), n, d, p, threads_of(option));
     }
 
 private:

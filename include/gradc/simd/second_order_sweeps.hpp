@@ -19,83 +19,95 @@ namespace gradc::simd::detail {
 /// every point.
 template <class A, class Kernel, class T>
 void hessian_points(const Kernel& k, std::size_t n, const std::array<const T*, Kernel::arity>& in,
-                    const std::array<T*, 1 + Kernel::wrt_count + lower::triangle_size(Kernel::wrt_count)>& out) {
+                    const std::array<T*, 1 + Kernel::wrt_count + lower::triangle_size(Kernel::wrt_count)>& out,
+                    int threads = 1) {
     using B = xsimd::batch<T, A>;
     constexpr std::size_t W = Kernel::wrt_count;
     run_batches<A>(n, in, out, [&](const std::array<B, Kernel::arity>& x) {
         std::array<B, 1 + W + lower::triangle_size(W)> y;
         k.hessian_at(x.data(), y.data(), y.data() + 1, y.data() + 1 + W);
         return y;
-    });
+    }, threads);
 }
 
 /// Value (out[0]), gradient (out[1 + j]) and H·v (out[1 + W + j]) at every point, for
 /// directions given after the inputs (in[arity + j], one per wrt variable).
 template <class A, class Kernel, class T>
 void hvp_points(const Kernel& k, std::size_t n, const std::array<const T*, Kernel::arity + Kernel::wrt_count>& in,
-                const std::array<T*, 1 + 2 * Kernel::wrt_count>& out) {
+                const std::array<T*, 1 + 2 * Kernel::wrt_count>& out, int threads = 1) {
     using B = xsimd::batch<T, A>;
     constexpr std::size_t W = Kernel::wrt_count;
     run_batches<A>(n, in, out, [&](const std::array<B, Kernel::arity + W>& x) {
         std::array<B, 1 + 2 * W> y;
         k.hvp_at(x.data(), x.data() + Kernel::arity, y.data(), y.data() + 1, y.data() + 1 + W);
         return y;
-    });
+    }, threads);
 }
 
 /// Σ over the n points of the M batches `per_batch(x)` returns, x holding the parameters
 /// θ broadcast and one batch of points of each data variable. Blocked as the first-order
-/// map-reduce (per-lane partial sums over at most `block` batches, then added into double
-/// totals); the padding lanes of the last partial batch are masked out of the sums.
+/// map-reduce: per-lane partial sums over at most `block` batches added into double
+/// totals, the blocks (and the last partial batch, its padding lanes masked out) combined
+/// along the tree of parallel/reduce.hpp: the same result on any number of threads.
 template <class A, std::size_t M, class Kernel, class T, class PerBatch>
 std::array<double, M> sum_over_points(std::size_t n, const std::array<const T*, data_layout<Kernel>::data_count>& data,
-                                      const std::array<T, Kernel::wrt_count>& theta, PerBatch per_batch) {
+                                      const std::array<T, Kernel::wrt_count>& theta, PerBatch per_batch,
+                                      int threads = 1) {
     using B = xsimd::batch<T, A>;
     using layout = data_layout<Kernel>;
     constexpr std::size_t L = B::size;
-    std::array<B, Kernel::arity> x;
+    std::array<B, Kernel::arity> parameters;
     for (std::size_t v = 0; v < Kernel::arity; ++v)
-        x[v] = B(layout::is_parameter[v] ? theta[layout::position[v]] : T(0));
-    std::array<double, M> total{};
-    std::array<B, M> s;
-    const auto flush = [&] {
-        for (std::size_t m = 0; m < M; ++m) total[m] += static_cast<double>(xsimd::hadd(s[m]));
+        parameters[v] = B(layout::is_parameter[v] ? theta[layout::position[v]] : T(0));
+    const auto to_doubles = [](const std::array<B, M>& s) {
+        std::array<double, M> total;
+        for (std::size_t m = 0; m < M; ++m) total[m] = static_cast<double>(xsimd::hadd(s[m]));
+        return total;
     };
     const std::size_t full = n - n % L;
-    std::size_t i = 0;
-    while (i < full) {
-        const std::size_t end = std::min(full, i + block * L);
+    const std::size_t full_blocks = (full + block * L - 1) / (block * L);
+    const std::size_t leaves = full_blocks + (full < n ? 1 : 0);
+    if (leaves == 0) return {};
+    const auto leaf = [&](std::size_t b) {
+        std::array<B, Kernel::arity> x = parameters;
+        std::array<B, M> s;
         s.fill(B(T(0)));
-        for (; i < end; i += L) {
+        if (b == full_blocks) {  // the last n - full points, padded and masked
+            const std::size_t m_left = n - full;
+            alignas(A::alignment()) T buffer[L];
+            for (std::size_t v = 0; v < Kernel::arity; ++v) {
+                if (layout::is_parameter[v]) continue;
+                const T* src = data[layout::position[v]] + full;
+                for (std::size_t l = 0; l < L; ++l) buffer[l] = src[std::min(l, m_left - 1)];
+                x[v] = B::load_aligned(buffer);
+            }
+            const auto real = first_lanes<A, T>(m_left);
+            const std::array<B, M> y = per_batch(x);
+            for (std::size_t m = 0; m < M; ++m) s[m] = xsimd::select(real, y[m], B(T(0)));
+            return to_doubles(s);
+        }
+        const std::size_t end = std::min(full, (b + 1) * block * L);
+        for (std::size_t i = b * block * L; i < end; i += L) {
             for (std::size_t v = 0; v < Kernel::arity; ++v)
                 if (!layout::is_parameter[v]) x[v] = B::load_unaligned(data[layout::position[v]] + i);
             const std::array<B, M> y = per_batch(x);
             for (std::size_t m = 0; m < M; ++m) s[m] += y[m];
         }
-        flush();
-    }
-    if (i < n) {
-        const std::size_t m_left = n - i;
-        alignas(A::alignment()) T buffer[L];
-        for (std::size_t v = 0; v < Kernel::arity; ++v) {
-            if (layout::is_parameter[v]) continue;
-            const T* src = data[layout::position[v]] + i;
-            for (std::size_t l = 0; l < L; ++l) buffer[l] = src[std::min(l, m_left - 1)];
-            x[v] = B::load_aligned(buffer);
-        }
-        const auto real = first_lanes<A, T>(m_left);
-        const std::array<B, M> y = per_batch(x);
-        for (std::size_t m = 0; m < M; ++m) s[m] = xsimd::select(real, y[m], B(T(0)));
-        flush();
-    }
-    return total;
+        return to_doubles(s);
+    };
+    return parallel::tree_reduce<std::array<double, M>>(leaves, threads, leaf,
+                                                        [](const std::array<double, M>& a, const std::array<double, M>& c) {
+                                                            std::array<double, M> r;
+                                                            for (std::size_t m = 0; m < M; ++m) r[m] = a[m] + c[m];
+                                                            return r;
+                                                        });
 }
 
 /// Σᵢ f, Σᵢ ∇θ f and Σᵢ ∇²θ f over the points.
 template <class A, class Kernel, class T>
 hessian_result<T, Kernel::wrt_count> reduce_hessian(const Kernel& k, std::size_t n,
                                                     const std::array<const T*, data_layout<Kernel>::data_count>& data,
-                                                    const std::array<T, Kernel::wrt_count>& theta) {
+                                                    const std::array<T, Kernel::wrt_count>& theta, int threads = 1) {
     using B = xsimd::batch<T, A>;
     constexpr std::size_t W = Kernel::wrt_count;
     constexpr std::size_t M = 1 + W + lower::triangle_size(W);
@@ -103,7 +115,7 @@ hessian_result<T, Kernel::wrt_count> reduce_hessian(const Kernel& k, std::size_t
         std::array<B, M> y;
         k.hessian_at(x.data(), y.data(), y.data() + 1, y.data() + 1 + W);
         return y;
-    });
+    }, threads);
     hessian_result<T, W> r;
     r.value = static_cast<T>(s[0]);
     std::array<T, lower::triangle_size(W)> upper;
@@ -118,7 +130,7 @@ hessian_result<T, Kernel::wrt_count> reduce_hessian(const Kernel& k, std::size_t
 template <class A, class Kernel, class T>
 gauss_newton_result<T, Kernel::wrt_count> reduce_gauss_newton(
     const Kernel& k, std::size_t n, const std::array<const T*, data_layout<Kernel>::data_count>& data,
-    const std::array<T, Kernel::wrt_count>& theta) {
+    const std::array<T, Kernel::wrt_count>& theta, int threads = 1) {
     using B = xsimd::batch<T, A>;
     constexpr std::size_t W = Kernel::wrt_count;
     constexpr std::size_t M = 1 + W + lower::triangle_size(W);
@@ -134,7 +146,7 @@ gauss_newton_result<T, Kernel::wrt_count> reduce_gauss_newton(
             for (std::size_t j = i; j < W; ++j) y[at++] = g[i] * g[j];
         }
         return y;
-    });
+    }, threads);
     gauss_newton_result<T, W> r;
     r.value = static_cast<T>(s[0]);
     std::array<T, lower::triangle_size(W)> upper;

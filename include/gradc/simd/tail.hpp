@@ -1,7 +1,7 @@
 #pragma once
 /// Running a per-batch function over N points held as structure of arrays: full batches
 /// by unaligned loads and stores straight from the caller's spans, then one partial batch
-/// for the N mod lanes remaining points.
+/// for the N mod lanes remaining points; on several threads, in chunks of points.
 ///
 /// The partial batch goes through a small stack buffer. xsimd 8.1 has no masked load or
 /// store for every architecture (AVX-512 has them as instructions, SSE2/AVX2 do not), and
@@ -16,25 +16,28 @@
 #include <algorithm>
 #include <cstring>
 
+#include <gradc/parallel/reduce.hpp>
 #include <gradc/simd/config.hpp>
 
 namespace gradc::simd::detail {
 
 /// Calls `f(x)` (x: std::array of K batches, one per input span) for every batch of
-/// points and stores what it returns (std::array of M batches) into the output spans.
+/// points in [begin, end) and stores what it returns (std::array of M batches) into the
+/// output spans; a partial batch only at the end.
 template <class A, class T, std::size_t K, std::size_t M, class F>
-void run_batches(std::size_t n, const std::array<const T*, K>& in, const std::array<T*, M>& out, F&& f) {
+void run_batch_range(std::size_t begin, std::size_t end, const std::array<const T*, K>& in,
+                     const std::array<T*, M>& out, F& f) {
     using B = xsimd::batch<T, A>;
     constexpr std::size_t L = B::size;
-    std::size_t i = 0;
-    for (; i + L <= n; i += L) {
+    std::size_t i = begin;
+    for (; i + L <= end; i += L) {
         std::array<B, K> x;
         for (std::size_t j = 0; j < K; ++j) x[j] = B::load_unaligned(in[j] + i);
         const std::array<B, M> y = f(x);
         for (std::size_t k = 0; k < M; ++k) y[k].store_unaligned(out[k] + i);
     }
-    if (i == n) return;
-    const std::size_t m = n - i;
+    if (i == end) return;
+    const std::size_t m = end - i;
     alignas(A::alignment()) T buffer[L];
     std::array<B, K> x;
     for (std::size_t j = 0; j < K; ++j) {
@@ -46,6 +49,26 @@ void run_batches(std::size_t n, const std::array<const T*, K>& in, const std::ar
         y[k].store_aligned(buffer);
         std::memcpy(out[k] + i, buffer, m * sizeof(T));
     }
+}
+
+/// Points per chunk when a batch call runs on several threads: a multiple of every
+/// batch width, large enough that a chunk costs far more than scheduling it.
+inline constexpr std::size_t points_per_chunk = 8192;
+
+/// All n points, on `threads` threads in chunks of `points_per_chunk` (each point is
+/// computed alone, so the result does not depend on the split).
+template <class A, class T, std::size_t K, std::size_t M, class F>
+void run_batches(std::size_t n, const std::array<const T*, K>& in, const std::array<T*, M>& out, F&& f,
+                 int threads = 1) {
+    const std::size_t chunks = (n + points_per_chunk - 1) / points_per_chunk;
+    if (threads <= 1 || chunks <= 1) {
+        run_batch_range<A>(0, n, in, out, f);
+        return;
+    }
+    parallel::for_each_chunk(chunks, threads, [&](std::size_t c) {
+        auto local = f;  // a copy per chunk: f may keep state between batches
+        run_batch_range<A>(c * points_per_chunk, std::min(n, (c + 1) * points_per_chunk), in, out, local);
+    });
 }
 
 /// A mask with the first m lanes set: the real points of a partial batch.

@@ -1,0 +1,90 @@
+#pragma once
+/// Splitting work over threads (oneTBB) so that the number of threads never changes a
+/// result:
+///  - `for_each_chunk(count, threads, f)`: f(c) for c in [0, count), chunks of points
+///    written independently (batch calls);
+///  - `tree_reduce(count, threads, leaf, combine)`: combine over leaf(b), b in [0,
+///    count), along a tree fixed by `count` alone: [lo, hi) is split at its midpoint
+///    until one leaf is left, and the two halves are combined left then right. With one
+///    thread the same tree is walked on the calling thread, so map-reduce results are
+///    bitwise identical for any thread count and any scheduling. Pairwise combination
+///    also keeps the rounding error of a long sum near O(log n).
+/// Both run on the calling thread for one thread, for little work, or without oneTBB.
+
+#include <cstddef>
+#include <utility>
+
+#ifdef GRADC_HAS_TBB
+#include <oneapi/tbb/blocked_range.h>
+#include <oneapi/tbb/parallel_for.h>
+#include <oneapi/tbb/parallel_invoke.h>
+#include <oneapi/tbb/partitioner.h>
+#include <oneapi/tbb/task_arena.h>
+#endif
+
+namespace gradc::parallel {
+
+/// Runs f inside an arena of `threads` threads (the calling thread included).
+template <class F>
+void in_arena(int threads, F&& f) {
+#ifdef GRADC_HAS_TBB
+    if (threads > 1) {
+        oneapi::tbb::task_arena arena(threads);
+        arena.execute(std::forward<F>(f));
+        return;
+    }
+#else
+    (void)threads;
+#endif
+    f();
+}
+
+template <class F>
+void for_each_chunk(std::size_t count, int threads, F&& f) {
+#ifdef GRADC_HAS_TBB
+    if (threads > 1 && count > 1) {
+        in_arena(threads, [&] {
+            oneapi::tbb::parallel_for(
+                oneapi::tbb::blocked_range<std::size_t>(0, count, 1),
+                [&](const oneapi::tbb::blocked_range<std::size_t>& r) {
+                    for (std::size_t c = r.begin(); c != r.end(); ++c) f(c);
+                },
+                oneapi::tbb::simple_partitioner{});
+        });
+        return;
+    }
+#endif
+    (void)threads;
+    for (std::size_t c = 0; c < count; ++c) f(c);
+}
+
+namespace detail {
+
+template <class Result, class Leaf, class Combine>
+Result tree(std::size_t lo, std::size_t hi, bool spawn, const Leaf& leaf, const Combine& combine) {
+    if (hi - lo == 1) return leaf(lo);
+    const std::size_t mid = lo + (hi - lo) / 2;
+    Result left, right;
+#ifdef GRADC_HAS_TBB
+    if (spawn) {
+        oneapi::tbb::parallel_invoke([&] { left = tree<Result>(lo, mid, spawn, leaf, combine); },
+                                     [&] { right = tree<Result>(mid, hi, spawn, leaf, combine); });
+        return combine(left, right);
+    }
+#endif
+    left = tree<Result>(lo, mid, spawn, leaf, combine);
+    right = tree<Result>(mid, hi, spawn, leaf, combine);
+    return combine(left, right);
+}
+
+}  // namespace detail
+
+/// combine over leaf(0..count-1) along the midpoint tree (count ≥ 1).
+template <class Result, class Leaf, class Combine>
+Result tree_reduce(std::size_t count, int threads, const Leaf& leaf, const Combine& combine) {
+    Result r;
+    in_arena(threads, [&] { r = detail::tree<Result>(0, count, threads > 1 && count > 1, leaf, combine); });
+    return r;
+}
+
+}  // namespace gradc::parallel

@@ -1,0 +1,60 @@
+#pragma once
+/// How many threads gradc's batch calls and map-reduce use: `gradc::set_num_threads(n)`
+/// for the whole program (like `torch::set_num_threads`; the default is every core), or
+/// `gradc::threads{n}` as the last argument of one call. One thread runs the calls on the
+/// calling thread without oneTBB. Without oneTBB (the Meson feature `tbb` disabled or not
+/// found: GRADC_HAS_TBB undefined) every call runs on the calling thread.
+///
+/// The number of threads never changes a result: batch calls compute each point alone,
+/// and map-reduce sums in a tree fixed by the number of points (parallel/reduce.hpp).
+
+#include <atomic>
+#include <stdexcept>
+#include <string>
+#include <thread>
+
+namespace gradc {
+
+namespace detail {
+inline std::atomic<int>& thread_setting() {
+    static std::atomic<int> n{0};  // 0: every core
+    return n;
+}
+}  // namespace detail
+
+/// Threads for the batch calls and map-reduce from now on (n ≥ 1).
+inline void set_num_threads(int n) {
+    if (n < 1) throw std::invalid_argument("gradc::set_num_threads: got " + std::to_string(n) + ", expected at least 1");
+    detail::thread_setting().store(n, std::memory_order_relaxed);
+}
+
+/// The threads a call uses by default: the last set_num_threads, else every core.
+inline int get_num_threads() {
+    const int n = detail::thread_setting().load(std::memory_order_relaxed);
+    if (n > 0) return n;
+    const unsigned cores = std::thread::hardware_concurrency();
+    return cores == 0 ? 1 : static_cast<int>(cores);
+}
+
+/// A call's own thread count, as its last argument: `k.map_reduce(data, theta,
+/// gradc::threads{4})`; `gradc::threads{4, xsimd::avx2{}}` also picks the architecture.
+template <class Arch = void>
+struct threads {
+    int count;
+    Arch arch{};
+    explicit threads(int n, Arch a = {}) : count(n), arch(a) {
+        if (n < 1) throw std::invalid_argument("gradc::threads: got " + std::to_string(n) + ", expected at least 1");
+    }
+};
+template <>
+struct threads<void> {
+    int count;
+    explicit threads(int n) : count(n) {
+        if (n < 1) throw std::invalid_argument("gradc::threads: got " + std::to_string(n) + ", expected at least 1");
+    }
+};
+threads(int) -> threads<void>;
+template <class Arch>
+threads(int, Arch) -> threads<Arch>;
+
+}  // namespace gradc
