@@ -31,13 +31,19 @@ auto loglik_kernel() {
     return gradc::compile(-0.5 * (z * z) - log(sigma) - half_log_2pi, gradc::wrt(mu, sigma));
 }
 
-auto black_scholes_kernel() {
-    auto [s, k, t, r, v] = gradc::variables<5>();
+/// The Black-Scholes call price as a gradc expression of five variables.
+template <class S, class K, class T, class R, class V>
+auto black_scholes_price(const S& s, const K& k, const T& t, const R& r, const V& v) {
     const auto vs = v * sqrt(t);
     const auto d1 = (log(s / k) + (r + 0.5 * (v * v)) * t) / vs;
     const auto d2 = d1 - vs;
     constexpr double c = -0.5 * std::numbers::sqrt2;
-    return gradc::compile(s * (0.5 * erfc(d1 * c)) - k * exp(-(r * t)) * (0.5 * erfc(d2 * c)));
+    return s * (0.5 * erfc(d1 * c)) - k * exp(-(r * t)) * (0.5 * erfc(d2 * c));
+}
+
+auto black_scholes_kernel() {
+    auto [s, k, t, r, v] = gradc::variables<5>();
+    return gradc::compile(black_scholes_price(s, k, t, r, v));
 }
 
 template <int J, class X>

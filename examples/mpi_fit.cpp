@@ -19,6 +19,8 @@
 #include <gradc/gradc.hpp>
 #include <gradc/mpi.hpp>
 
+#include "newton_step.hpp"
+
 namespace {
 
 constexpr double true_mu = -0.7, true_sigma = 1.9;
@@ -39,15 +41,7 @@ std::array<double, 2> newton(Reduce reduce, int& steps) {
     std::array<double, 2> theta{0.0, 0.0};
     double change = 1;
     for (steps = 0; steps < 30 && change > 1e-13; ++steps) {
-        const auto h = reduce(theta);
-        const auto& H = h.hessian;
-        const auto& g = h.gradient;
-        const double det = H[0][0] * H[1][1] - H[0][1] * H[1][0];
-        const double d0 = (H[1][1] * g[0] - H[0][1] * g[1]) / det;
-        const double d1 = (H[0][0] * g[1] - H[1][0] * g[0]) / det;
-        theta[0] -= d0;
-        theta[1] -= d1;
-        change = std::abs(d0) + std::abs(d1);
+        change = newton_step(reduce(theta), theta);
     }
     return theta;
 }

@@ -16,6 +16,8 @@
 
 #include <gradc/gradc.hpp>
 
+#include "newton_step.hpp"
+
 int main() {
     constexpr double nu = 5, true_mu = 2, true_sigma = 0.5;
     constexpr std::size_t n = 100'000;
@@ -39,15 +41,8 @@ int main() {
     int step = 0;
     double change = 1;
     for (; step < 20 && change > 1e-12; ++step) {
-        const auto h = k.map_reduce_hessian(data, theta);
-        const auto& H = h.hessian;
-        const auto& g = h.gradient;
-        const double det = H[0][0] * H[1][1] - H[0][1] * H[1][0];
-        const double d0 = (H[1][1] * g[0] - H[0][1] * g[1]) / det;
-        const double d1 = (H[0][0] * g[1] - H[1][0] * g[0]) / det;
-        theta[0] -= d0;
-        theta[1] -= d1;
-        change = std::abs(d0) + std::abs(d1);
+        const auto h = k.map_reduce_hessian(data, theta);  // Σℓ, its gradient and Hessian
+        change = newton_step(h, theta);
         std::printf("step %d: log-likelihood %.6f, mu = %.8f, sigma = %.8f, |step| = %.3g\n", step + 1, h.value,
                     theta[0], std::exp(theta[1]), change);
     }

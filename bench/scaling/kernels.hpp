@@ -12,21 +12,15 @@
 
 #include <gradc/gradc.hpp>
 
+#include "../gradc_kernels.hpp"
+
 namespace scaling {
 
-inline auto loglik_kernel() {
-    auto [x, mu, sigma] = gradc::variables<3>();
-    const auto z = (x - mu) / sigma;
-    return gradc::compile(-0.5 * (z * z) - log(sigma), gradc::wrt(mu, sigma));
-}
+using bench::loglik_kernel;
 
 inline auto calibration_kernel() {
     auto [s, k, t, r, v] = gradc::variables<5>();
-    const auto vs = v * sqrt(t);
-    const auto d1 = (log(s / k) + (r + 0.5 * (v * v)) * t) / vs;
-    const auto d2 = d1 - vs;
-    constexpr double c = -0.5 * std::numbers::sqrt2;
-    return gradc::compile(s * (0.5 * erfc(d1 * c)) - k * exp(-(r * t)) * (0.5 * erfc(d2 * c)), gradc::wrt(r, v));
+    return gradc::compile(bench::black_scholes_price(s, k, t, r, v), gradc::wrt(r, v));
 }
 
 /// n points of each data variable, uniform in the given ranges, seeded.

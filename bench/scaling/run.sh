@@ -5,10 +5,7 @@ set -eu
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root"
 build=build-bench
-if [ ! -d "$build" ]; then
-    meson setup "$build" -Dbenchmarks=true -Dtests=false -Dexamples=false >/dev/null
-fi
-meson compile -C "$build" -j 2 bench/scaling/gradc-bench-threads bench/scaling/gradc-bench-mpi >/dev/null
+bench/build-targets.sh bench/scaling/gradc-bench-threads bench/scaling/gradc-bench-mpi
 "$build"/bench/scaling/gradc-bench-threads --benchmark_repetitions=3 --benchmark_report_aggregates_only=true
 for np in 1 2; do
     mpiexec --allow-run-as-root --oversubscribe -np $np "$build"/bench/scaling/gradc-bench-mpi

@@ -33,20 +33,23 @@ const std::size_t n = point_count();
 const auto loglik_data = scaling::data(n, scaling::loglik_ranges, 1);
 const auto option_data = scaling::data(n, scaling::option_ranges, 2);
 
+void report_points(benchmark::State& state) {
+    state.counters["ns_per_point"] = benchmark::Counter(double(n) * double(state.iterations()),
+                                                        benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+}
+
 void loglik_map_reduce(benchmark::State& state) {
     const auto k = scaling::loglik_kernel();
     const auto d = spans<1>(loglik_data);
     for (auto _ : state) benchmark::DoNotOptimize(k.map_reduce(d, scaling::loglik_theta, gradc::threads{int(state.range(0))}));
-    state.counters["ns_per_point"] = benchmark::Counter(double(n) * double(state.iterations()),
-                                                        benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+    report_points(state);
 }
 
 void calibration_map_reduce(benchmark::State& state) {
     const auto k = scaling::calibration_kernel();
     const auto d = spans<3>(option_data);
     for (auto _ : state) benchmark::DoNotOptimize(k.map_reduce(d, scaling::option_theta, gradc::threads{int(state.range(0))}));
-    state.counters["ns_per_point"] = benchmark::Counter(double(n) * double(state.iterations()),
-                                                        benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+    report_points(state);
 }
 
 void calibration_gradient_batch(benchmark::State& state) {
@@ -56,8 +59,7 @@ void calibration_gradient_batch(benchmark::State& state) {
     for (auto _ : state)
         k.gradient_batch(in, std::span<double>(value), std::array<std::span<double>, 2>{g0, g1},
                          gradc::threads{int(state.range(0))});
-    state.counters["ns_per_point"] = benchmark::Counter(double(n) * double(state.iterations()),
-                                                        benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+    report_points(state);
 }
 
 }  // namespace

@@ -7,10 +7,7 @@ set -eu
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root"
 build=build-bench
-if [ ! -d "$build" ]; then
-    meson setup "$build" -Dbenchmarks=true -Dtests=false -Dexamples=false >/dev/null
-fi
-meson compile -C "$build" -j 2 bench/second_order/gradc-bench-second-order >/dev/null
+bench/build-targets.sh bench/second_order/gradc-bench-second-order
 pin=""
 if command -v taskset >/dev/null 2>&1; then pin="taskset -c $(($(nproc) - 1))"; fi
 $pin "$build"/bench/second_order/gradc-bench-second-order --benchmark_repetitions=5 \

@@ -8,6 +8,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <gradc/check.hpp>
 #include <gradc/gradc.hpp>
 
 namespace {
@@ -27,20 +28,10 @@ auto black_scholes_call(const S& s, const K& k, const R& r, const Sigma& sigma, 
 
 double phi(double x) { return std::exp(-0.5 * x * x) / std::sqrt(2 * std::numbers::pi); }
 
-/// Central differences of the compiled gradient: column j of the Hessian.
-template <class K, std::size_t N>
-std::array<std::array<double, K::wrt_count>, K::wrt_count> fd_hessian(const K& k, std::array<double, N> x) {
-    constexpr std::size_t W = K::wrt_count;
-    std::array<std::array<double, W>, W> h{};
-    for (std::size_t j = 0; j < W; ++j) {
-        const double eps = 1e-6 * std::max(1.0, std::abs(x[K::wrt_variables[j]]));
-        auto xp = x, xm = x;
-        xp[K::wrt_variables[j]] += eps;
-        xm[K::wrt_variables[j]] -= eps;
-        const auto gp = k.gradient(xp).gradient, gm = k.gradient(xm).gradient;
-        for (std::size_t i = 0; i < W; ++i) h[i][j] = (gp[i] - gm[i]) / (2 * eps);
-    }
-    return h;
+/// Central differences of the compiled gradient (the checker's), step 1e-6.
+template <class K>
+auto fd_hessian(const K& k, const std::array<double, K::arity>& x) {
+    return gradc::check::detail::numerical_hessian(k, x, 1e-6);
 }
 
 }  // namespace

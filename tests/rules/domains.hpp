@@ -108,4 +108,16 @@ template <> struct closed_form<rules::where> {
 };
 // clang-format on
 
+/// The first A coordinates of each point: the operands of an A-operand rule.
+template <std::size_t A>
+std::vector<std::array<double, A>> first_coordinates(const std::vector<point>& points) {
+    std::vector<std::array<double, A>> r;
+    for (const auto& p : points) {
+        std::array<double, A> q{};
+        for (std::size_t j = 0; j < A; ++j) q[j] = p[j];
+        r.push_back(q);
+    }
+    return r;
+}
+
 }  // namespace gradc::test

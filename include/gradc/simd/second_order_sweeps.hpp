@@ -103,6 +103,18 @@ std::array<double, M> sum_over_points(std::size_t n, const std::array<const T*, 
                                                         });
 }
 
+/// Sums laid out as [value, W first-order entries, the W×W upper triangle] into a value,
+/// a vector and the full symmetric matrix.
+template <class T, std::size_t W, std::size_t M>
+void unpack_sums(const std::array<double, M>& s, T& value, std::array<T, W>& first,
+                 std::array<std::array<T, W>, W>& second) {
+    value = static_cast<T>(s[0]);
+    std::array<T, lower::triangle_size(W)> upper;
+    for (std::size_t j = 0; j < W; ++j) first[j] = static_cast<T>(s[1 + j]);
+    for (std::size_t t = 0; t < upper.size(); ++t) upper[t] = static_cast<T>(s[1 + W + t]);
+    second = lower::symmetric_from_upper<T, W>(upper.data());
+}
+
 /// Σᵢ f, Σᵢ ∇θ f and Σᵢ ∇²θ f over the points.
 template <class A, class Kernel, class T>
 hessian_result<T, Kernel::wrt_count> reduce_hessian(const Kernel& k, std::size_t n,
@@ -117,11 +129,7 @@ hessian_result<T, Kernel::wrt_count> reduce_hessian(const Kernel& k, std::size_t
         return y;
     }, threads);
     hessian_result<T, W> r;
-    r.value = static_cast<T>(s[0]);
-    std::array<T, lower::triangle_size(W)> upper;
-    for (std::size_t j = 0; j < W; ++j) r.gradient[j] = static_cast<T>(s[1 + j]);
-    for (std::size_t t = 0; t < upper.size(); ++t) upper[t] = static_cast<T>(s[1 + W + t]);
-    r.hessian = lower::symmetric_from_upper<T, W>(upper.data());
+    unpack_sums(s, r.value, r.gradient, r.hessian);
     return r;
 }
 
@@ -148,11 +156,7 @@ gauss_newton_result<T, Kernel::wrt_count> reduce_gauss_newton(
         return y;
     }, threads);
     gauss_newton_result<T, W> r;
-    r.value = static_cast<T>(s[0]);
-    std::array<T, lower::triangle_size(W)> upper;
-    for (std::size_t j = 0; j < W; ++j) r.jtr[j] = static_cast<T>(s[1 + j]);
-    for (std::size_t t = 0; t < upper.size(); ++t) upper[t] = static_cast<T>(s[1 + W + t]);
-    r.jtj = lower::symmetric_from_upper<T, W>(upper.data());
+    unpack_sums(s, r.value, r.jtr, r.jtj);
     return r;
 }
 
