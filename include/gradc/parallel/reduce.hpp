@@ -16,6 +16,7 @@
 
 #ifdef GRADC_HAS_TBB
 #include <oneapi/tbb/blocked_range.h>
+#include <oneapi/tbb/info.h>
 #include <oneapi/tbb/parallel_for.h>
 #include <oneapi/tbb/parallel_invoke.h>
 #include <oneapi/tbb/partitioner.h>
@@ -24,10 +25,13 @@
 
 namespace gradc::parallel {
 
-/// Runs f inside an arena of `threads` threads (the calling thread included).
+/// Runs f inside an arena of `threads` threads (the calling thread included), at most
+/// as many as the machine has cores: more would only wait for each other (and oneTBB
+/// warns about it on standard error).
 template <class F>
 void in_arena(int threads, F&& f) {
 #ifdef GRADC_HAS_TBB
+    if (threads > oneapi::tbb::info::default_concurrency()) threads = oneapi::tbb::info::default_concurrency();
     if (threads > 1) {
         oneapi::tbb::task_arena arena(threads);
         arena.execute(std::forward<F>(f));
