@@ -21,3 +21,4 @@
 #include <gradc/autograd/tensor.hpp>
 #include <gradc/autograd/tensor_impl.hpp>
 #include <gradc/autograd/view.hpp>
+#include <gradc/parallel/threads.hpp>

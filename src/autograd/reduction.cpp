@@ -15,7 +15,9 @@
 
 #include "internal.hpp"
 #include "kernels/convert.hpp"
+#include "kernels/parallel.hpp"
 #include "kernels/simd.hpp"
+#include "kernels/sum.hpp"
 
 namespace gradc {
 
@@ -78,28 +80,24 @@ Tensor reduce_raw(const Plan& p, ScalarType out_type, const char* op, F f) {
         dispatch(out_type, [&](auto otag) {
             using O = typename decltype(otag)::type;
             O* dst = static_cast<O*>(out.raw_data());
-            for (std::int64_t i = 0; i < p.outer; ++i) dst[i] = kernels::convert_value<O>(f(src + i * p.inner, p.inner));
+            // Rows are independent: many rows are split over threads, whole rows per chunk.
+            const auto rows = [&](std::int64_t begin, std::int64_t end) {
+                for (std::int64_t i = begin; i < end; ++i) dst[i] = kernels::convert_value<O>(f(src + i * p.inner, p.inner));
+            };
+            const std::int64_t per_chunk = std::max<std::int64_t>(1, kernels::elementwise_grain / std::max<std::int64_t>(p.inner, 1));
+            const std::int64_t chunks = (p.outer + per_chunk - 1) / per_chunk;
+            const int threads = get_num_threads();
+            if (chunks < 2 || threads < 2) {
+                rows(0, p.outer);
+            } else {
+                parallel::for_each_chunk(static_cast<std::size_t>(chunks), threads, [&](std::size_t c) {
+                    const std::int64_t begin = static_cast<std::int64_t>(c) * per_chunk;
+                    rows(begin, std::min(p.outer, begin + per_chunk));
+                });
+            }
         });
     });
     return out;
-}
-
-template <class T>
-T sum_run(const T* x, std::int64_t n) {
-    std::int64_t i = 0;
-    T acc{};
-    if constexpr (kernels::has_batch<T>) {
-        using B = kernels::batch<T>;
-        constexpr std::int64_t W = B::size;
-        B b0(T(0)), b1(T(0));
-        for (; i + 2 * W <= n; i += 2 * W) {
-            b0 += B::load_unaligned(x + i);
-            b1 += B::load_unaligned(x + i + W);
-        }
-        acc = xsimd::hadd(b0 + b1);
-    }
-    for (; i < n; ++i) acc += x[i];
-    return acc;
 }
 
 // g with the reduced dimensions put back as size 1, then broadcast to `in`.
@@ -112,7 +110,7 @@ Tensor expand_back(const Tensor& g, const Shape& keep_sizes, const Shape& in) {
 Tensor sum(const Tensor& a, const Shape& dims, bool keepdim) {
     const ScalarType dt = kernels::float_type(a.dtype());
     Plan p = plan(a, dims, keepdim, "sum", dt);
-    Tensor y = reduce_raw(p, dt, "sum", [](const auto* x, std::int64_t n) { return sum_run(x, n); });
+    Tensor y = reduce_raw(p, dt, "sum", [](const auto* x, std::int64_t n) { return kernels::sum_run(x, n); });
     const Shape keep = p.keep_sizes, in = a.sizes();
     return autograd::record_single_output("sum", {a}, y, {}, [keep, in](const tensor_list& g, const BackwardContext&) -> tensor_list {
         return {expand_back(g[0], keep, in)};
@@ -125,7 +123,7 @@ Tensor mean(const Tensor& a, const Shape& dims, bool keepdim) {
     const double count = static_cast<double>(p.inner);
     Tensor y = reduce_raw(p, dt, "mean", [count](const auto* x, std::int64_t n) {
         using T = std::decay_t<decltype(*x)>;
-        return sum_run(x, n) / static_cast<kernels::real_of_t<T>>(count);
+        return kernels::sum_run(x, n) / static_cast<kernels::real_of_t<T>>(count);
     });
     const Shape keep = p.keep_sizes, in = a.sizes();
     return autograd::record_single_output("mean", {a}, y, {}, [keep, in, count](const tensor_list& g, const BackwardContext&) -> tensor_list {
@@ -327,7 +325,7 @@ Tensor norm(const Tensor& a, double p, const Shape& dims, bool keepdim) {
     }
     const ScalarType dt = squares.dtype();
     Plan pl = plan(squares, dims, keepdim, "norm", dt);
-    Tensor y = reduce_raw(pl, dt, "norm", [](const auto* x, std::int64_t n) { return std::sqrt(sum_run(x, n)); });
+    Tensor y = reduce_raw(pl, dt, "norm", [](const auto* x, std::int64_t n) { return std::sqrt(kernels::sum_run(x, n)); });
     const Shape keep = pl.keep_sizes, in = a.sizes();
     return autograd::record_single_output("norm", {a}, y, {a, y}, [keep, in](const tensor_list& g, const BackwardContext& ctx) -> tensor_list {
         // a/‖a‖, and 0 where ‖a‖ = 0 (the minimum-norm subgradient).

@@ -12,6 +12,7 @@
 #include "../internal.hpp"
 #include "convert.hpp"
 #include "loop.hpp"
+#include "parallel.hpp"
 #include "simd.hpp"
 
 namespace gradc::kernels {
@@ -46,6 +47,10 @@ Tensor map1(const Tensor& a_in, const char* op) {
         } else {
             const T* pa = static_cast<const T*>(a.raw_data());
             T* py = static_cast<T*>(y.raw_data());
+            if (a.is_contiguous()) {  // one run, split over threads when large
+                parallel_ranges(a.numel(), [&](std::int64_t b, std::int64_t e) { unary_run<Rule>(pa + b, py + b, e - b, 1); });
+                return;
+            }
             const Shape& ys = y.strides();
             for_each_run<2>(a.sizes(), {&ys, &a.strides()}, {0, 0}, [&](const Run<2>& r) {
                 unary_run<Rule>(pa + r.offset[1], py + r.offset[0], r.count, r.stride[1]);
@@ -92,8 +97,12 @@ Tensor map2(const Tensor& a_in, const Tensor& b_in, const char* op) {
                 throw Error(std::string("gradc: ") + op + " does not support complex tensors, got " + detail::describe(a_in) +
                             " and " + detail::describe(b_in));
             } else {
-                binary_run<Rule>(static_cast<const T*>(a.raw_data()), static_cast<const T*>(b.raw_data()),
-                                 static_cast<T*>(y.raw_data()), n, sa, sb);
+                const T* pa = static_cast<const T*>(a.raw_data());
+                const T* pb = static_cast<const T*>(b.raw_data());
+                T* py = static_cast<T*>(y.raw_data());
+                parallel_ranges(n, [&](std::int64_t s, std::int64_t e) {
+                    binary_run<Rule>(pa + s * sa, pb + s * sb, py + s, e - s, sa, sb);
+                });
             }
         });
         return y;
