@@ -57,6 +57,7 @@ void CustomFunctionCall::forward_ad(const std::string& name, AutogradContext* ct
                 throw;
             }
             ctx->needs_input_grad_ = previous;
+            CustomFunctionCall::drop_extra_undefined(g, is_tensor_arg.size());
             if (g.size() != is_tensor_arg.size())
                 throw Error("gradc: function " + name + " returned an incorrect number of gradients (expected " +
                             std::to_string(is_tensor_arg.size()) + ", got " + std::to_string(g.size()) +

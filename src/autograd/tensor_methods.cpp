@@ -91,6 +91,7 @@ Tensor Tensor::narrow(std::int64_t dim, std::int64_t start, std::int64_t length)
     return gradc::narrow(*this, dim, start, length);
 }
 Tensor Tensor::expand(const Shape& sizes) const { return gradc::expand(*this, sizes); }
+Tensor Tensor::expand_as(const Tensor& other) const { return gradc::expand_as(*this, other); }
 Tensor Tensor::squeeze() const { return gradc::squeeze(*this); }
 Tensor Tensor::squeeze(std::int64_t dim) const { return gradc::squeeze(*this, dim); }
 Tensor Tensor::unsqueeze(std::int64_t dim) const { return gradc::unsqueeze(*this, dim); }

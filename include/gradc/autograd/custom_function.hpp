@@ -46,8 +46,6 @@
 
 namespace gradc::autograd {
 
-using variable_list = tensor_list;
-
 class CustomNodeBase;
 
 /// What forward and backward of a custom function share (LibTorch's AutogradContext).
@@ -116,6 +114,10 @@ private:
 
 /// Non-template machinery of Function<T>::apply (function.cpp).
 struct CustomFunctionCall {
+    /// Drops gradients past `expected` when all of them are undefined: LibTorch accepts
+    /// them (the C++ tutorial's LinearFunction returns a bias gradient also when called
+    /// without the defaulted bias); a defined extra one stays and is reported.
+    static void drop_extra_undefined(tensor_list& grads, std::size_t expected);
     /// Readable type name: "ns::MyFn" → "MyFn".
     static std::string short_name(const char* mangled);
     /// Before forward: edges and needs_input_grad. `node` is null when nothing is recorded.

@@ -4,6 +4,7 @@
 /// Tensor copies the handle, as in LibTorch; `clone()` copies the data.
 
 #include <complex>
+#include <concepts>
 #include <cstdint>
 #include <functional>
 #include <iosfwd>
@@ -30,6 +31,12 @@ using tensor_list = std::vector<Tensor>;
 
 namespace autograd {
 class Node;
+
+/// LibTorch's names for tensors in autograd code: a Variable is a Tensor (as in LibTorch
+/// since 1.0), and its lists are visible as gradc::autograd::tensor_list / variable_list.
+using Variable = Tensor;
+using gradc::tensor_list;
+using variable_list = tensor_list;
 
 /// Returned by every hook registration; `remove()` unregisters the hook (a no-op the
 /// second time, or once the tensor or node it was registered on is gone).
@@ -168,8 +175,18 @@ public:
     // ---- reductions -----------------------------------------------------------------
     Tensor sum() const;
     Tensor sum(const Shape& dims, bool keepdim = false) const;
+    /// `sum(0)`, `sum(dim, keepdim)`: one dimension. A template, so that a braced list
+    /// (`sum({})`, `sum({0, 1})`) still means dimensions and never converts to one integer.
+    template <std::integral I>
+    Tensor sum(I dim, bool keepdim = false) const {
+        return sum(Shape{static_cast<std::int64_t>(dim)}, keepdim);
+    }
     Tensor mean() const;
     Tensor mean(const Shape& dims, bool keepdim = false) const;
+    template <std::integral I>
+    Tensor mean(I dim, bool keepdim = false) const {
+        return mean(Shape{static_cast<std::int64_t>(dim)}, keepdim);
+    }
     Tensor prod() const;
     Tensor prod(std::int64_t dim, bool keepdim = false) const;
     Tensor amax(const Shape& dims = {}, bool keepdim = false) const;
@@ -195,6 +212,7 @@ public:
                  std::optional<std::int64_t> end = std::nullopt, std::int64_t step = 1) const;
     Tensor narrow(std::int64_t dim, std::int64_t start, std::int64_t length) const;
     Tensor expand(const Shape& sizes) const;
+    Tensor expand_as(const Tensor& other) const;
     Tensor squeeze() const;
     Tensor squeeze(std::int64_t dim) const;
     Tensor unsqueeze(std::int64_t dim) const;
@@ -229,6 +247,16 @@ public:
     Tensor& neg_();
     Tensor& sigmoid_();
     Tensor& tanh_();
+    /// Compound assignment is the in-place operation, as in LibTorch (`x += y` is
+    /// `x.add_(y)`: it bumps the version and is refused on a leaf that requires grad).
+    Tensor& operator+=(const Tensor& other) { return add_(other); }
+    Tensor& operator+=(double other) { return add_(other); }
+    Tensor& operator-=(const Tensor& other) { return sub_(other); }
+    Tensor& operator-=(double other) { return sub_(other); }
+    Tensor& operator*=(const Tensor& other) { return mul_(other); }
+    Tensor& operator*=(double other) { return mul_(other); }
+    Tensor& operator/=(const Tensor& other) { return div_(other); }
+    Tensor& operator/=(double other) { return div_(other); }
 
 private:
     void check_element_type(ScalarType expected, const char* what) const;

@@ -1,0 +1,204 @@
+// LibTorch code ported by renaming `torch::` to `gradc::`: the C++ autograd tutorial's
+// custom functions and the semantics a port relies on, written as a LibTorch user writes
+// them. Expected values come from PyTorch (reference/generate_libtorch.py).
+#include <vector>
+
+#include "support.hpp"
+
+namespace torch = gradc;  // the porting recipe of docs/dynamic.md
+
+using namespace testing;
+using Catch::Matchers::Contains;
+using torch::Tensor;
+using torch::autograd::AutogradContext;
+using torch::autograd::Function;
+using torch::autograd::tensor_list;
+
+namespace {
+
+Tensor ref(const std::string& name, const torch::Shape& shape, bool requires_grad = false) {
+    return ref_tensor(name, shape, torch::TensorOptions().dtype(torch::kFloat64).requires_grad(requires_grad));
+}
+
+double ref_scalar(const std::string& name) { return expected(name).at(0); }
+
+// ---- the C++ autograd tutorial ("Autograd in C++ Frontend"), as written there ---------
+
+// Inherit from Function
+class LinearFunction : public Function<LinearFunction> {
+public:
+    // Note that both forward and backward are static functions
+
+    // bias is an optional argument
+    static Tensor forward(AutogradContext* ctx, Tensor input, Tensor weight, Tensor bias = Tensor()) {
+        ctx->save_for_backward({input, weight, bias});
+        auto output = input.mm(weight.t());
+        if (bias.defined()) {
+            output += bias.unsqueeze(0).expand_as(output);
+        }
+        return output;
+    }
+
+    static tensor_list backward(AutogradContext* ctx, tensor_list grad_outputs) {
+        auto saved = ctx->get_saved_variables();
+        auto input = saved[0];
+        auto weight = saved[1];
+        auto bias = saved[2];
+
+        auto grad_output = grad_outputs[0];
+        auto grad_input = grad_output.mm(weight);
+        auto grad_weight = grad_output.t().mm(input);
+        auto grad_bias = Tensor();
+        if (bias.defined()) {
+            grad_bias = grad_output.sum(0);
+        }
+
+        return {grad_input, grad_weight, grad_bias};
+    }
+};
+
+// ---- small functions for the semantics a port relies on ------------------------------
+
+// Doubles its input by writing through data_ptr (no version bump of its own), marked dirty.
+struct DoubleThroughData : Function<DoubleThroughData> {
+    static Tensor forward(AutogradContext* ctx, Tensor t) {
+        auto* p = t.data_ptr<double>();
+        for (std::int64_t i = 0; i < t.numel(); ++i) p[i] *= 2;
+        ctx->mark_dirty({t});
+        return t;
+    }
+    static tensor_list backward(AutogradContext*, tensor_list g) { return {2 * g[0]}; }
+};
+
+// a * b; backward records what needs_input_grad says and computes only what is needed.
+std::vector<double> needs_seen;
+struct MulRecording : Function<MulRecording> {
+    static Tensor forward(AutogradContext* ctx, Tensor a, Tensor b) {
+        ctx->save_for_backward({a, b});
+        return a * b;
+    }
+    static tensor_list backward(AutogradContext* ctx, tensor_list g) {
+        auto saved = ctx->get_saved_variables();
+        needs_seen = {ctx->needs_input_grad(0) ? 1.0 : 0.0, ctx->needs_input_grad(1) ? 1.0 : 0.0};
+        return {ctx->needs_input_grad(0) ? g[0] * saved[1] : Tensor(),
+                ctx->needs_input_grad(1) ? g[0] * saved[0] : Tensor()};
+    }
+};
+
+// Returns a defined gradient past its inputs: still an error.
+struct ExtraDefined : Function<ExtraDefined> {
+    static Tensor forward(AutogradContext*, Tensor a) { return a * 2; }
+    static tensor_list backward(AutogradContext*, tensor_list g) { return {2 * g[0], g[0]}; }
+};
+
+}  // namespace
+
+// ---- the tutorial end to end -------------------------------------------------------------
+
+TEST_CASE("the tutorial's LinearFunction with bias", "[autograd][libtorch]") {
+    auto x = ref("linear.x", {2, 3}, true);
+    auto weight = ref("linear.w", {4, 3}, true);
+    auto bias = ref("linear.b", {4}, true);
+    auto y = LinearFunction::apply(x, weight, bias);
+    y.backward(ref("linear.g", {2, 4}));
+    CHECK_THAT(values(y), matches("linear.bias.y"));
+    CHECK_THAT(values(x.grad()), matches("linear.bias.x.grad"));
+    CHECK_THAT(values(weight.grad()), matches("linear.bias.w.grad"));
+    CHECK_THAT(values(bias.grad()), matches("linear.bias.b.grad"));
+}
+
+TEST_CASE("the tutorial's LinearFunction without bias returns an undefined third gradient",
+          "[autograd][libtorch][regression]") {
+    auto x = ref("linear.x", {2, 3}, true);
+    auto weight = ref("linear.w", {4, 3}, true);
+    auto y = LinearFunction::apply(x, weight);
+    y.backward(ref("linear.g", {2, 4}));
+    CHECK_THAT(values(y), matches("linear.no_bias.y"));
+    CHECK_THAT(values(x.grad()), matches("linear.no_bias.x.grad"));
+    CHECK_THAT(values(weight.grad()), matches("linear.no_bias.w.grad"));
+    // An explicitly undefined bias is an input without a gradient.
+    x.mutable_grad() = Tensor();
+    LinearFunction::apply(x, weight, Tensor()).backward(ref("linear.g", {2, 4}));
+    CHECK_THAT(values(x.grad()), matches("linear.no_bias.x.grad"));
+    // A defined gradient past the inputs is still refused.
+    auto a = torch::ones({2}, torch::TensorOptions().dtype(torch::kFloat64).requires_grad(true));
+    CHECK_THAT(error_of([&] { ExtraDefined::apply(a).sum().backward(); }),
+               Contains("ExtraDefinedBackward returned an incorrect number of gradients (expected 1, got 2)"));
+}
+
+// ---- the four semantic differences found porting LibTorch code ------------------------
+
+TEST_CASE("mark_dirty bumps the version counter: a tensor saved before is refused",
+          "[autograd][libtorch][regression]") {
+    auto x = torch::tensor({1.0, 2.0}, torch::requires_grad());
+    auto a = x * 1;
+    auto y = a * a;  // saves a at its current version
+    CHECK(a._version() == ref_scalar("mark_dirty.version_before"));
+    DoubleThroughData::apply(a);
+    CHECK(a._version() == ref_scalar("mark_dirty.version_after"));
+    REQUIRE(ref_scalar("mark_dirty.stale_use_throws") == 1.0);
+    CHECK_THAT(error_of([&] { y.sum().backward(); }),
+               Contains("one of the variables needed for gradient computation has been modified by an inplace "
+                        "operation") &&
+                   Contains("is at version 1; expected version 0 instead"));
+}
+
+TEST_CASE("needs_input_grad follows the inputs autograd::grad asks for", "[autograd][libtorch][regression]") {
+    auto a0 = ref("needs_input_grad.a", {2}, true);
+    auto b0 = ref("needs_input_grad.b", {2}, true);
+    SECTION("grad with respect to a") {
+        auto a = a0 * 1, b = b0 * 1;
+        auto g = torch::autograd::grad({MulRecording::apply(a, b).sum()}, {a});
+        CHECK(needs_seen == expected("needs_input_grad.grad_a.needs"));
+        CHECK_THAT(values(g[0]), matches("needs_input_grad.grad_a.grad0"));
+    }
+    SECTION("grad with respect to b") {
+        auto a = a0 * 1, b = b0 * 1;
+        auto g = torch::autograd::grad({MulRecording::apply(a, b).sum()}, {b});
+        CHECK(needs_seen == expected("needs_input_grad.grad_b.needs"));
+        CHECK_THAT(values(g[0]), matches("needs_input_grad.grad_b.grad0"));
+    }
+    SECTION("grad with respect to both, and backward") {
+        auto a = a0 * 1, b = b0 * 1;
+        auto g = torch::autograd::grad({MulRecording::apply(a, b).sum()}, {a, b});
+        CHECK(needs_seen == expected("needs_input_grad.grad_ab.needs"));
+        CHECK_THAT(values(g[0]), matches("needs_input_grad.grad_ab.grad0"));
+        CHECK_THAT(values(g[1]), matches("needs_input_grad.grad_ab.grad1"));
+        MulRecording::apply(a0 * 1, b0 * 1).sum().backward();
+        CHECK(needs_seen == expected("needs_input_grad.backward.needs"));
+    }
+    SECTION("an input that does not require grad") {
+        MulRecording::apply(a0 * 1, ref("needs_input_grad.b", {2})).sum().backward();
+        CHECK(needs_seen == expected("needs_input_grad.constant_b.needs"));
+    }
+    SECTION("on leaves too") {
+        torch::autograd::grad({MulRecording::apply(a0, b0).sum()}, {b0});
+        CHECK(needs_seen == expected("needs_input_grad.grad_b.needs"));
+    }
+}
+
+TEST_CASE("retain_grad then an in-place operation: the gradient of the current value",
+          "[autograd][libtorch][regression]") {
+    auto x = torch::tensor({1.0, 2.0}, torch::requires_grad());
+    auto a = x * 1;
+    a.retain_grad();
+    a.mul_(2);
+    a.sum().backward();
+    CHECK_THAT(values(a.grad()), matches("retain_grad.inplace.a.grad"));
+    CHECK_THAT(values(x.grad()), matches("retain_grad.inplace.x.grad"));
+
+    auto x2 = ref("retain_grad.twice.x", {2}, true);
+    auto b = x2 * 2;
+    b.retain_grad();
+    b.add_(1);
+    b.mul_(3);
+    (b * b).sum().backward();
+    CHECK_THAT(values(b.grad()), matches("retain_grad.twice.a.grad"));
+    CHECK_THAT(values(x2.grad()), matches("retain_grad.twice.x.grad"));
+}
+
+TEST_CASE("autograd::grad refuses empty inputs with PyTorch's message", "[autograd][libtorch][regression]") {
+    auto x = torch::tensor({1.0, 2.0}, torch::requires_grad());
+    CHECK_THAT(error_of([&] { torch::autograd::grad({(x * x).sum()}, {}); }),
+               Contains("grad requires non-empty inputs."));
+}
