@@ -92,6 +92,13 @@ bool AutogradContext::needs_input_grad(std::size_t index) const {
     return index < needs_input_grad_.size() && needs_input_grad_[index];
 }
 
+bool AutogradContext::needs_input_grad(std::initializer_list<IndexRange> ranges) const {
+    for (const auto& [first, last] : ranges)
+        for (std::size_t i = first; i < last; ++i)
+            if (needs_input_grad(i)) return true;
+    return false;
+}
+
 CustomNodeBase::CustomNodeBase(std::string name, std::vector<bool> is_tensor_arg, bool once_differentiable)
     : name_(std::move(name)), is_tensor_arg_(std::move(is_tensor_arg)), once_differentiable_(once_differentiable) {}
 

@@ -1,5 +1,4 @@
 // Custom autograd functions: Function<T>::apply, AutogradContext, once_differentiable.
-#include <any>
 #include <cmath>
 
 #include "support.hpp"
@@ -47,7 +46,7 @@ struct Affine : gradc::autograd::Function<Affine> {
     }
     static tensor_list backward(AutogradContext* ctx, tensor_list g) {
         auto saved = ctx->get_saved_variables();
-        const double k = std::any_cast<double>(ctx->saved_data["k"]);
+        const double k = ctx->saved_data["k"].toDouble();
         CHECK(k == 0.5);
         Tensor ga = ctx->needs_input_grad(0) ? saved[1] * g[0] : Tensor();
         Tensor gx = ctx->needs_input_grad(2) ? saved[0] * g[0] : Tensor();
@@ -108,7 +107,7 @@ struct MaxWithIndex : gradc::autograd::Function<MaxWithIndex> {
     }
     static tensor_list backward(AutogradContext* ctx, tensor_list g) {
         Tensor idx = ctx->get_saved_variables()[0].unsqueeze(0);
-        const auto n = std::any_cast<std::int64_t>(ctx->saved_data["n"]);
+        const auto n = ctx->saved_data["n"].toInt();
         Tensor gx = gradc::zeros({n}, gradc::dtype(g[0].dtype()));
         return {gradc::index_add(gx, 0, idx, g[0].unsqueeze(0))};
     }
@@ -376,7 +375,7 @@ struct SoftplusBeta : gradc::autograd::Function<SoftplusBeta> {
     }
     static tensor_list backward(AutogradContext* ctx, tensor_list g) {
         Tensor x = ctx->get_saved_variables()[0];
-        const double beta = std::any_cast<double>(ctx->saved_data["beta"]);
+        const double beta = ctx->saved_data["beta"].toDouble();
         return {gradc::sigmoid(x * beta) * g[0], Tensor()};
     }
 };
@@ -407,8 +406,8 @@ struct ScaleBy : gradc::autograd::Function<ScaleBy> {
         return x * static_cast<double>(extra.size());
     }
     static tensor_list backward(AutogradContext* ctx, tensor_list g) {
-        CHECK(std::any_cast<std::string>(ctx->saved_data["how"]) == "by count");
-        const auto n = std::any_cast<std::size_t>(ctx->saved_data["extra"]);
+        CHECK(ctx->saved_data["how"].toStringRef() == "by count");
+        const auto n = ctx->saved_data["extra"].to<std::size_t>();
         return {g[0] * static_cast<double>(n), Tensor(), Tensor()};
     }
 };

@@ -57,7 +57,48 @@ public:
     }
 };
 
+// Multiplies by a constant kept in saved_data.
+class MulConstant : public Function<MulConstant> {
+public:
+    static Tensor forward(AutogradContext* ctx, Tensor tensor, double constant) {
+        // stash the constant for backward
+        ctx->saved_data["constant"] = constant;
+        return tensor * constant;
+    }
+
+    static tensor_list backward(AutogradContext* ctx, tensor_list grad_outputs) {
+        // one gradient per forward argument; the double gets an undefined Tensor
+        return {grad_outputs[0] * ctx->saved_data["constant"].toDouble(), Tensor()};
+    }
+};
+
 // ---- small functions for the semantics a port relies on ------------------------------
+
+// Scales by saved_data values of every kind IValue reads back; needs_input_grad by range.
+struct SavedKinds : Function<SavedKinds> {
+    static Tensor forward(AutogradContext* ctx, Tensor x, int64_t n, Tensor y) {
+        ctx->saved_data["n"] = n;
+        ctx->saved_data["half"] = 0.5f;
+        ctx->saved_data["flag"] = true;
+        ctx->saved_data["name"] = "scaled";
+        ctx->saved_data["y"] = y;
+        ctx->saved_data["both"] = tensor_list{x, y};
+        return x * y * static_cast<double>(n);
+    }
+    static tensor_list backward(AutogradContext* ctx, tensor_list g) {
+        auto& d = ctx->saved_data;
+        CHECK(d["n"].isInt());
+        CHECK(d["half"].toDouble() == 0.5);
+        CHECK(d["flag"].toBool());
+        CHECK(d["name"].toStringRef() == "scaled");
+        CHECK(d["both"].toTensorList().size() == 2);
+        CHECK_THAT(error_of([&] { d["n"].toDouble(); }), Contains("IValue::toDouble()") && Contains("holds Int"));
+        CHECK(ctx->needs_input_grad({torch::autograd::IndexRange{0, 2}}));
+        CHECK_FALSE(ctx->needs_input_grad({torch::autograd::IndexRange{1, 2}}));
+        const double n = static_cast<double>(d["n"].toInt());
+        return {g[0] * d["y"].toTensor() * n, Tensor(), Tensor()};
+    }
+};
 
 // Doubles its input by writing through data_ptr (no version bump of its own), marked dirty.
 struct DoubleThroughData : Function<DoubleThroughData> {
@@ -124,6 +165,21 @@ TEST_CASE("the tutorial's LinearFunction without bias returns an undefined third
     auto a = torch::ones({2}, torch::TensorOptions().dtype(torch::kFloat64).requires_grad(true));
     CHECK_THAT(error_of([&] { ExtraDefined::apply(a).sum().backward(); }),
                Contains("ExtraDefinedBackward returned an incorrect number of gradients (expected 1, got 2)"));
+}
+
+TEST_CASE("the tutorial's MulConstant keeps its constant in saved_data", "[autograd][libtorch]") {
+    auto x = ref("mul_constant.x", {3}, true);
+    auto y = MulConstant::apply(x, 5.5);
+    y.backward(torch::tensor({1.0, 2.0, 3.0}));
+    CHECK_THAT(values(y), matches("mul_constant.y"));
+    CHECK_THAT(values(x.grad()), matches("mul_constant.x.grad"));
+}
+
+TEST_CASE("saved_data holds IValues; needs_input_grad takes index ranges", "[autograd][libtorch]") {
+    auto x = torch::tensor({1.0, 2.0}, torch::requires_grad());
+    auto y = torch::tensor({3.0, -1.0});
+    SavedKinds::apply(x, int64_t{2}, y).sum().backward();
+    CHECK_THAT(values(x.grad()), approx({6.0, -2.0}));
 }
 
 // ---- the four semantic differences found porting LibTorch code ------------------------

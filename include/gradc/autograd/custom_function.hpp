@@ -27,8 +27,8 @@
 /// `get_saved_variables`) and `saved_data` (anything else). Do not put tensors that are
 /// outputs of this function into `saved_data`: the node would then own itself.
 
-#include <any>
 #include <cstdint>
+#include <initializer_list>
 #include <memory>
 #include <string>
 #include <tuple>
@@ -40,6 +40,7 @@
 
 #include <gradc/autograd/forward_ad.hpp>
 #include <gradc/autograd/grad_mode.hpp>
+#include <gradc/autograd/ivalue.hpp>
 #include <gradc/autograd/node.hpp>
 #include <gradc/autograd/saved_variable.hpp>
 #include <gradc/autograd/tensor.hpp>
@@ -48,6 +49,9 @@ namespace gradc::autograd {
 
 class CustomNodeBase;
 
+/// A half-open range of forward argument positions [first, second), as LibTorch's.
+using IndexRange = std::pair<std::size_t, std::size_t>;
+
 /// What forward and backward of a custom function share (LibTorch's AutogradContext).
 class AutogradContext {
 public:
@@ -55,8 +59,8 @@ public:
     AutogradContext(const AutogradContext&) = delete;
     AutogradContext& operator=(const AutogradContext&) = delete;
 
-    /// Non-tensor state for backward.
-    std::unordered_map<std::string, std::any> saved_data;
+    /// Non-tensor state for backward (LibTorch's `ska::flat_hash_map<std::string, IValue>`).
+    std::unordered_map<std::string, IValue> saved_data;
 
     /// Tensors backward will need (inputs, outputs or neither). Call once, in forward.
     void save_for_backward(tensor_list to_save);
@@ -71,8 +75,12 @@ public:
     /// with `false` they stay undefined.
     void set_materialize_grads(bool value) { materialize_grads_ = value; }
     bool materialize_grads() const { return materialize_grads_; }
-    /// In backward: whether the gradient of forward argument `index` is needed.
+    /// In backward: whether the gradient of forward argument `index` is needed in the
+    /// pass that runs (false for an input autograd::grad does not lead to).
     bool needs_input_grad(std::size_t index) const;
+    /// Whether any argument in the half-open ranges [first, second) needs a gradient
+    /// (LibTorch's form, for functions whose arguments come in groups).
+    bool needs_input_grad(std::initializer_list<IndexRange> ranges) const;
 
 private:
     friend class CustomNodeBase;
