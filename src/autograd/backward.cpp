@@ -155,7 +155,7 @@ tensor_list grad(const tensor_list& outputs, const tensor_list& inputs, const te
         if (!task.captured[i].defined() && !allow_unused)
             throw Error("gradc: autograd::grad: one of the differentiated tensors (input " + std::to_string(i) + " " +
                         detail::describe(inputs[i]) + ") appears to not have been used in the graph. Set "
-                        "allow_unused=true if this is the desired behavior.");
+                        "allow_unused=True (the allow_unused argument) if this is the desired behavior.");
     return task.captured;
 }
 

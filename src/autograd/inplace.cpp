@@ -79,9 +79,9 @@ Tensor constant_like(const Tensor& old, double v) {
 
 }  // namespace
 
-Tensor& Tensor::add_(const Tensor& o, double alpha) { return inplace(*this, "add_", {o}, [&](const Tensor& x) { return add(x, o, alpha); }); }
+Tensor& Tensor::add_(const Tensor& o, double alpha) { return inplace(*this, "add_", {o}, [&](const Tensor& x) { return gradc::add(x, o, alpha); }); }
 Tensor& Tensor::add_(double o) { return inplace(*this, "add_", {}, [&](const Tensor& x) { return x + o; }); }
-Tensor& Tensor::sub_(const Tensor& o, double alpha) { return inplace(*this, "sub_", {o}, [&](const Tensor& x) { return sub(x, o, alpha); }); }
+Tensor& Tensor::sub_(const Tensor& o, double alpha) { return inplace(*this, "sub_", {o}, [&](const Tensor& x) { return gradc::sub(x, o, alpha); }); }
 Tensor& Tensor::sub_(double o) { return inplace(*this, "sub_", {}, [&](const Tensor& x) { return x - o; }); }
 Tensor& Tensor::mul_(const Tensor& o) { return inplace(*this, "mul_", {o}, [&](const Tensor& x) { return x * o; }); }
 Tensor& Tensor::mul_(double o) { return inplace(*this, "mul_", {}, [&](const Tensor& x) { return x * o; }); }

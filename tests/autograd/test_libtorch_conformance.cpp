@@ -3,6 +3,8 @@
 // them. Expected values come from PyTorch (reference/generate_libtorch.py).
 #include <vector>
 
+#include <gradc/torch.hpp>
+
 #include "support.hpp"
 
 namespace torch = gradc;  // the porting recipe of docs/dynamic.md
@@ -257,4 +259,77 @@ TEST_CASE("autograd::grad refuses empty inputs with PyTorch's message", "[autogr
     auto x = torch::tensor({1.0, 2.0}, torch::requires_grad());
     CHECK_THAT(error_of([&] { torch::autograd::grad({(x * x).sum()}, {}); }),
                Contains("grad requires non-empty inputs."));
+}
+
+// ---- LibTorch's spellings --------------------------------------------------------------
+
+TEST_CASE("LibTorch's names: Variable, tensor_list and variable_list in torch::autograd", "[autograd][libtorch]") {
+    torch::autograd::Variable v = torch::ones({2}, torch::requires_grad());
+    torch::autograd::variable_list vars{v, v * 2};
+    torch::autograd::tensor_list grads = torch::autograd::grad({vars[1].sum()}, {vars[0]});
+    CHECK_THAT(values(grads[0]), approx({2.0, 2.0}));
+}
+
+TEST_CASE("factories take an integer size; ones({}) stays 0-dim", "[autograd][libtorch]") {
+    auto opts = torch::TensorOptions().dtype(torch::kFloat64);
+    CHECK(torch::ones(3).sizes() == torch::Shape{3});
+    CHECK(torch::zeros(2, opts).sizes() == torch::Shape{2});
+    CHECK(torch::empty(4).sizes() == torch::Shape{4});
+    CHECK(torch::full(1, 2.5).item<double>() == 2.5);
+    CHECK(torch::randn(5, opts).numel() == 5);
+    CHECK(torch::rand(5).numel() == 5);
+    CHECK(torch::ones({}).dim() == ref_scalar("spelling.ones_empty_dim"));
+    CHECK(torch::zeros({2, 3}, torch::requires_grad(true)).requires_grad());
+}
+
+TEST_CASE("reductions over one integer dimension; member forms of free functions", "[autograd][libtorch]") {
+    auto m = ref("spelling.m", {2, 3});
+    CHECK_THAT(values(m.sum(0)), matches("spelling.sum0"));
+    CHECK(m.sum(1, true).sizes() == torch::Shape{2, 1});
+    CHECK_THAT(values(m.sum(1, true)), matches("spelling.sum1_keepdim"));
+    CHECK_THAT(values(m.mean(1)), matches("spelling.mean1"));
+    CHECK(m.sum({}).dim() == 0);  // a braced list is a list of dimensions (none: all)
+    CHECK(m.ndimension() == 2);
+    CHECK(m.add(m, 2).equal(m * 3));
+    CHECK(m.sub(1.0).equal(m - 1.0));
+    CHECK(m.mul(2.0).equal(m * 2.0));
+    CHECK(m.div(m).equal(torch::ones({2, 3}, torch::dtype(torch::kFloat64))));
+    CHECK(m.square().equal(m * m));
+    CHECK(m.clamp_min(0.0).equal(torch::clamp_min(m, 0.0)));
+    CHECK(m.clamp_max(0.0).equal(torch::clamp_max(m, 0.0)));
+    CHECK(m.argmax(1).equal(torch::argmax(m, 1)));
+    CHECK(m.eq(m).all().item<bool>());
+    CHECK_FALSE(m.ne(m).any().item<bool>());
+    CHECK(m.eq(2.0).any().item<bool>());
+}
+
+TEST_CASE("compound assignment is the in-place operation; remove_hook takes the handle", "[autograd][libtorch]") {
+    auto m = ref("spelling.m", {2, 3}, true);
+    auto h = m * 1;
+    h += 2;
+    h *= m;
+    h -= 1;
+    h /= 4;
+    CHECK(h._version() == 4);
+    int removed_calls = 0;
+    auto handle = h.register_hook([](Tensor g) { return g * 3; });
+    auto removed = h.register_hook([&](Tensor) { ++removed_calls; });
+    h.remove_hook(removed);
+    h.sum().backward();
+    CHECK(removed_calls == 0);
+    CHECK_THAT(values(h), matches("spelling.compound.h"));
+    CHECK_THAT(values(m.grad()), matches("spelling.compound.m.grad"));
+    CHECK_THAT(error_of([&] { m += 1; }),
+               Contains("a leaf Variable that requires grad is being used in an in-place operation."));
+}
+
+TEST_CASE("grad with create_graph, then backward through the gradient", "[autograd][libtorch]") {
+    auto x = torch::tensor({0.5, -1.2}, torch::requires_grad());
+    auto g = torch::autograd::grad({(x * x * x).sum()}, {x}, {}, std::nullopt, /*create_graph=*/true)[0];
+    g.sum().backward();
+    CHECK_THAT(values(g), matches("spelling.double_backward.g"));
+    CHECK_THAT(values(x.grad()), matches("spelling.double_backward.x.grad"));
+    auto unused = torch::tensor({1.0}, torch::requires_grad());
+    CHECK_THAT(error_of([&] { torch::autograd::grad({(x * x).sum()}, {unused}); }),
+               Contains("Set allow_unused=True"));
 }

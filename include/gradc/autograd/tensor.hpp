@@ -78,6 +78,7 @@ public:
     const Shape& strides() const;
     std::int64_t stride(std::int64_t dim) const;
     std::int64_t dim() const;
+    std::int64_t ndimension() const { return dim(); }
     std::int64_t numel() const;
     std::int64_t storage_offset() const;
     bool is_contiguous() const;
@@ -145,6 +146,9 @@ public:
         }
     }
     autograd::RemovableHandle register_tensor_hook(autograd::TensorHook fn) const;
+    /// `x.remove_hook(h)` for `auto h = x.register_hook(...)`: the handle's remove()
+    /// (LibTorch returns a position instead; code that keeps it in `auto` ports as is).
+    void remove_hook(autograd::RemovableHandle& handle) const { handle.remove(); }
     /// For a leaf that requires grad: `fn(const Tensor& leaf)` runs after backward has
     /// accumulated into `leaf.grad()`. Throws for a non-leaf.
     autograd::RemovableHandle register_post_accumulate_grad_hook(std::function<void(const Tensor& leaf)> fn) const;
@@ -152,6 +156,30 @@ public:
     /// Reverse-mode differentiation of this tensor; see `gradc::autograd::backward`.
     void backward(const Tensor& gradient = {}, std::optional<bool> retain_graph = std::nullopt,
                   bool create_graph = false, const tensor_list& inputs = {}) const;
+
+    // ---- arithmetic (the free functions as members, as in LibTorch) ----------------
+    Tensor add(const Tensor& other, double alpha = 1) const;
+    Tensor add(double other) const;
+    Tensor sub(const Tensor& other, double alpha = 1) const;
+    Tensor sub(double other) const;
+    Tensor mul(const Tensor& other) const;
+    Tensor mul(double other) const;
+    Tensor div(const Tensor& other) const;
+    Tensor div(double other) const;
+    Tensor square() const;
+    Tensor clamp_min(double min) const;
+    Tensor clamp_max(double max) const;
+    /// Comparisons as members (bool results, no gradient).
+    Tensor eq(const Tensor& other) const;
+    Tensor eq(double other) const;
+    Tensor ne(const Tensor& other) const;
+    Tensor ne(double other) const;
+    /// 0-dim bool tensors, as LibTorch's (`x.eq(y).all().item<bool>()`); the free
+    /// functions gradc::all / gradc::any return `bool`.
+    Tensor all() const;
+    Tensor any() const;
+    bool equal(const Tensor& other) const;
+    bool allclose(const Tensor& other, double rtol = 1e-5, double atol = 1e-8) const;
 
     // ---- elementwise ----------------------------------------------------------------
     Tensor abs() const;
@@ -199,6 +227,8 @@ public:
     Tensor logsumexp(const Shape& dims, bool keepdim = false) const;
     Tensor softmax(std::int64_t dim) const;
     Tensor log_softmax(std::int64_t dim) const;
+    Tensor argmax(std::int64_t dim, bool keepdim = false) const;
+    Tensor argmin(std::int64_t dim, bool keepdim = false) const;
 
     // ---- views (share storage and version counter) ---------------------------------
     Tensor view(const Shape& sizes) const;

@@ -196,4 +196,27 @@ y = MulConstant.apply(x, 5.5)
 y.backward(torch.tensor([1.0, 2.0, 3.0]))
 put("mul_constant.x", x); put("mul_constant.y", y); put("mul_constant.x.grad", x.grad)
 
+# ---- 5. LibTorch spellings: reductions over one dimension, compound assignment, hooks ---
+m_vals = [[0.5, -1.0, 2.0], [1.5, 0.25, -0.75]]
+m = leaf(m_vals)
+put("spelling.m", m)
+put("spelling.sum0", m.sum(0)); put("spelling.sum1_keepdim", m.sum(1, True)); put("spelling.mean1", m.mean(1))
+put("spelling.ones_empty_dim", [float(torch.ones(()).dim())])
+h = m * 1
+h += 2
+h *= m
+h -= 1
+h /= 4
+hook_calls = []
+handle = h.register_hook(lambda g: g * 3)
+removed = h.register_hook(lambda g: hook_calls.append("removed"))
+removed.remove()
+h.sum().backward()
+assert not hook_calls
+put("spelling.compound.h", h); put("spelling.compound.m.grad", m.grad)
+x = leaf([0.5, -1.2])
+(g,) = torch.autograd.grad((x * x * x).sum(), x, create_graph=True)
+g.sum().backward()
+put("spelling.double_backward.g", g); put("spelling.double_backward.x.grad", x.grad)
+
 write_header(cases, "libtorch_data.hpp", "libtorch_reference", "generate_libtorch.py")

@@ -45,6 +45,15 @@ inline const std::map<std::string, std::vector<double>>& data() {
         {"retain_grad.twice.a.grad", {12.0, -12.0}},
         {"retain_grad.twice.x", {0.5, -1.5}},
         {"retain_grad.twice.x.grad", {72.0, -72.0}},
+        {"spelling.compound.h", {0.0625, -0.5, 1.75, 1.0625, -0.109375, -0.484375}},
+        {"spelling.compound.m.grad", {2.25, 0.0, 4.5, 3.75, 1.875, 0.375}},
+        {"spelling.double_backward.g", {0.75, 4.32}},
+        {"spelling.double_backward.x.grad", {3.0, -7.2}},
+        {"spelling.m", {0.5, -1.0, 2.0, 1.5, 0.25, -0.75}},
+        {"spelling.mean1", {0.5, 0.3333333333333333}},
+        {"spelling.ones_empty_dim", {0.0}},
+        {"spelling.sum0", {2.0, -0.75, 1.25}},
+        {"spelling.sum1_keepdim", {1.5, 1.0}},
     };
     return d;
 }
