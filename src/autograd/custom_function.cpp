@@ -40,17 +40,14 @@ private:
     std::string msg_;
 };
 
-// While backward runs: needs_input_grad narrowed to what the running pass computes (an
-// input autograd::grad was not asked for needs no gradient), restored afterwards.
+// While backward runs: needs_input_grad (one flag per edge) narrowed to what the running
+// pass computes (an input autograd::grad was not asked for needs no gradient), restored
+// afterwards.
 class NarrowNeedsToTask {
 public:
-    NarrowNeedsToTask(std::vector<bool>& needs, const std::vector<bool>& is_tensor_arg, const Node& node)
-        : needs_(needs), recorded_(needs) {
-        for (std::size_t arg = 0, edge = 0; arg < is_tensor_arg.size() && arg < needs.size(); ++arg) {
-            if (!is_tensor_arg[arg]) continue;
-            const std::size_t this_edge = edge++;
-            needs_[arg] = recorded_[arg] && node.task_should_compute_output(this_edge);
-        }
+    NarrowNeedsToTask(std::vector<bool>& needs, const Node& node) : needs_(needs), recorded_(needs) {
+        for (std::size_t edge = 0; edge < needs.size(); ++edge)
+            needs_[edge] = recorded_[edge] && node.task_should_compute_output(edge);
     }
     ~NarrowNeedsToTask() { needs_ = std::move(recorded_); }
     NarrowNeedsToTask(const NarrowNeedsToTask&) = delete;
@@ -119,7 +116,7 @@ tensor_list CustomNodeBase::apply(tensor_list&& grad_outputs) {
     // grad_outputs), so that double backward fails with a clear error. PyTorch only does
     // this when a grad_output requires grad.
     const bool delayed_error = once_differentiable_ && GradMode::is_enabled();
-    NarrowNeedsToTask narrowed(ctx_.needs_input_grad_, is_tensor_arg_, *this);
+    NarrowNeedsToTask narrowed(ctx_.needs_input_grad_, *this);
     tensor_list grads;
     if (once_differentiable_) {
         // Recorded differentiated inputs of a DelayedError instead of this backward's history.
@@ -205,8 +202,7 @@ void CustomFunctionCall::prepare(const std::shared_ptr<CustomNodeBase>& node, Au
         check_not_inference(in, node->name());
         edges.push_back(gradient_edge(in));
     }
-    std::size_t k = 0;
-    for (bool is_tensor : node->is_tensor_arg_) ctx->needs_input_grad_.push_back(is_tensor && edges[k++].is_valid());
+    for (const auto& e : edges) ctx->needs_input_grad_.push_back(e.is_valid());
 }
 
 tensor_list CustomFunctionCall::wrap_outputs(const std::shared_ptr<CustomNodeBase>& node, AutogradContext* ctx,

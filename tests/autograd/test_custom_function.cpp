@@ -48,9 +48,10 @@ struct Affine : gradc::autograd::Function<Affine> {
         auto saved = ctx->get_saved_variables();
         const double k = ctx->saved_data["k"].toDouble();
         CHECK(k == 0.5);
+        // needs_input_grad counts tensor inputs, as in LibTorch: a is 0, x is 1.
         Tensor ga = ctx->needs_input_grad(0) ? saved[1] * g[0] : Tensor();
-        Tensor gx = ctx->needs_input_grad(2) ? saved[0] * g[0] : Tensor();
-        CHECK_FALSE(ctx->needs_input_grad(1));
+        Tensor gx = ctx->needs_input_grad(1) ? saved[0] * g[0] : Tensor();
+        CHECK_FALSE(ctx->needs_input_grad(2));
         return {ga, Tensor(), gx};
     }
 };
@@ -398,7 +399,8 @@ TEST_CASE("custom functions match PyTorch's torch.autograd.Function", "[autograd
 }
 
 namespace {
-// Non-tensor arguments of any type pass through; tensors inside a tensor_list are not inputs.
+// Non-tensor arguments of any type pass through; the tensors of a tensor_list are inputs,
+// one gradient each (as in LibTorch).
 struct ScaleBy : gradc::autograd::Function<ScaleBy> {
     static Tensor forward(AutogradContext* ctx, Tensor x, const std::string& how, tensor_list extra) {
         ctx->saved_data["how"] = how;
@@ -408,7 +410,7 @@ struct ScaleBy : gradc::autograd::Function<ScaleBy> {
     static tensor_list backward(AutogradContext* ctx, tensor_list g) {
         CHECK(ctx->saved_data["how"].toStringRef() == "by count");
         const auto n = ctx->saved_data["extra"].to<std::size_t>();
-        return {g[0] * static_cast<double>(n), Tensor(), Tensor()};
+        return {g[0] * static_cast<double>(n), Tensor(), Tensor(), Tensor(), g[0]};
     }
 };
 }  // namespace
@@ -417,9 +419,9 @@ TEST_CASE("custom functions pass any non-tensor argument through", "[autograd][c
     auto x = gradc::tensor({1.0, 2.0}, gradc::requires_grad());
     auto y = ScaleBy::apply(x, std::string("by count"), tensor_list{x, x, x});
     CHECK_THAT(values(y), approx({3.0, 6.0}));
-    CHECK(y.grad_fn()->next_edges().size() == 1);
+    CHECK(y.grad_fn()->next_edges().size() == 4);
     y.sum().backward();
-    CHECK_THAT(values(x.grad()), approx({3.0, 3.0}));
+    CHECK_THAT(values(x.grad()), approx({4.0, 4.0}));  // 3 for x, 1 for the list's last element
 }
 
 TEST_CASE("custom nodes are freed with their graph (no reference cycles)", "[autograd][custom]") {

@@ -1,6 +1,7 @@
 // LibTorch code ported by renaming `torch::` to `gradc::`: the C++ autograd tutorial's
 // custom functions and the semantics a port relies on, written as a LibTorch user writes
 // them. Expected values come from PyTorch (reference/generate_libtorch.py).
+#include <sstream>
 #include <vector>
 
 #include <gradc/torch.hpp>
@@ -332,4 +333,42 @@ TEST_CASE("grad with create_graph, then backward through the gradient", "[autogr
     auto unused = torch::tensor({1.0}, torch::requires_grad());
     CHECK_THAT(error_of([&] { torch::autograd::grad({(x * x).sum()}, {unused}); }),
                Contains("Set allow_unused=True"));
+}
+
+namespace {
+// Sums the tensors of a list scaled by k; each element of the list is an input.
+struct ScaledSum : Function<ScaledSum> {
+    static Tensor forward(AutogradContext* ctx, double k, tensor_list xs) {
+        ctx->saved_data["k"] = k;
+        Tensor total = xs[0] * k;
+        for (std::size_t i = 1; i < xs.size(); ++i) total = total + xs[i] * k;
+        return total;
+    }
+    static tensor_list backward(AutogradContext* ctx, tensor_list g) {
+        // needs_input_grad counts tensor inputs: the list's elements are 0, 1, 2.
+        CHECK(ctx->needs_input_grad(0));
+        CHECK_FALSE(ctx->needs_input_grad(1));
+        CHECK(ctx->needs_input_grad(2));
+        const double k = ctx->saved_data["k"].toDouble();
+        return {Tensor(), g[0] * k, Tensor(), g[0] * k};
+    }
+};
+}  // namespace
+
+TEST_CASE("a tensor_list argument is differentiable in each of its tensors", "[autograd][libtorch]") {
+    auto a = torch::tensor({1.0, 2.0}, torch::requires_grad());
+    auto b = torch::tensor({3.0, 4.0});
+    auto c = torch::tensor({5.0, 6.0}, torch::requires_grad());
+    auto y = ScaledSum::apply(0.5, tensor_list{a, b, c});
+    CHECK(y.grad_fn()->next_edges().size() == 3);
+    y.sum().backward();
+    CHECK_THAT(values(a.grad()), approx({0.5, 0.5}));
+    CHECK_THAT(values(c.grad()), approx({0.5, 0.5}));
+}
+
+TEST_CASE("sizes and dtypes print as in LibTorch", "[autograd][libtorch]") {
+    auto m = torch::zeros({2, 3}, torch::dtype(torch::kFloat64));
+    std::ostringstream os;
+    os << m.sizes() << " " << m.dtype() << " " << torch::kFloat32 << " " << torch::ones({}).sizes();
+    CHECK(os.str() == "[2, 3] double float []");
 }

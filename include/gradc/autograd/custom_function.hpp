@@ -8,10 +8,12 @@
 ///     Tensor y = MyFn::apply(x, 2.0);
 ///
 /// `forward` runs with grad mode off and may take any arguments after the context
-/// (Tensors are the differentiable inputs; anything else is passed through). It returns a
-/// Tensor or a tensor_list. `backward` receives one gradient per forward output and returns
-/// one gradient per forward argument (after ctx): an undefined Tensor means "no gradient",
-/// and is required for the non-Tensor arguments. A backward written with differentiable
+/// (Tensors, and each Tensor of a tensor_list argument, are the differentiable inputs;
+/// anything else is passed through). It returns a Tensor or a tensor_list. `backward`
+/// receives one gradient per forward output and returns one gradient per forward argument
+/// (after ctx), a tensor_list argument counting as one argument per element, as in
+/// LibTorch: an undefined Tensor means "no gradient", and is required for the non-Tensor
+/// arguments; extra trailing undefined gradients are ignored. A backward written with differentiable
 /// operations can be differentiated again (create_graph); a function that declares
 /// `static constexpr bool once_differentiable = true;` refuses double backward with an error.
 ///
@@ -75,11 +77,13 @@ public:
     /// with `false` they stay undefined.
     void set_materialize_grads(bool value) { materialize_grads_ = value; }
     bool materialize_grads() const { return materialize_grads_; }
-    /// In backward: whether the gradient of forward argument `index` is needed in the
-    /// pass that runs (false for an input autograd::grad does not lead to).
+    /// In backward: whether the gradient of the tensor input `index` is needed in the pass
+    /// that runs (false for an input autograd::grad does not lead to). As in LibTorch,
+    /// `index` counts the tensor inputs only (the edges): for forward(ctx, a, k, x) with a
+    /// double k, x is input 1.
     bool needs_input_grad(std::size_t index) const;
-    /// Whether any argument in the half-open ranges [first, second) needs a gradient
-    /// (LibTorch's form, for functions whose arguments come in groups).
+    /// Whether any tensor input in the half-open ranges [first, second) needs a gradient
+    /// (LibTorch's form, for functions whose inputs come in groups).
     bool needs_input_grad(std::initializer_list<IndexRange> ranges) const;
 
 private:
@@ -92,7 +96,7 @@ private:
     bool materialize_grads_ = true;
     std::vector<const TensorImpl*> dirty_;
     std::vector<const TensorImpl*> non_differentiable_;
-    std::vector<bool> needs_input_grad_;
+    std::vector<bool> needs_input_grad_;  // per tensor input (next edge)
     std::weak_ptr<Node> node_;
     std::vector<int> saved_output_;  // per saved_ entry: the output it is, or -1 (forward mode)
 };
@@ -115,8 +119,7 @@ private:
     friend struct CustomFunctionCall;
     std::string name_;
     AutogradContext ctx_;
-    std::vector<bool> is_tensor_arg_;  // per forward argument after ctx
-    std::vector<std::size_t> tensor_index_;  // forward argument index → next edge (for tensors)
+    std::vector<bool> is_tensor_arg_;  // per forward argument after ctx (per element of a tensor_list)
     bool once_differentiable_;
 };
 
@@ -148,6 +151,8 @@ struct CustomFunctionCall {
 namespace detail_custom {
 template <class A>
 constexpr bool is_tensor_arg = std::is_same_v<std::decay_t<A>, Tensor>;
+template <class A>
+constexpr bool is_tensor_list_arg = std::is_same_v<std::decay_t<A>, tensor_list>;
 
 template <class T, class = void>
 struct once_flag : std::false_type {};
@@ -190,8 +195,8 @@ struct Function {
         static_assert(std::is_same_v<Result, Tensor> || std::is_same_v<Result, tensor_list>,
                       "gradc: a custom function's forward must return Tensor or tensor_list");
         tensor_list inputs;
-        std::vector<bool> is_tensor{detail_custom::is_tensor_arg<Args>...};
-        (collect(inputs, args), ...);
+        std::vector<bool> is_tensor;  // per argument slot: a tensor_list has one per element
+        (collect(inputs, is_tensor, args), ...);
         bool record = GradMode::is_enabled();
         if (record) {
             bool any = false;
@@ -237,8 +242,16 @@ struct Function {
 
 private:
     template <class A>
-    static void collect(tensor_list& inputs, const A& a) {
-        if constexpr (detail_custom::is_tensor_arg<A>) inputs.push_back(a);
+    static void collect(tensor_list& inputs, std::vector<bool>& is_tensor, const A& a) {
+        if constexpr (detail_custom::is_tensor_arg<A>) {
+            inputs.push_back(a);
+            is_tensor.push_back(true);
+        } else if constexpr (detail_custom::is_tensor_list_arg<A>) {
+            inputs.insert(inputs.end(), a.begin(), a.end());
+            is_tensor.insert(is_tensor.end(), a.size(), true);
+        } else {
+            is_tensor.push_back(false);
+        }
     }
 };
 

@@ -312,6 +312,10 @@ T Tensor::item() const {
 std::ostream& operator<<(std::ostream& os, const Tensor& t);
 /// The same text as `operator<<`.
 std::string to_string(const Tensor& t);
+/// `std::cout << t.sizes()` and `<< t.dtype()` print as in LibTorch: `[2, 3]`, `double`
+/// (the names of LibTorch's TypeMeta: float, double, c10::complex<double>, bool, long int).
+std::ostream& operator<<(std::ostream& os, const Shape& sizes);
+std::ostream& operator<<(std::ostream& os, ScalarType t);
 
 }  // namespace gradc
 
