@@ -65,22 +65,12 @@ Tensor full(const Shape& sizes, double value, TensorOptions options = {});
 /// 1-D forms with an integer size, as LibTorch code writes them: `ones(3)`, `full(1, v)`,
 /// `randn(5, opts)`. Templates, so that a braced list always means sizes: `ones({})` is
 /// a 0-dim tensor, never a 1-D tensor of size 0.
-template <std::integral I>
-Tensor empty(I size, TensorOptions options = {}) {
-    return empty(Shape{static_cast<std::int64_t>(size)}, options);
-}
-template <std::integral I>
-Tensor zeros(I size, TensorOptions options = {}) {
-    return zeros(Shape{static_cast<std::int64_t>(size)}, options);
-}
-template <std::integral I>
-Tensor ones(I size, TensorOptions options = {}) {
-    return ones(Shape{static_cast<std::int64_t>(size)}, options);
-}
-template <std::integral I>
-Tensor full(I size, double value, TensorOptions options = {}) {
-    return full(Shape{static_cast<std::int64_t>(size)}, value, options);
-}
+// clang-format off
+template <std::integral I> Tensor empty(I size, TensorOptions o = {}) { return empty(Shape{std::int64_t(size)}, o); }
+template <std::integral I> Tensor zeros(I size, TensorOptions o = {}) { return zeros(Shape{std::int64_t(size)}, o); }
+template <std::integral I> Tensor ones(I size, TensorOptions o = {}) { return ones(Shape{std::int64_t(size)}, o); }
+template <std::integral I> Tensor full(I size, double v, TensorOptions o = {}) { return full(Shape{std::int64_t(size)}, v, o); }
+// clang-format on
 Tensor zeros_like(const Tensor& t, std::optional<TensorOptions> options = std::nullopt);
 Tensor ones_like(const Tensor& t, std::optional<TensorOptions> options = std::nullopt);
 Tensor full_like(const Tensor& t, double value, std::optional<TensorOptions> options = std::nullopt);
@@ -100,14 +90,10 @@ void manual_seed(std::uint64_t seed);
 Tensor rand(const Shape& sizes, TensorOptions options = {});
 /// Standard normal.
 Tensor randn(const Shape& sizes, TensorOptions options = {});
-template <std::integral I>
-Tensor rand(I size, TensorOptions options = {}) {
-    return rand(Shape{static_cast<std::int64_t>(size)}, options);
-}
-template <std::integral I>
-Tensor randn(I size, TensorOptions options = {}) {
-    return randn(Shape{static_cast<std::int64_t>(size)}, options);
-}
+// clang-format off
+template <std::integral I> Tensor rand(I size, TensorOptions o = {}) { return rand(Shape{std::int64_t(size)}, o); }
+template <std::integral I> Tensor randn(I size, TensorOptions o = {}) { return randn(Shape{std::int64_t(size)}, o); }
+// clang-format on
 /// Uniform integers in [low, high), int64.
 Tensor randint(std::int64_t low, std::int64_t high, const Shape& sizes);
 

@@ -206,15 +206,11 @@ public:
     /// `sum(0)`, `sum(dim, keepdim)`: one dimension. A template, so that a braced list
     /// (`sum({})`, `sum({0, 1})`) still means dimensions and never converts to one integer.
     template <std::integral I>
-    Tensor sum(I dim, bool keepdim = false) const {
-        return sum(Shape{static_cast<std::int64_t>(dim)}, keepdim);
-    }
+    Tensor sum(I dim, bool keepdim = false) const { return sum(Shape{std::int64_t(dim)}, keepdim); }
     Tensor mean() const;
     Tensor mean(const Shape& dims, bool keepdim = false) const;
     template <std::integral I>
-    Tensor mean(I dim, bool keepdim = false) const {
-        return mean(Shape{static_cast<std::int64_t>(dim)}, keepdim);
-    }
+    Tensor mean(I dim, bool keepdim = false) const { return mean(Shape{std::int64_t(dim)}, keepdim); }
     Tensor prod() const;
     Tensor prod(std::int64_t dim, bool keepdim = false) const;
     Tensor amax(const Shape& dims = {}, bool keepdim = false) const;
