@@ -52,6 +52,7 @@ Tensor Tensor::div(double o) const { return *this / o; }
 Tensor Tensor::square() const { return gradc::square(*this); }
 Tensor Tensor::clamp_min(double lo) const { return gradc::clamp_min(*this, lo); }
 Tensor Tensor::clamp_max(double hi) const { return gradc::clamp_max(*this, hi); }
+Tensor Tensor::masked_fill(const Tensor& mask, double value) const { return gradc::masked_fill(*this, mask, value); }
 Tensor Tensor::eq(const Tensor& o) const { return *this == o; }
 Tensor Tensor::eq(double o) const { return *this == o; }
 Tensor Tensor::ne(const Tensor& o) const { return *this != o; }

@@ -1,6 +1,7 @@
 // LibTorch code ported by renaming `torch::` to `gradc::`: the C++ autograd tutorial's
 // custom functions and the semantics a port relies on, written as a LibTorch user writes
 // them. Expected values come from PyTorch (reference/generate_libtorch.py).
+#include <complex>
 #include <sstream>
 #include <vector>
 
@@ -371,4 +372,27 @@ TEST_CASE("sizes and dtypes print as in LibTorch", "[autograd][libtorch]") {
     std::ostringstream os;
     os << m.sizes() << " " << m.dtype() << " " << torch::kFloat32 << " " << torch::ones({}).sizes();
     CHECK(os.str() == "[2, 3] double float []");
+}
+
+TEST_CASE("item() returns a Scalar; masked_fill", "[autograd][libtorch]") {
+    const auto& items = expected("spelling.item");
+    CHECK(torch::tensor({2.5}).item().toDouble() == items[0]);
+    CHECK(torch::tensor({2.5}).item().isFloatingPoint());
+    CHECK(torch::tensor_i64({3}).item().toLong() == static_cast<std::int64_t>(items[1]));
+    CHECK(torch::tensor_i64({3}).item().isIntegral(false));
+    CHECK(torch::tensor({1.0}).eq(1.0).item().toBool());
+    CHECK(torch::tensor({std::complex<double>(1, 2)}).item().toComplexDouble() == std::complex<double>(1, 2));
+    CHECK_THAT(error_of([&] { torch::tensor({std::complex<double>(1, 2)}).item().toDouble(); }),
+               Contains("imaginary part"));
+    CHECK(torch::tensor({2.5}).item<double>() == 2.5);  // the template form stays
+
+    auto m = ref("spelling.m", {2, 3}, true);
+    auto w = torch::tensor({{1.0, -2.0, 0.5}, {0.25, 3.0, -1.0}});
+    auto y = m.masked_fill(m > 0.4, 7.0);
+    (y * w).sum().backward();
+    CHECK_THAT(values(y), matches("spelling.masked_fill.y"));
+    CHECK_THAT(values(m.grad()), matches("spelling.masked_fill.m.grad"));
+    CHECK_THAT(error_of([&] { m.masked_fill(m, 1.0); }), Contains("masked_fill: the mask must be a bool tensor"));
+    CHECK_THAT(error_of([&] { m.masked_fill(torch::ones({3, 2, 3}).eq(1.0), 1.0); }),
+               Contains("must broadcast to the shape of the tensor, [2, 3]"));
 }

@@ -17,6 +17,7 @@
 
 #include <gradc/autograd/dtype.hpp>
 #include <gradc/autograd/options.hpp>
+#include <gradc/autograd/scalar.hpp>
 #include <gradc/autograd/small_vector.hpp>
 #include <gradc/rules/value_traits.hpp>
 
@@ -89,6 +90,9 @@ public:
     /// complex value is read as a real type).
     template <class T>
     T item() const;
+    /// The single element as a Scalar of the tensor's kind (LibTorch's
+    /// `loss.item().toDouble()`).
+    Scalar item() const;
     /// Pointer to element 0; `T` must be the tensor's element type.
     template <class T>
     T* data_ptr() const {
@@ -169,6 +173,8 @@ public:
     Tensor square() const;
     Tensor clamp_min(double min) const;
     Tensor clamp_max(double max) const;
+    /// `value` where `mask` (a bool tensor broadcastable to this one) is true.
+    Tensor masked_fill(const Tensor& mask, double value) const;
     /// Comparisons as members (bool results, no gradient).
     Tensor eq(const Tensor& other) const;
     Tensor eq(double other) const;

@@ -219,4 +219,11 @@ x = leaf([0.5, -1.2])
 g.sum().backward()
 put("spelling.double_backward.g", g); put("spelling.double_backward.x.grad", x.grad)
 
+m = leaf(m_vals)
+w = torch.tensor([[1.0, -2.0, 0.5], [0.25, 3.0, -1.0]])
+y = m.masked_fill(m > 0.4, 7.0)
+(y * w).sum().backward()
+put("spelling.masked_fill.y", y); put("spelling.masked_fill.m.grad", m.grad)
+put("spelling.item", [torch.tensor([2.5]).item(), float(torch.tensor([3]).item())])
+
 write_header(cases, "libtorch_data.hpp", "libtorch_reference", "generate_libtorch.py")
