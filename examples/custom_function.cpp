@@ -1,7 +1,6 @@
 // Custom autograd functions (docs/dynamic.md, "Custom functions"): a numerically stable
 // log(1 + exp(x)) with its own backward, a once-differentiable clamp that passes gradients
 // straight through, and an in-place custom operation marked dirty.
-#include <any>
 #include <cmath>
 #include <cstdlib>
 #include <iostream>
@@ -22,7 +21,7 @@ struct Softplus : gradc::autograd::Function<Softplus> {
     }
     static tensor_list backward(AutogradContext* ctx, tensor_list grad_outputs) {
         Tensor x = ctx->get_saved_variables()[0];
-        const double beta = std::any_cast<double>(ctx->saved_data["beta"]);
+        const double beta = ctx->saved_data["beta"].toDouble();
         return {gradc::sigmoid(x * beta) * grad_outputs[0], Tensor()};  // no gradient for beta
     }
 };

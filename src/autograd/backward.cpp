@@ -124,6 +124,9 @@ void backward(const tensor_list& outputs, const tensor_list& gradients, std::opt
 
 tensor_list grad(const tensor_list& outputs, const tensor_list& inputs, const tensor_list& grad_outputs,
                  std::optional<bool> retain_graph, bool create_graph, bool allow_unused) {
+    if (inputs.empty())
+        throw Error("gradc: autograd::grad: grad requires non-empty inputs. Got no inputs; pass the tensors to "
+                    "differentiate with respect to (use backward() to accumulate into every leaf)");
     Roots roots = make_roots(outputs, grad_outputs, "autograd::grad");
     GraphTask task({.keep_graph = retain_graph.value_or(create_graph), .create_graph = create_graph, .restricted = true});
     task.captured.resize(inputs.size());
@@ -152,7 +155,7 @@ tensor_list grad(const tensor_list& outputs, const tensor_list& inputs, const te
         if (!task.captured[i].defined() && !allow_unused)
             throw Error("gradc: autograd::grad: one of the differentiated tensors (input " + std::to_string(i) + " " +
                         detail::describe(inputs[i]) + ") appears to not have been used in the graph. Set "
-                        "allow_unused=true if this is the desired behavior.");
+                        "allow_unused=True (the allow_unused argument) if this is the desired behavior.");
     return task.captured;
 }
 

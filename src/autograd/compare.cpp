@@ -177,6 +177,17 @@ Tensor where(const Tensor& cond, const Tensor& a, const Tensor& b) {
                              });
 }
 
+Tensor masked_fill(const Tensor& a, const Tensor& mask, double value) {
+    detail::check_defined(a, "masked_fill");
+    detail::check_defined(mask, "masked_fill");
+    if (mask.dtype() != kBool)
+        throw Error("gradc: masked_fill: the mask must be a bool tensor, got " + detail::describe(mask));
+    if (broadcast_shapes(mask.sizes(), a.sizes(), "masked_fill") != a.sizes())
+        throw Error("gradc: masked_fill: the mask of shape " + shape_string(mask.sizes()) +
+                    " must broadcast to the shape of the tensor, " + shape_string(a.sizes()));
+    return where(mask, full_like(a, value), a);
+}
+
 Tensor select(const Tensor& cond, const Tensor& a, const Tensor& b) {
     return where(cond, a, b);
 }

@@ -46,9 +46,7 @@ void CustomFunctionCall::forward_ad(const std::string& name, AutogradContext* ct
         vjp = [&](const tensor_list& grads, const std::vector<bool>& needed) {
             // backward consults needs_input_grad: the inputs with a tangent are needed.
             const std::vector<bool> previous = ctx->needs_input_grad_;
-            std::vector<bool> per_arg;
-            for (std::size_t k = 0, j = 0; k < is_tensor_arg.size(); ++k) per_arg.push_back(is_tensor_arg[k] && needed[j++]);
-            ctx->needs_input_grad_ = per_arg;
+            ctx->needs_input_grad_ = needed;  // one flag per tensor input, as the edges
             tensor_list g;
             try {
                 g = backward(ctx, grads);
@@ -57,6 +55,7 @@ void CustomFunctionCall::forward_ad(const std::string& name, AutogradContext* ct
                 throw;
             }
             ctx->needs_input_grad_ = previous;
+            CustomFunctionCall::drop_extra_undefined(g, is_tensor_arg.size());
             if (g.size() != is_tensor_arg.size())
                 throw Error("gradc: function " + name + " returned an incorrect number of gradients (expected " +
                             std::to_string(is_tensor_arg.size()) + ", got " + std::to_string(g.size()) +

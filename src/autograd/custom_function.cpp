@@ -40,6 +40,24 @@ private:
     std::string msg_;
 };
 
+// While backward runs: needs_input_grad (one flag per edge) narrowed to what the running
+// pass computes (an input autograd::grad was not asked for needs no gradient), restored
+// afterwards.
+class NarrowNeedsToTask {
+public:
+    NarrowNeedsToTask(std::vector<bool>& needs, const Node& node) : needs_(needs), recorded_(needs) {
+        for (std::size_t edge = 0; edge < needs.size(); ++edge)
+            needs_[edge] = recorded_[edge] && node.task_should_compute_output(edge);
+    }
+    ~NarrowNeedsToTask() { needs_ = std::move(recorded_); }
+    NarrowNeedsToTask(const NarrowNeedsToTask&) = delete;
+    NarrowNeedsToTask& operator=(const NarrowNeedsToTask&) = delete;
+
+private:
+    std::vector<bool>& needs_;
+    std::vector<bool> recorded_;
+};
+
 }  // namespace
 
 void AutogradContext::save_for_backward(tensor_list to_save) {
@@ -57,8 +75,9 @@ tensor_list AutogradContext::get_saved_variables() const {
 }
 
 void AutogradContext::mark_dirty(const tensor_list& inputs) {
+    dirty_.clear();  // the last call counts, as in LibTorch; each tensor once (one version bump)
     for (const auto& t : inputs)
-        if (t.defined()) dirty_.push_back(t.unsafeGetTensorImpl());
+        if (t.defined() && !contains(dirty_, t)) dirty_.push_back(t.unsafeGetTensorImpl());
 }
 
 void AutogradContext::mark_non_differentiable(const tensor_list& outputs) {
@@ -68,6 +87,13 @@ void AutogradContext::mark_non_differentiable(const tensor_list& outputs) {
 
 bool AutogradContext::needs_input_grad(std::size_t index) const {
     return index < needs_input_grad_.size() && needs_input_grad_[index];
+}
+
+bool AutogradContext::needs_input_grad(std::initializer_list<IndexRange> ranges) const {
+    for (const auto& [first, last] : ranges)
+        for (std::size_t i = first; i < last; ++i)
+            if (needs_input_grad(i)) return true;
+    return false;
 }
 
 CustomNodeBase::CustomNodeBase(std::string name, std::vector<bool> is_tensor_arg, bool once_differentiable)
@@ -90,6 +116,7 @@ tensor_list CustomNodeBase::apply(tensor_list&& grad_outputs) {
     // grad_outputs), so that double backward fails with a clear error. PyTorch only does
     // this when a grad_output requires grad.
     const bool delayed_error = once_differentiable_ && GradMode::is_enabled();
+    NarrowNeedsToTask narrowed(ctx_.needs_input_grad_, *this);
     tensor_list grads;
     if (once_differentiable_) {
         // Recorded differentiated inputs of a DelayedError instead of this backward's history.
@@ -118,6 +145,7 @@ tensor_list CustomNodeBase::apply(tensor_list&& grad_outputs) {
     } else {
         grads = call_backward(&ctx_, std::move(grad_outputs));
     }
+    CustomFunctionCall::drop_extra_undefined(grads, is_tensor_arg_.size());
     if (grads.size() != is_tensor_arg_.size())
         throw Error("gradc: function " + name_ + " returned an incorrect number of gradients (expected " +
                     std::to_string(is_tensor_arg_.size()) + ", got " + std::to_string(grads.size()) +
@@ -149,6 +177,12 @@ void CustomNodeBase::release_variables() {
     for (auto& s : ctx_.saved_) s.reset_data();
 }
 
+void CustomFunctionCall::drop_extra_undefined(tensor_list& grads, std::size_t expected) {
+    for (std::size_t i = expected; i < grads.size(); ++i)
+        if (grads[i].defined()) return;
+    if (grads.size() > expected) grads.resize(expected);
+}
+
 std::string CustomFunctionCall::short_name(const char* mangled) {
     int status = 0;
     char* d = abi::__cxa_demangle(mangled, nullptr, nullptr, &status);
@@ -168,25 +202,31 @@ void CustomFunctionCall::prepare(const std::shared_ptr<CustomNodeBase>& node, Au
         check_not_inference(in, node->name());
         edges.push_back(gradient_edge(in));
     }
-    std::size_t k = 0;
-    for (bool is_tensor : node->is_tensor_arg_) ctx->needs_input_grad_.push_back(is_tensor && edges[k++].is_valid());
+    for (const auto& e : edges) ctx->needs_input_grad_.push_back(e.is_valid());
 }
 
 tensor_list CustomFunctionCall::wrap_outputs(const std::shared_ptr<CustomNodeBase>& node, AutogradContext* ctx,
                                              const tensor_list& inputs, tensor_list outputs) {
+    if (node) {
+        const std::string& fname = node->name_;
+        for (const TensorImpl* d : ctx->dirty_) {
+            bool is_input = false, is_output = false;
+            for (const auto& in : inputs) is_input = is_input || in.unsafeGetTensorImpl() == d;
+            for (const auto& o : outputs) is_output = is_output || o.unsafeGetTensorImpl() == d;
+            if (!is_input)
+                throw Error("gradc: " + fname + ": mark_dirty() was given a tensor that is not an input of forward; "
+                            "only inputs modified in place can be marked dirty");
+            if (!is_output)
+                throw Error("gradc: " + fname + ": some tensors marked dirty in forward were not returned as "
+                            "outputs; forward must return the tensors it modified in place");
+        }
+    }
+    // Marking a tensor dirty is a write to it, whatever forward did to its storage (a raw
+    // write through data_ptr bumps nothing): tensors saved earlier must see a new version,
+    // recorded or not, as LibTorch's get_and_bump_dirty does.
+    for (const TensorImpl* d : ctx->dirty_) d->version->bump();
     if (!node) return outputs;
     const std::string& fname = node->name_;
-    for (const TensorImpl* d : ctx->dirty_) {
-        bool is_input = false, is_output = false;
-        for (const auto& in : inputs) is_input = is_input || in.unsafeGetTensorImpl() == d;
-        for (const auto& o : outputs) is_output = is_output || o.unsafeGetTensorImpl() == d;
-        if (!is_input)
-            throw Error("gradc: " + fname + ": mark_dirty() was given a tensor that is not an input of forward; only "
-                        "inputs modified in place can be marked dirty");
-        if (!is_output)
-            throw Error("gradc: " + fname + ": some tensors marked dirty in forward were not returned as outputs; "
-                        "forward must return the tensors it modified in place");
-    }
     const tensor_list original = outputs;
     for (std::size_t i = 0; i < outputs.size(); ++i) {
         Tensor& out = outputs[i];
@@ -198,15 +238,17 @@ tensor_list CustomFunctionCall::wrap_outputs(const std::shared_ptr<CustomNodeBas
         const auto nr = static_cast<std::uint32_t>(i);
         if (contains(ctx->dirty_, out)) {
             if (out.is_leaf() && out.requires_grad() && !out.is_view())
-                throw Error("gradc: " + fname + ": a leaf tensor that requires grad " + gradc::detail::describe(out) +
-                            " was modified in place (mark_dirty) by a custom function; operate on a clone()");
+                throw Error("gradc: " + fname + ": a leaf Variable that requires grad has been used in an in-place operation. Got " +
+                            gradc::detail::describe(out) + ", marked dirty (modified in place) by a custom function; "
+                            "operate on a clone()");
             node->add_input_metadata(out);
             if (!differentiable) continue;
             if (out.is_view()) {
                 const Tensor& base = out._base();
                 if (base.is_leaf() && base.requires_grad())
-                    throw Error("gradc: " + fname + ": a view of a leaf tensor that requires grad " +
-                                gradc::detail::describe(base) + " was modified in place (mark_dirty) by a custom function");
+                    throw Error("gradc: " + fname + ": a view of a leaf Variable that requires grad has been used in an in-place "
+                                "operation. Got a view of " + gradc::detail::describe(base) +
+                                ", marked dirty (modified in place) by a custom function; operate on a clone()");
                 Tensor result = out.detach();
                 set_history(result, node, nr);
                 AutoGradMode enable(true);

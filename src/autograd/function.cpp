@@ -1,5 +1,6 @@
 // Recording operations into the backward graph.
 #include <cctype>
+#include <mutex>
 
 #include <gradc/autograd/creation.hpp>
 #include <gradc/autograd/function.hpp>
@@ -87,9 +88,20 @@ bool compute_requires_grad(std::initializer_list<const Tensor*> inputs) {
 
 void set_history(const Tensor& t, const std::shared_ptr<Node>& fn, std::uint32_t output_nr) {
     auto& meta = t.unsafeGetTensorImpl()->meta();
+    const bool replaced = meta.grad_fn && fn && meta.grad_fn != fn;
     meta.grad_fn = fn;
     meta.output_nr = output_nr;
     if (!fn) meta.output_nr = 0;
+    if (!replaced) return;
+    // An in-place change gave the tensor a new history: a retained gradient is the
+    // gradient of the tensor's current value, so the new grad_fn delivers it (the old
+    // one stops, Node::run), as LibTorch moves its retains_grad hook.
+    bool retains = false;
+    {
+        std::lock_guard<std::mutex> lock(meta.mutex);
+        retains = meta.retains_grad;
+    }
+    if (retains) fn->add_retained_grad(output_nr, t.impl());
 }
 
 void check_not_inference(const Tensor& t, std::string_view op_name) {

@@ -71,7 +71,7 @@ tensor_list grad_of(const tensor_list& outputs, const tensor_list& inputs, const
         outs.push_back(outputs[i]);
         gouts.push_back(grad_outputs.empty() ? ones_like(outputs[i]) : grad_outputs[i]);
     }
-    if (outs.empty()) return tensor_list(inputs.size());
+    if (outs.empty() || inputs.empty()) return tensor_list(inputs.size());
     AutoGradMode enable(true);
     return autograd::grad(outs, inputs, gouts, retain_graph, create_graph, /*allow_unused=*/true);
 }

@@ -24,13 +24,13 @@ void check_inplace_allowed(const Tensor& self, const char* op) {
                     " outside InferenceMode is not allowed. You can make a clone() to get a normal tensor before doing an in-place update.");
     if (!GradMode::is_enabled()) return;
     if (self.is_leaf() && self.requires_grad() && !self.is_view())
-        throw Error(std::string("gradc: ") + op + ": a leaf tensor that requires grad " + detail::describe(self) +
-                    " is being used in an in-place operation. Wrap the update in NoGradGuard, or operate on a clone().");
+        throw Error(std::string("gradc: ") + op + ": a leaf Variable that requires grad is being used in an in-place operation. Got " +
+                    detail::describe(self) + ", a leaf that requires grad. Wrap the update in NoGradGuard, or operate on a clone().");
     if (self.is_view()) {
         const Tensor& base = self._base();
         if (base.is_leaf() && base.requires_grad())
-            throw Error(std::string("gradc: ") + op + ": a view of a leaf tensor that requires grad " + detail::describe(base) +
-                        " is being used in an in-place operation. Wrap the update in NoGradGuard, or operate on a clone().");
+            throw Error(std::string("gradc: ") + op + ": a view of a leaf Variable that requires grad is being used in an in-place "
+                        "operation. Got a view of " + detail::describe(base) + ", a leaf that requires grad. Wrap the update in NoGradGuard, or operate on a clone().");
     }
 }
 
@@ -79,9 +79,9 @@ Tensor constant_like(const Tensor& old, double v) {
 
 }  // namespace
 
-Tensor& Tensor::add_(const Tensor& o, double alpha) { return inplace(*this, "add_", {o}, [&](const Tensor& x) { return add(x, o, alpha); }); }
+Tensor& Tensor::add_(const Tensor& o, double alpha) { return inplace(*this, "add_", {o}, [&](const Tensor& x) { return gradc::add(x, o, alpha); }); }
 Tensor& Tensor::add_(double o) { return inplace(*this, "add_", {}, [&](const Tensor& x) { return x + o; }); }
-Tensor& Tensor::sub_(const Tensor& o, double alpha) { return inplace(*this, "sub_", {o}, [&](const Tensor& x) { return sub(x, o, alpha); }); }
+Tensor& Tensor::sub_(const Tensor& o, double alpha) { return inplace(*this, "sub_", {o}, [&](const Tensor& x) { return gradc::sub(x, o, alpha); }); }
 Tensor& Tensor::sub_(double o) { return inplace(*this, "sub_", {}, [&](const Tensor& x) { return x - o; }); }
 Tensor& Tensor::mul_(const Tensor& o) { return inplace(*this, "mul_", {o}, [&](const Tensor& x) { return x * o; }); }
 Tensor& Tensor::mul_(double o) { return inplace(*this, "mul_", {}, [&](const Tensor& x) { return x * o; }); }

@@ -3,6 +3,7 @@
 #include <atomic>
 #include <mutex>
 
+#include <gradc/autograd/engine.hpp>
 #include <gradc/autograd/node.hpp>
 #include <gradc/autograd/tensor_impl.hpp>
 
@@ -79,8 +80,17 @@ tensor_list Node::run(tensor_list&& grad_outputs) {
     // A retained non-leaf gradient is the gradient arriving at its grad_fn.
     retained_grads_.run([&](const RetainedGrad& retained) {
         const std::uint32_t nr = retained.output_nr;
-        if (auto impl = retained.tensor.lock(); impl && nr < grad_outputs.size() && grad_outputs[nr].defined())
-            AccumulateGrad::accumulate(Tensor(impl), grad_outputs[nr]);
+        auto impl = retained.tensor.lock();
+        if (!impl || nr >= grad_outputs.size() || !grad_outputs[nr].defined()) return;
+        {
+            // Modified in place since: its current grad_fn retains the gradient instead
+            // (set_history moved it). A view's history is regenerated from its base
+            // without moving it, so a view keeps receiving it here.
+            const AutogradMeta& meta = impl->meta();
+            std::lock_guard<std::mutex> tensor_lock(impl->meta().mutex);
+            if (!meta.base.defined() && (meta.grad_fn.get() != this || meta.output_nr != nr)) return;
+        }
+        AccumulateGrad::accumulate(Tensor(impl), grad_outputs[nr]);
     });
     if (post_hooks_.empty()) return apply(std::move(grad_outputs));
     tensor_list outputs_copy = grad_outputs;
@@ -94,6 +104,11 @@ tensor_list Node::run(tensor_list&& grad_outputs) {
         grad_inputs = std::move(replaced);
     });
     return grad_inputs;
+}
+
+bool Node::task_should_compute_output(std::size_t i) const {
+    if (!should_compute_output(i)) return false;
+    return current_graph_task_id() == 0 || will_engine_execute_node(next_edges_[i].function.get());
 }
 
 Edge gradient_edge(const Tensor& t) {

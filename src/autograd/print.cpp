@@ -122,6 +122,21 @@ std::ostream& operator<<(std::ostream& os, const Tensor& t) {
     return os << "} ]";
 }
 
+std::ostream& operator<<(std::ostream& os, const Shape& sizes) { return os << shape_string(sizes); }
+
+std::ostream& operator<<(std::ostream& os, ScalarType t) {
+    // The names LibTorch prints for t.dtype() (a caffe2::TypeMeta).
+    switch (t) {
+        case ScalarType::Bool: return os << "bool";
+        case ScalarType::Int64: return os << "long int";
+        case ScalarType::Float32: return os << "float";
+        case ScalarType::Float64: return os << "double";
+        case ScalarType::ComplexFloat: return os << "c10::complex<float>";
+        case ScalarType::ComplexDouble: return os << "c10::complex<double>";
+    }
+    return os << to_string(t);
+}
+
 std::string to_string(const Tensor& t) {
     std::ostringstream os;
     os << t;

@@ -146,7 +146,7 @@ Tensor SavedVariable::unpack(const std::shared_ptr<Node>& saved_for) const {
         else if (!is_leaf_ && grad_fn_)
             which = ", which is output " + std::to_string(output_nr_) + " of " + grad_fn_->name() + ",";
         const std::string what = data_.defined() ? detail::describe(data_) : std::string("a saved tensor");
-        throw Error("gradc: one of the tensors needed for gradient computation has been modified by an in-place "
+        throw Error("gradc: one of the variables needed for gradient computation has been modified by an inplace "
                     "operation: " + what + which + " is at version " + std::to_string(current) +
                     "; expected version " + std::to_string(saved_version_) + " instead. It was saved by " +
                     (saved_for ? saved_for->name() : std::string("a backward node")) +

@@ -126,6 +126,19 @@ std::complex<double> Tensor::item_complex() const {
     });
 }
 
+Scalar Tensor::item() const {
+    const std::complex<double> v = item_complex();
+    switch (dtype()) {
+        case ScalarType::Bool: return Scalar(v.real() != 0);
+        case ScalarType::Int64: return Scalar(static_cast<std::int64_t>(v.real()));
+        case ScalarType::ComplexFloat:
+        case ScalarType::ComplexDouble: return Scalar(v);
+        case ScalarType::Float32:
+        case ScalarType::Float64: break;
+    }
+    return Scalar(v.real());
+}
+
 // ---- autograd state ------------------------------------------------------------------
 
 bool Tensor::requires_grad() const {

@@ -41,6 +41,27 @@ Tensor Tensor::to(ScalarType t) const {
     }, [t](const tensor_list& tangent, const autograd::ForwardContext&) -> tensor_list { return {tangent[0].to(t)}; });
 }
 
+Tensor Tensor::add(const Tensor& o, double alpha) const { return gradc::add(*this, o, alpha); }
+Tensor Tensor::add(double o) const { return *this + o; }
+Tensor Tensor::sub(const Tensor& o, double alpha) const { return gradc::sub(*this, o, alpha); }
+Tensor Tensor::sub(double o) const { return *this - o; }
+Tensor Tensor::mul(const Tensor& o) const { return gradc::mul(*this, o); }
+Tensor Tensor::mul(double o) const { return *this * o; }
+Tensor Tensor::div(const Tensor& o) const { return gradc::div(*this, o); }
+Tensor Tensor::div(double o) const { return *this / o; }
+Tensor Tensor::square() const { return gradc::square(*this); }
+Tensor Tensor::clamp_min(double lo) const { return gradc::clamp_min(*this, lo); }
+Tensor Tensor::clamp_max(double hi) const { return gradc::clamp_max(*this, hi); }
+Tensor Tensor::masked_fill(const Tensor& mask, double value) const { return gradc::masked_fill(*this, mask, value); }
+Tensor Tensor::eq(const Tensor& o) const { return *this == o; }
+Tensor Tensor::eq(double o) const { return *this == o; }
+Tensor Tensor::ne(const Tensor& o) const { return *this != o; }
+Tensor Tensor::ne(double o) const { return *this != o; }
+Tensor Tensor::all() const { return scalar_tensor(gradc::all(*this) ? 1.0 : 0.0, gradc::dtype(kBool)); }
+Tensor Tensor::any() const { return scalar_tensor(gradc::any(*this) ? 1.0 : 0.0, gradc::dtype(kBool)); }
+bool Tensor::equal(const Tensor& o) const { return gradc::equal(*this, o); }
+bool Tensor::allclose(const Tensor& o, double rtol, double atol) const { return gradc::allclose(*this, o, rtol, atol); }
+
 Tensor Tensor::abs() const { return gradc::abs(*this); }
 Tensor Tensor::neg() const { return gradc::neg(*this); }
 Tensor Tensor::exp() const { return gradc::exp(*this); }
@@ -75,6 +96,8 @@ Tensor Tensor::norm(double p) const { return gradc::norm(*this, p); }
 Tensor Tensor::logsumexp(const Shape& dims, bool keepdim) const { return gradc::logsumexp(*this, dims, keepdim); }
 Tensor Tensor::softmax(std::int64_t dim) const { return gradc::softmax(*this, dim); }
 Tensor Tensor::log_softmax(std::int64_t dim) const { return gradc::log_softmax(*this, dim); }
+Tensor Tensor::argmax(std::int64_t dim, bool keepdim) const { return gradc::argmax(*this, dim, keepdim); }
+Tensor Tensor::argmin(std::int64_t dim, bool keepdim) const { return gradc::argmin(*this, dim, keepdim); }
 
 Tensor Tensor::view(const Shape& s) const { return gradc::view(*this, s); }
 Tensor Tensor::reshape(const Shape& s) const { return gradc::reshape(*this, s); }
@@ -91,6 +114,7 @@ Tensor Tensor::narrow(std::int64_t dim, std::int64_t start, std::int64_t length)
     return gradc::narrow(*this, dim, start, length);
 }
 Tensor Tensor::expand(const Shape& sizes) const { return gradc::expand(*this, sizes); }
+Tensor Tensor::expand_as(const Tensor& other) const { return gradc::expand_as(*this, other); }
 Tensor Tensor::squeeze() const { return gradc::squeeze(*this); }
 Tensor Tensor::squeeze(std::int64_t dim) const { return gradc::squeeze(*this, dim); }
 Tensor Tensor::unsqueeze(std::int64_t dim) const { return gradc::unsqueeze(*this, dim); }

@@ -40,7 +40,7 @@ PerTensor vjp(const Problem& problem, const tensor_list& leaves, const tensor_li
     PerTensor grads(num_diff);
     const Tensor& out = results.at(problem.diff_outputs[o]);
     for (std::size_t i = 0; i < num_diff; ++i) grads[i].assign(problem.input_numel(i), Complex{});
-    if (!out.requires_grad()) return grads;
+    if (!out.requires_grad() || num_diff == 0) return grads;
     tensor_list xs;
     for (std::size_t position : problem.diff_inputs) xs.push_back(leaves[position]);
     const Tensor weights = write_values(grad_output, problem.output_shapes[o], problem.output_dtypes[o]);

@@ -6,7 +6,8 @@
 #pragma GCC optimize("no-tree-slp-vectorize")
 #endif
 // Shared helpers of the dynamic-mode tests: reference values from PyTorch
-// (reference/reference_data.hpp, written by reference/generate.py) and one checker for
+// (reference/reference_data.hpp, written by reference/generate.py, and
+// reference/libtorch_data.hpp, by reference/generate_libtorch.py) and one checker for
 // tensors against lists of numbers.
 
 #include <cmath>
@@ -19,15 +20,16 @@
 
 #include <approx.hpp>
 
+#include "reference/libtorch_data.hpp"
 #include "reference/reference_data.hpp"
 
 namespace testing {
 
 /// Reference values by name (complex values interleaved re, im).
 inline const std::vector<double>& expected(const std::string& name) {
-    auto it = reference::data().find(name);
-    if (it == reference::data().end()) throw std::runtime_error("no reference value named " + name);
-    return it->second;
+    for (const auto* data : {&reference::data(), &libtorch_reference::data()})
+        if (auto it = data->find(name); it != data->end()) return it->second;
+    throw std::runtime_error("no reference value named " + name);
 }
 
 /// A float64 tensor of the given shape from reference values.

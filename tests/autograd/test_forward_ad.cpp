@@ -225,7 +225,7 @@ struct AffinePairNoJvp : gradc::autograd::Function<AffinePairNoJvp> {
     static tensor_list backward(AutogradContext* ctx, tensor_list g) {
         const auto s = ctx->get_saved_variables();
         return {ctx->needs_input_grad(0) ? s[1] * g[0] + g[1] : Tensor(), Tensor(),
-                ctx->needs_input_grad(2) ? s[0] * g[0] + g[1] : Tensor()};
+                ctx->needs_input_grad(1) ? s[0] * g[0] + g[1] : Tensor()};
     }
 };
 

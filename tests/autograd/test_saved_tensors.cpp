@@ -252,7 +252,7 @@ TEST_CASE("hooked saved tensors keep the version check and support double backwa
         y = gradc::sin(h);
     }
     h.add_(1.0);
-    CHECK_THROWS_WITH(y.sum().backward(), Contains("modified by an in-place operation"));
+    CHECK_THROWS_WITH(y.sum().backward(), Contains("modified by an inplace operation"));
 
     Tensor g;
     {

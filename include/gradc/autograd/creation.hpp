@@ -3,6 +3,7 @@
 /// ask for another dtype (gradc's default dtype is float64, LibTorch's is float32).
 
 #include <complex>
+#include <concepts>
 #include <cstdint>
 #include <initializer_list>
 #include <type_traits>
@@ -61,6 +62,15 @@ Tensor empty(const Shape& sizes, TensorOptions options = {});
 Tensor zeros(const Shape& sizes, TensorOptions options = {});
 Tensor ones(const Shape& sizes, TensorOptions options = {});
 Tensor full(const Shape& sizes, double value, TensorOptions options = {});
+/// 1-D forms with an integer size, as LibTorch code writes them: `ones(3)`, `full(1, v)`,
+/// `randn(5, opts)`. Templates, so that a braced list always means sizes: `ones({})` is
+/// a 0-dim tensor, never a 1-D tensor of size 0.
+// clang-format off
+template <std::integral I> Tensor empty(I size, TensorOptions o = {}) { return empty(Shape{std::int64_t(size)}, o); }
+template <std::integral I> Tensor zeros(I size, TensorOptions o = {}) { return zeros(Shape{std::int64_t(size)}, o); }
+template <std::integral I> Tensor ones(I size, TensorOptions o = {}) { return ones(Shape{std::int64_t(size)}, o); }
+template <std::integral I> Tensor full(I size, double v, TensorOptions o = {}) { return full(Shape{std::int64_t(size)}, v, o); }
+// clang-format on
 Tensor zeros_like(const Tensor& t, std::optional<TensorOptions> options = std::nullopt);
 Tensor ones_like(const Tensor& t, std::optional<TensorOptions> options = std::nullopt);
 Tensor full_like(const Tensor& t, double value, std::optional<TensorOptions> options = std::nullopt);
@@ -80,6 +90,10 @@ void manual_seed(std::uint64_t seed);
 Tensor rand(const Shape& sizes, TensorOptions options = {});
 /// Standard normal.
 Tensor randn(const Shape& sizes, TensorOptions options = {});
+// clang-format off
+template <std::integral I> Tensor rand(I size, TensorOptions o = {}) { return rand(Shape{std::int64_t(size)}, o); }
+template <std::integral I> Tensor randn(I size, TensorOptions o = {}) { return randn(Shape{std::int64_t(size)}, o); }
+// clang-format on
 /// Uniform integers in [low, high), int64.
 Tensor randint(std::int64_t low, std::int64_t high, const Shape& sizes);
 

@@ -8,10 +8,12 @@
 ///     Tensor y = MyFn::apply(x, 2.0);
 ///
 /// `forward` runs with grad mode off and may take any arguments after the context
-/// (Tensors are the differentiable inputs; anything else is passed through). It returns a
-/// Tensor or a tensor_list. `backward` receives one gradient per forward output and returns
-/// one gradient per forward argument (after ctx): an undefined Tensor means "no gradient",
-/// and is required for the non-Tensor arguments. A backward written with differentiable
+/// (Tensors, and each Tensor of a tensor_list argument, are the differentiable inputs;
+/// anything else is passed through). It returns a Tensor or a tensor_list. `backward`
+/// receives one gradient per forward output and returns one gradient per forward argument
+/// (after ctx), a tensor_list argument counting as one argument per element, as in
+/// LibTorch: an undefined Tensor means "no gradient", and is required for the non-Tensor
+/// arguments; extra trailing undefined gradients are ignored. A backward written with differentiable
 /// operations can be differentiated again (create_graph); a function that declares
 /// `static constexpr bool once_differentiable = true;` refuses double backward with an error.
 ///
@@ -27,8 +29,8 @@
 /// `get_saved_variables`) and `saved_data` (anything else). Do not put tensors that are
 /// outputs of this function into `saved_data`: the node would then own itself.
 
-#include <any>
 #include <cstdint>
+#include <initializer_list>
 #include <memory>
 #include <string>
 #include <tuple>
@@ -40,15 +42,17 @@
 
 #include <gradc/autograd/forward_ad.hpp>
 #include <gradc/autograd/grad_mode.hpp>
+#include <gradc/autograd/ivalue.hpp>
 #include <gradc/autograd/node.hpp>
 #include <gradc/autograd/saved_variable.hpp>
 #include <gradc/autograd/tensor.hpp>
 
 namespace gradc::autograd {
 
-using variable_list = tensor_list;
-
 class CustomNodeBase;
+
+/// A half-open range of forward argument positions [first, second), as LibTorch's.
+using IndexRange = std::pair<std::size_t, std::size_t>;
 
 /// What forward and backward of a custom function share (LibTorch's AutogradContext).
 class AutogradContext {
@@ -57,8 +61,8 @@ public:
     AutogradContext(const AutogradContext&) = delete;
     AutogradContext& operator=(const AutogradContext&) = delete;
 
-    /// Non-tensor state for backward.
-    std::unordered_map<std::string, std::any> saved_data;
+    /// Non-tensor state for backward (LibTorch's `ska::flat_hash_map<std::string, IValue>`).
+    std::unordered_map<std::string, IValue> saved_data;
 
     /// Tensors backward will need (inputs, outputs or neither). Call once, in forward.
     void save_for_backward(tensor_list to_save);
@@ -73,8 +77,14 @@ public:
     /// with `false` they stay undefined.
     void set_materialize_grads(bool value) { materialize_grads_ = value; }
     bool materialize_grads() const { return materialize_grads_; }
-    /// In backward: whether the gradient of forward argument `index` is needed.
+    /// In backward: whether the gradient of the tensor input `index` is needed in the pass
+    /// that runs (false for an input autograd::grad does not lead to). As in LibTorch,
+    /// `index` counts the tensor inputs only (the edges): for forward(ctx, a, k, x) with a
+    /// double k, x is input 1.
     bool needs_input_grad(std::size_t index) const;
+    /// Whether any tensor input in the half-open ranges [first, second) needs a gradient
+    /// (LibTorch's form, for functions whose inputs come in groups).
+    bool needs_input_grad(std::initializer_list<IndexRange> ranges) const;
 
 private:
     friend class CustomNodeBase;
@@ -86,7 +96,7 @@ private:
     bool materialize_grads_ = true;
     std::vector<const TensorImpl*> dirty_;
     std::vector<const TensorImpl*> non_differentiable_;
-    std::vector<bool> needs_input_grad_;
+    std::vector<bool> needs_input_grad_;  // per tensor input (next edge)
     std::weak_ptr<Node> node_;
     std::vector<int> saved_output_;  // per saved_ entry: the output it is, or -1 (forward mode)
 };
@@ -109,13 +119,16 @@ private:
     friend struct CustomFunctionCall;
     std::string name_;
     AutogradContext ctx_;
-    std::vector<bool> is_tensor_arg_;  // per forward argument after ctx
-    std::vector<std::size_t> tensor_index_;  // forward argument index → next edge (for tensors)
+    std::vector<bool> is_tensor_arg_;  // per forward argument after ctx (per element of a tensor_list)
     bool once_differentiable_;
 };
 
 /// Non-template machinery of Function<T>::apply (function.cpp).
 struct CustomFunctionCall {
+    /// Drops gradients past `expected` when all of them are undefined: LibTorch accepts
+    /// them (the C++ tutorial's LinearFunction returns a bias gradient also when called
+    /// without the defaulted bias); a defined extra one stays and is reported.
+    static void drop_extra_undefined(tensor_list& grads, std::size_t expected);
     /// Readable type name: "ns::MyFn" → "MyFn".
     static std::string short_name(const char* mangled);
     /// Before forward: edges and needs_input_grad. `node` is null when nothing is recorded.
@@ -138,6 +151,8 @@ struct CustomFunctionCall {
 namespace detail_custom {
 template <class A>
 constexpr bool is_tensor_arg = std::is_same_v<std::decay_t<A>, Tensor>;
+template <class A>
+constexpr bool is_tensor_list_arg = std::is_same_v<std::decay_t<A>, tensor_list>;
 
 template <class T, class = void>
 struct once_flag : std::false_type {};
@@ -180,8 +195,8 @@ struct Function {
         static_assert(std::is_same_v<Result, Tensor> || std::is_same_v<Result, tensor_list>,
                       "gradc: a custom function's forward must return Tensor or tensor_list");
         tensor_list inputs;
-        std::vector<bool> is_tensor{detail_custom::is_tensor_arg<Args>...};
-        (collect(inputs, args), ...);
+        std::vector<bool> is_tensor;  // per argument slot: a tensor_list has one per element
+        (collect(inputs, is_tensor, args), ...);
         bool record = GradMode::is_enabled();
         if (record) {
             bool any = false;
@@ -227,8 +242,16 @@ struct Function {
 
 private:
     template <class A>
-    static void collect(tensor_list& inputs, const A& a) {
-        if constexpr (detail_custom::is_tensor_arg<A>) inputs.push_back(a);
+    static void collect(tensor_list& inputs, std::vector<bool>& is_tensor, const A& a) {
+        if constexpr (detail_custom::is_tensor_arg<A>) {
+            inputs.push_back(a);
+            is_tensor.push_back(true);
+        } else if constexpr (detail_custom::is_tensor_list_arg<A>) {
+            inputs.insert(inputs.end(), a.begin(), a.end());
+            is_tensor.insert(is_tensor.end(), a.size(), true);
+        } else {
+            is_tensor.push_back(false);
+        }
     }
 };
 

@@ -75,6 +75,9 @@ Tensor square(const Tensor& a);
 // ---- conditions ----------------------------------------------------------------------
 /// cond ? a : b, broadcast; cond is a bool tensor. d/da = [cond], d/db = [!cond].
 Tensor where(const Tensor& cond, const Tensor& a, const Tensor& b);
+/// `value` where the bool `mask` (broadcastable to `a`'s shape) is true, `a` elsewhere;
+/// the gradient reaches `a` where the mask is false.
+Tensor masked_fill(const Tensor& a, const Tensor& mask, double value);
 /// The same as `where`, under the name the rule table finds by argument-dependent lookup.
 Tensor select(const Tensor& cond, const Tensor& a, const Tensor& b);
 

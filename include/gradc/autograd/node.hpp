@@ -108,6 +108,10 @@ public:
     std::uint32_t add_input_metadata(const Tensor& t);
     /// Whether input `i` of the forward op needs a gradient (its edge leads somewhere).
     bool should_compute_output(std::size_t i) const { return i < next_edges_.size() && next_edges_[i].is_valid(); }
+    /// The same, narrowed to the backward pass running on this thread: false when the pass
+    /// does not run what the edge leads to (autograd::grad(outputs, inputs) runs only the
+    /// paths to `inputs`), as LibTorch's task_should_compute_output.
+    bool task_should_compute_output(std::size_t i) const;
 
     /// Hooks on this node; they run only when the node runs. Several of one kind run in
     /// registration order, each seeing the previous one's result. A `void` callable is

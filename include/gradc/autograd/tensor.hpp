@@ -4,6 +4,7 @@
 /// Tensor copies the handle, as in LibTorch; `clone()` copies the data.
 
 #include <complex>
+#include <concepts>
 #include <cstdint>
 #include <functional>
 #include <iosfwd>
@@ -16,6 +17,7 @@
 
 #include <gradc/autograd/dtype.hpp>
 #include <gradc/autograd/options.hpp>
+#include <gradc/autograd/scalar.hpp>
 #include <gradc/autograd/small_vector.hpp>
 #include <gradc/rules/value_traits.hpp>
 
@@ -30,6 +32,12 @@ using tensor_list = std::vector<Tensor>;
 
 namespace autograd {
 class Node;
+
+/// LibTorch's names for tensors in autograd code: a Variable is a Tensor (as in LibTorch
+/// since 1.0), and its lists are visible as gradc::autograd::tensor_list / variable_list.
+using Variable = Tensor;
+using gradc::tensor_list;
+using variable_list = tensor_list;
 
 /// Returned by every hook registration; `remove()` unregisters the hook (a no-op the
 /// second time, or once the tensor or node it was registered on is gone).
@@ -71,6 +79,7 @@ public:
     const Shape& strides() const;
     std::int64_t stride(std::int64_t dim) const;
     std::int64_t dim() const;
+    std::int64_t ndimension() const { return dim(); }
     std::int64_t numel() const;
     std::int64_t storage_offset() const;
     bool is_contiguous() const;
@@ -81,6 +90,9 @@ public:
     /// complex value is read as a real type).
     template <class T>
     T item() const;
+    /// The single element as a Scalar of the tensor's kind (LibTorch's
+    /// `loss.item().toDouble()`).
+    Scalar item() const;
     /// Pointer to element 0; `T` must be the tensor's element type.
     template <class T>
     T* data_ptr() const {
@@ -138,6 +150,9 @@ public:
         }
     }
     autograd::RemovableHandle register_tensor_hook(autograd::TensorHook fn) const;
+    /// `x.remove_hook(h)` for `auto h = x.register_hook(...)`: the handle's remove()
+    /// (LibTorch returns a position instead; code that keeps it in `auto` ports as is).
+    void remove_hook(autograd::RemovableHandle& handle) const { handle.remove(); }
     /// For a leaf that requires grad: `fn(const Tensor& leaf)` runs after backward has
     /// accumulated into `leaf.grad()`. Throws for a non-leaf.
     autograd::RemovableHandle register_post_accumulate_grad_hook(std::function<void(const Tensor& leaf)> fn) const;
@@ -145,6 +160,32 @@ public:
     /// Reverse-mode differentiation of this tensor; see `gradc::autograd::backward`.
     void backward(const Tensor& gradient = {}, std::optional<bool> retain_graph = std::nullopt,
                   bool create_graph = false, const tensor_list& inputs = {}) const;
+
+    // ---- arithmetic (the free functions as members, as in LibTorch) ----------------
+    Tensor add(const Tensor& other, double alpha = 1) const;
+    Tensor add(double other) const;
+    Tensor sub(const Tensor& other, double alpha = 1) const;
+    Tensor sub(double other) const;
+    Tensor mul(const Tensor& other) const;
+    Tensor mul(double other) const;
+    Tensor div(const Tensor& other) const;
+    Tensor div(double other) const;
+    Tensor square() const;
+    Tensor clamp_min(double min) const;
+    Tensor clamp_max(double max) const;
+    /// `value` where `mask` (a bool tensor broadcastable to this one) is true.
+    Tensor masked_fill(const Tensor& mask, double value) const;
+    /// Comparisons as members (bool results, no gradient).
+    Tensor eq(const Tensor& other) const;
+    Tensor eq(double other) const;
+    Tensor ne(const Tensor& other) const;
+    Tensor ne(double other) const;
+    /// 0-dim bool tensors, as LibTorch's (`x.eq(y).all().item<bool>()`); the free
+    /// functions gradc::all / gradc::any return `bool`.
+    Tensor all() const;
+    Tensor any() const;
+    bool equal(const Tensor& other) const;
+    bool allclose(const Tensor& other, double rtol = 1e-5, double atol = 1e-8) const;
 
     // ---- elementwise ----------------------------------------------------------------
     Tensor abs() const;
@@ -168,8 +209,14 @@ public:
     // ---- reductions -----------------------------------------------------------------
     Tensor sum() const;
     Tensor sum(const Shape& dims, bool keepdim = false) const;
+    /// `sum(0)`, `sum(dim, keepdim)`: one dimension. A template, so that a braced list
+    /// (`sum({})`, `sum({0, 1})`) still means dimensions and never converts to one integer.
+    template <std::integral I>
+    Tensor sum(I dim, bool keepdim = false) const { return sum(Shape{std::int64_t(dim)}, keepdim); }
     Tensor mean() const;
     Tensor mean(const Shape& dims, bool keepdim = false) const;
+    template <std::integral I>
+    Tensor mean(I dim, bool keepdim = false) const { return mean(Shape{std::int64_t(dim)}, keepdim); }
     Tensor prod() const;
     Tensor prod(std::int64_t dim, bool keepdim = false) const;
     Tensor amax(const Shape& dims = {}, bool keepdim = false) const;
@@ -182,6 +229,8 @@ public:
     Tensor logsumexp(const Shape& dims, bool keepdim = false) const;
     Tensor softmax(std::int64_t dim) const;
     Tensor log_softmax(std::int64_t dim) const;
+    Tensor argmax(std::int64_t dim, bool keepdim = false) const;
+    Tensor argmin(std::int64_t dim, bool keepdim = false) const;
 
     // ---- views (share storage and version counter) ---------------------------------
     Tensor view(const Shape& sizes) const;
@@ -195,6 +244,7 @@ public:
                  std::optional<std::int64_t> end = std::nullopt, std::int64_t step = 1) const;
     Tensor narrow(std::int64_t dim, std::int64_t start, std::int64_t length) const;
     Tensor expand(const Shape& sizes) const;
+    Tensor expand_as(const Tensor& other) const;
     Tensor squeeze() const;
     Tensor squeeze(std::int64_t dim) const;
     Tensor unsqueeze(std::int64_t dim) const;
@@ -229,6 +279,16 @@ public:
     Tensor& neg_();
     Tensor& sigmoid_();
     Tensor& tanh_();
+    /// Compound assignment is the in-place operation, as in LibTorch (`x += y` is
+    /// `x.add_(y)`: it bumps the version and is refused on a leaf that requires grad).
+    Tensor& operator+=(const Tensor& other) { return add_(other); }
+    Tensor& operator+=(double other) { return add_(other); }
+    Tensor& operator-=(const Tensor& other) { return sub_(other); }
+    Tensor& operator-=(double other) { return sub_(other); }
+    Tensor& operator*=(const Tensor& other) { return mul_(other); }
+    Tensor& operator*=(double other) { return mul_(other); }
+    Tensor& operator/=(const Tensor& other) { return div_(other); }
+    Tensor& operator/=(double other) { return div_(other); }
 
 private:
     void check_element_type(ScalarType expected, const char* what) const;
@@ -254,6 +314,10 @@ T Tensor::item() const {
 std::ostream& operator<<(std::ostream& os, const Tensor& t);
 /// The same text as `operator<<`.
 std::string to_string(const Tensor& t);
+/// `std::cout << t.sizes()` and `<< t.dtype()` print as in LibTorch: `[2, 3]`, `double`
+/// (the names of LibTorch's TypeMeta: float, double, c10::complex<double>, bool, long int).
+std::ostream& operator<<(std::ostream& os, const Shape& sizes);
+std::ostream& operator<<(std::ostream& os, ScalarType t);
 
 }  // namespace gradc
 
