@@ -70,11 +70,12 @@ struct tan {
     static T partial(arg_t<0>, const T&, const T& y) { return scalar_t<T>(1) + y * y; }
 };
 
-/// asin(a);  d/da = 1/sqrt(1 - a²)  (+inf at ±1, NaN outside [-1, 1]).
+/// asin(a);  d/da = 1/sqrt(1 - a²)  (+inf at ±1, NaN outside [-1, 1]), computed as
+/// 1/sqrt((1 - a)(1 + a)): 1 - a is exact near 1, where 1 - a·a cancels.
 struct asin {
     static constexpr std::string_view name = "asin";
     static constexpr int arity = 1;
-    static constexpr std::array<std::string_view, 1> partial_text{"1/sqrt(1-a*a)"};
+    static constexpr std::array<std::string_view, 1> partial_text{"1/sqrt((1-a)*(1+a))"};
     static constexpr reads_t reads{.a = true};
     static constexpr test_domain domain = test_domain::inside_unit;
     static constexpr bool complex_form = true;
@@ -84,7 +85,7 @@ struct asin {
     static T partial(arg_t<0>, const T& a, const T&) {
         using std::sqrt;
         using K = scalar_t<T>;
-        return K(1) / sqrt(K(1) - a * a);
+        return K(1) / sqrt((K(1) - a) * (K(1) + a));
     }
 };
 
@@ -92,7 +93,7 @@ struct asin {
 struct acos {
     static constexpr std::string_view name = "acos";
     static constexpr int arity = 1;
-    static constexpr std::array<std::string_view, 1> partial_text{"-1/sqrt(1-a*a)"};
+    static constexpr std::array<std::string_view, 1> partial_text{"-1/sqrt((1-a)*(1+a))"};
     static constexpr reads_t reads{.a = true};
     static constexpr test_domain domain = test_domain::inside_unit;
     static constexpr bool complex_form = true;
@@ -102,7 +103,7 @@ struct acos {
     static T partial(arg_t<0>, const T& a, const T&) {
         using std::sqrt;
         using K = scalar_t<T>;
-        return K(-1) / sqrt(K(1) - a * a);
+        return K(-1) / sqrt((K(1) - a) * (K(1) + a));
     }
 };
 
