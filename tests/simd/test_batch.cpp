@@ -305,6 +305,37 @@ TEST_CASE("batch calls accept vectors, spans of spans, and outputs that alias in
     for (std::size_t i = 0; i < 11; ++i) CHECK(a[i] == values[i]);
 }
 
+TEST_CASE("batch arguments may be std::array or std::vector of vectors, as docs/simd.md says", "[simd]") {
+    auto [x1, x2] = gradc::variables<2>();
+    const auto k = gradc::compile(x1 * x2 + sin(x1));
+    const std::array<std::vector<double>, 2> in{std::vector<double>{0.5, 1, 1.5, 2, 2.5, 3, 3.5, 4, 4.5},
+                                                std::vector<double>(9, 3.0)};
+    std::vector<double> values(9);
+    std::vector<std::vector<double>> grad(2, std::vector<double>(9));
+    k.gradient_batch(in, values, grad);
+    std::array<std::vector<double>, 1> jv{std::vector<double>(9)}, tangents{std::vector<double>(9)};
+    const std::vector<std::vector<double>> dx{std::vector<double>(9, 1.0), std::vector<double>(9, -1.0)};
+    k.jvp_batch(in, dx, jv, tangents);
+    for (std::size_t i = 0; i < 9; ++i) {
+        const auto g = k.gradient(in[0][i], in[1][i]);
+        CHECK(values[i] == g.value);
+        CHECK(grad[0][i] == g.gradient[0]);
+        CHECK(grad[1][i] == g.gradient[1]);
+        CHECK(jv[0][i] == g.value);
+        CHECK(tangents[0][i] == Approx(g.gradient[0] - g.gradient[1]));
+    }
+    // A list of vectors of the wrong length is refused like a list of spans.
+    grad[1].resize(8);
+    CHECK_THROWS_AS(k.gradient_batch(in, values, grad), std::invalid_argument);
+    // map_reduce: data as vectors of floats.
+    auto [x, mu] = gradc::variables<2>();
+    const auto sq = gradc::compile((x - mu) * (x - mu), gradc::wrt(mu));
+    const std::vector<std::vector<float>> data{std::vector<float>{1, 2, 3, 4, 5}};
+    const auto r = sq.map_reduce(data, std::array{1.0f});
+    CHECK(r.value == 30.0f);
+    CHECK(r.gradient[0] == -20.0f);
+}
+
 TEST_CASE("wrong counts and lengths throw std::invalid_argument naming the argument; nothing is written",
           "[simd]") {
     auto [x1, x2] = gradc::variables<2>();
