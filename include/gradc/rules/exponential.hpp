@@ -6,6 +6,7 @@
 #include <numbers>
 
 #include <gradc/rules/accurate_where.hpp>
+#include <gradc/rules/batch_special_values.hpp>
 #include <gradc/rules/rule.hpp>
 #include <gradc/rules/subnormal_batch.hpp>
 
@@ -20,7 +21,7 @@ struct exp {
     static constexpr test_domain domain = test_domain::everywhere;
     static constexpr bool complex_form = true;
     template <class T>
-    static T eval(const T& a) { using std::exp; return exp(a); }
+    static T eval(const T& a) { return exponential(a); }
     template <class T>
     static T partial(arg_t<0>, const T&, const T& y) { return y; }
 };
@@ -47,12 +48,14 @@ struct expm1 {
     static constexpr reads_t reads{.a = true, .y = true};
     static constexpr test_domain domain = test_domain::everywhere;
     template <class T>
-    static T eval(const T& a) { using std::expm1; return expm1(a); }
+    static T eval(const T& a) {
+        using std::expm1;
+        return keep_zero_sign(a, T(expm1(a)));
+    }
     template <class T>
     static T partial(arg_t<0>, const T& a, const T& y) {
-        using std::exp;
         using K = scalar_t<T>;
-        return accurate_where<T>([&] { return y >= K(-0.5); }, [&] { return y + K(1); }, [&] { return exp(a); });
+        return accurate_where<T>([&] { return y >= K(-0.5); }, [&] { return y + K(1); }, [&] { return exponential(a); });
     }
 };
 
@@ -111,7 +114,10 @@ struct log1p {
     static constexpr reads_t reads{.a = true};
     static constexpr test_domain domain = test_domain::above_minus_one;
     template <class T>
-    static T eval(const T& a) { using std::log1p; return log1p(a); }
+    static T eval(const T& a) {
+        using std::log1p;
+        return keep_zero_sign(a, T(log1p(a)));
+    }
     template <class T>
     static T partial(arg_t<0>, const T& a, const T&) {
         using K = scalar_t<T>;

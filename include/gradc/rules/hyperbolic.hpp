@@ -5,6 +5,7 @@
 #include <limits>
 
 #include <gradc/rules/accurate_where.hpp>
+#include <gradc/rules/batch_special_values.hpp>
 #include <gradc/rules/rule.hpp>
 #include <gradc/rules/subnormal_batch.hpp>
 
@@ -95,7 +96,17 @@ struct acosh {
     static constexpr test_domain domain = test_domain::above_one;
     static constexpr bool complex_form = true;
     template <class T>
-    static T eval(const T& a) { using std::acosh; return acosh(a); }
+    static T eval(const T& a) {
+        using std::acosh;
+        if constexpr (simd_batch<T>) {
+            // xsimd 8.1's batch acosh takes log(2a) for large |a| without a domain check:
+            // acosh(-1e300) was +inf. C (and PyTorch) give NaN below 1.
+            using K = scalar_t<T>;
+            return if_else<T>(a < K(1), std::numeric_limits<K>::quiet_NaN(), acosh(a));
+        } else {
+            return acosh(a);
+        }
+    }
     template <class T>
     static T partial(arg_t<0>, const T& a, const T&) {
         using std::sqrt;
@@ -134,9 +145,8 @@ struct sigmoid {
     static constexpr bool complex_form = true;
     template <class T>
     static T eval(const T& a) {
-        using std::exp;
         using K = scalar_t<T>;
-        return K(1) / (K(1) + exp(-a));
+        return K(1) / (K(1) + exponential(T(-a)));
     }
     template <class T>
     static T partial(arg_t<0>, const T& a, const T& y) {
@@ -159,10 +169,9 @@ struct softplus {
     template <class T>
     static T eval(const T& a) {
         using std::abs;
-        using std::exp;
         using std::log1p;
         using K = scalar_t<T>;
-        return if_else<T>(a > K(0), a, K(0)) + log1p(exp(-abs(a)));
+        return if_else<T>(a > K(0), a, K(0)) + log1p(exponential(T(-abs(a))));
     }
     template <class T>
     static T partial(arg_t<0>, const T& a, const T&) { return sigmoid::eval(a); }

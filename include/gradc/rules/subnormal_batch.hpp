@@ -18,10 +18,6 @@
 
 namespace gradc::rules {
 
-/// An xsimd batch (its architecture is a member type); other value types have none.
-template <class T>
-concept simd_batch = requires { typename T::arch_type; };
-
 /// The scaling of subnormal lanes: a power of two that brings the smallest subnormal of
 /// K into the normal range, and a multiple of 3 so that the cube root scales exactly.
 template <class K>

@@ -2,8 +2,10 @@
 /// Circular functions and their inverses, atan2 and hypot.
 
 #include <cmath>
+#include <limits>
 #include <utility>
 
+#include <gradc/rules/batch_special_values.hpp>
 #include <gradc/rules/rule.hpp>
 
 namespace gradc::rules {
@@ -133,14 +135,14 @@ struct atan2 {
     static constexpr reads_t reads{.a = true, .b = true};
     static constexpr test_domain domain = test_domain::everywhere;
     template <class T>
-    static T eval(const T& a, const T& b) { using std::atan2; return atan2(a, b); }
+    static T eval(const T& a, const T& b) { return arc_tangent2(a, b); }
     template <class T>
     static T partial(arg_t<0>, const T& a, const T& b, const T&) { return b / (a * a + b * b); }
     template <class T>
     static T partial(arg_t<1>, const T& a, const T& b, const T&) { return -a / (a * a + b * b); }
 };
 
-/// hypot(a, b) = sqrt(a² + b²) without overflow;  d/da = a/y, d/db = b/y
+/// hypot(a, b) = sqrt(a² + b²) without overflow, +inf if either is infinite (even with NaN);  d/da = a/y, d/db = b/y
 /// (NaN at the origin, as PyTorch).
 struct hypot {
     static constexpr std::string_view name = "hypot";
@@ -149,7 +151,7 @@ struct hypot {
     static constexpr reads_t reads{.a = true, .b = true, .y = true};
     static constexpr test_domain domain = test_domain::everywhere;
     template <class T>
-    static T eval(const T& a, const T& b) { using std::hypot; return hypot(a, b); }
+    static T eval(const T& a, const T& b) { return hypotenuse(a, b); }
     template <class T>
     static T partial(arg_t<0>, const T& a, const T&, const T& y) { return a / y; }
     template <class T>
