@@ -10,7 +10,6 @@
 
 #include <type_traits>
 
-#include <gradc/rules/subnormal_batch.hpp>
 #include <gradc/rules/value_traits.hpp>
 
 namespace gradc::rules {
