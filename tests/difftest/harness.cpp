@@ -147,6 +147,10 @@ void runner::compare(const char* text, int depth, std::uint64_t seed, const resu
         const long double tolerance = 1e-6L * condition + 1e-9L;
         if (smooth && std::fabs(sv - ref) > tolerance && std::fabs(plain - ref) <= tolerance)
             report("value: static scalar vs long double", p, "static " + number(sv) + ", long double " + number(double(ref)));
+        // Central differences stand for the derivative only where double evaluation with the
+        // C library agrees with long double: elsewhere a comparison of computed values took
+        // another branch in long double (sigmoid(30) == 1 holds in one and not the other).
+        const bool reference_applies = smooth && std::fabs(plain - ref) <= tolerance;
         double contracted = 0, magnitude = 0;
         for (std::size_t j = 0; j < N; ++j) {
             const std::size_t i = p * N + j;
@@ -157,7 +161,10 @@ void runner::compare(const char* text, int depth, std::uint64_t seed, const resu
             if (!agree(dg, sg, rtol))
                 report(wrt + ": dynamic vs static scalar", p, "static " + number(sg) + ", dynamic " + number(dg));
             const long double fd = r.reference_grad[i];
-            if (regular_point(r, p) && !std::isnan(fd) && std::isfinite(sv) &&
+            // Only finite gradients: an infinite one where the differences are finite is a
+            // partial at its singularity reached by a rounded value (asin'(-1) after
+            // expm1(-700) rounds to -1), which long double rounds the same way.
+            if (reference_applies && !std::isnan(fd) && std::isfinite(sg) &&
                 std::fabs(sg - fd) > 1e-5L + 1e-3L * std::fabs(fd))
                 report(wrt + ": static scalar vs finite differences", p,
                        "static " + number(sg) + ", finite differences (long double) " + number(double(fd)));
