@@ -2,6 +2,8 @@
 // PyTorch, in float64 and float32, plus the conventions at non-differentiable points.
 #include <cmath>
 #include <limits>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include <boost/hana/for_each.hpp>
@@ -92,6 +94,28 @@ TEST_CASE("derivatives at non-differentiable points follow the Autograd mechanic
     auto r = gradc::relu(z);
     r.backward(gradc::tensor({std::numeric_limits<double>::infinity(), 1.0, 3.0}));
     CHECK_THAT(values(z.grad()), approx({0, 0, 3}));
+}
+
+TEST_CASE("tanh, sigmoid and expm1 backward stay accurate where the result rounds to ±1", "[autograd][unary]") {
+    // 1 - y², y(1 - y) and y + 1 gave 0 here; the rules use forms that do not cancel.
+    const std::vector<double> xs{-40, -20, -13, -0.3, 0.0, 0.7, 13, 20, 40, 300, -300, 2, 3, 4, 5, 6};
+    auto x = gradc::from_vector(xs, {16}, gradc::TensorOptions().requires_grad(true));
+    for (const auto& [name, f] : std::vector<std::pair<const char*, Fn>>{
+             {"tanh", gradc::tanh}, {"sigmoid", gradc::sigmoid}, {"expm1", gradc::expm1}}) {
+        INFO(name);
+        x.mutable_grad() = gradc::Tensor();
+        f(x).sum().backward();
+        const auto g = values(x.grad());
+        for (std::size_t i = 0; i < xs.size(); ++i) {
+            const long double a = xs[i];
+            const long double c = std::cosh(a), e = std::exp(-std::fabs(a));
+            const long double exact = name == std::string("tanh")      ? 1 / (c * c)
+                                      : name == std::string("sigmoid") ? e / ((1 + e) * (1 + e))
+                                                                       : std::exp(a);
+            INFO("x = " << xs[i]);
+            CHECK(gradc::test::close(g[i], double(exact), 1e-14, 0));
+        }
+    }
 }
 
 TEST_CASE("clamp passes the gradient at its bounds, as PyTorch", "[autograd][unary]") {

@@ -84,8 +84,13 @@ struct neg {
     static constexpr reads_t reads{};
     static constexpr test_domain domain = test_domain::everywhere;
     static constexpr bool complex_form = true;
+    /// On batches a·(-1): xsimd 8.1's batch negation is 0 - a, which gives +0 for +0 (C's
+    /// -0.0 is -0), and the sign of a zero decides atan2, 1/x and copysign downstream.
     template <class T>
-    static T eval(const T& a) { return -a; }
+    static T eval(const T& a) {
+        if constexpr (simd_batch<T>) return a * scalar_t<T>(-1);
+        else return -a;
+    }
     template <class T>
     static minus_one_t partial(arg_t<0>, const T&, const T&) { return minus_one; }
 };

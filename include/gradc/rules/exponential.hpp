@@ -5,7 +5,10 @@
 #include <limits>
 #include <numbers>
 
+#include <gradc/rules/accurate_where.hpp>
+#include <gradc/rules/batch_special_values.hpp>
 #include <gradc/rules/rule.hpp>
+#include <gradc/rules/subnormal_batch.hpp>
 
 namespace gradc::rules {
 
@@ -18,7 +21,7 @@ struct exp {
     static constexpr test_domain domain = test_domain::everywhere;
     static constexpr bool complex_form = true;
     template <class T>
-    static T eval(const T& a) { using std::exp; return exp(a); }
+    static T eval(const T& a) { return exponential(a); }
     template <class T>
     static T partial(arg_t<0>, const T&, const T& y) { return y; }
 };
@@ -36,17 +39,24 @@ struct exp2 {
     static T partial(arg_t<0>, const T&, const T& y) { return y * scalar_t<T>(std::numbers::ln2); }
 };
 
-/// expm1(a) = e^a - 1, accurate near 0;  d/da = y + 1.
+/// expm1(a) = e^a - 1, accurate near 0;  d/da = y + 1 where y >= -1/2, e^a elsewhere
+/// (and for tensors): y + 1 cancels as y → -1.
 struct expm1 {
     static constexpr std::string_view name = "expm1";
     static constexpr int arity = 1;
-    static constexpr std::array<std::string_view, 1> partial_text{"y+1"};
-    static constexpr reads_t reads{.y = true};
+    static constexpr std::array<std::string_view, 1> partial_text{"y >= -0.5 ? y+1 : exp(a)"};
+    static constexpr reads_t reads{.a = true, .y = true};
     static constexpr test_domain domain = test_domain::everywhere;
     template <class T>
-    static T eval(const T& a) { using std::expm1; return expm1(a); }
+    static T eval(const T& a) {
+        using std::expm1;
+        return keep_zero_sign(a, T(expm1(a)));
+    }
     template <class T>
-    static T partial(arg_t<0>, const T&, const T& y) { return y + scalar_t<T>(1); }
+    static T partial(arg_t<0>, const T& a, const T& y) {
+        using K = scalar_t<T>;
+        return accurate_where<T>([&] { return y >= K(-0.5); }, [&] { return y + K(1); }, [&] { return exponential(a); });
+    }
 };
 
 /// log(a);  d/da = 1/a  (+inf at 0, NaN below: log is undefined there).
@@ -58,7 +68,7 @@ struct log {
     static constexpr test_domain domain = test_domain::positive;
     static constexpr bool complex_form = true;
     template <class T>
-    static T eval(const T& a) { using std::log; return log(a); }
+    static T eval(const T& a) { return logarithm<log_base::e>(a); }
     template <class T>
     static T partial(arg_t<0>, const T& a, const T&) { return scalar_t<T>(1) / a; }
 };
@@ -71,7 +81,7 @@ struct log2 {
     static constexpr reads_t reads{.a = true};
     static constexpr test_domain domain = test_domain::positive;
     template <class T>
-    static T eval(const T& a) { using std::log2; return log2(a); }
+    static T eval(const T& a) { return logarithm<log_base::two>(a); }
     template <class T>
     static T partial(arg_t<0>, const T& a, const T&) {
         using K = scalar_t<T>;
@@ -88,7 +98,7 @@ struct log10 {
     static constexpr test_domain domain = test_domain::positive;
     static constexpr bool complex_form = true;
     template <class T>
-    static T eval(const T& a) { using std::log10; return log10(a); }
+    static T eval(const T& a) { return logarithm<log_base::ten>(a); }
     template <class T>
     static T partial(arg_t<0>, const T& a, const T&) {
         using K = scalar_t<T>;
@@ -104,7 +114,10 @@ struct log1p {
     static constexpr reads_t reads{.a = true};
     static constexpr test_domain domain = test_domain::above_minus_one;
     template <class T>
-    static T eval(const T& a) { using std::log1p; return log1p(a); }
+    static T eval(const T& a) {
+        using std::log1p;
+        return keep_zero_sign(a, T(log1p(a)));
+    }
     template <class T>
     static T partial(arg_t<0>, const T& a, const T&) {
         using K = scalar_t<T>;
@@ -134,7 +147,7 @@ struct cbrt {
     static constexpr reads_t reads{.y = true};
     static constexpr test_domain domain = test_domain::moderate;
     template <class T>
-    static T eval(const T& a) { using std::cbrt; return cbrt(a); }
+    static T eval(const T& a) { return cube_root(a); }
     template <class T>
     static T partial(arg_t<0>, const T&, const T& y) {
         using K = scalar_t<T>;
@@ -152,13 +165,12 @@ struct cbrt {
 template <class T>
 T power(const T& a, const T& b) {
     using std::pow;
-    if constexpr (!requires { typename T::arch_type; }) {
+    if constexpr (!simd_batch<T>) {
         return pow(a, b);
     } else {
         using std::abs;
         using std::exp;
         using std::isnan;
-        using std::log;
         using std::max;
         using std::min;
         using std::trunc;
@@ -177,15 +189,12 @@ T power(const T& a, const T& b) {
             logical_and(logical_not(big), logical_and(small_b == trunc(small_b), trunc(small_b * K(0.5)) * K(2) != small_b));
         const auto negative = logical_or(a < K(0), K(1) / a < K(0));  // also -0
         // |a|^b = exp(b·log|a|) for a finite nonzero base, as xsimd's own pow computes it,
-        // with two changes. A subnormal base is scaled into the normal range first
-        // (log|a| = log(|a|·2^d) - d·log 2). And the argument of exp is never NaN and stays
-        // within ±1000 (beyond which exp is 0 or inf anyway): xsimd's exp converts it to an
-        // integer, which is undefined for NaN and out-of-range values (UBSan reports it).
+        // with two changes. The logarithm is right at a subnormal base (subnormal_batch.hpp).
+        // And the argument of exp is never NaN and stays within ±1000 (beyond which exp is
+        // 0 or inf anyway): xsimd's exp converts it to an integer, which is undefined for NaN and out-of-range values (UBSan reports it).
         // The lanes whose argument was NaN or infinite are all set by the rules below.
-        const auto subnormal = m < std::numeric_limits<K>::min();
         const auto ordinary = logical_not(logical_or(logical_or(a == K(0), m == inf), isnan(a)));
-        const T base = if_else<T>(ordinary, if_else<T>(subnormal, m * two_to_digits, m), K(1));
-        const T log_m = log(base) - if_else<T>(subnormal, T(K(digits) * std::numbers::ln2_v<K>), K(0));
+        const T log_m = logarithm<log_base::e>(if_else<T>(ordinary, m, K(1)));
         const T t = b * log_m;
         const T bounded = if_else<T>(isnan(t), K(0), min(max(t, T(K(-1000))), T(K(1000))));
         // xsimd's exp gives 0 below log(smallest normal); a subnormal result is computed
@@ -232,9 +241,8 @@ struct pow {
     }
     template <class T>
     static T partial(arg_t<1>, const T& a, const T& b, const T& y) {
-        using std::log;
         using K = scalar_t<T>;
-        return if_else<T>(logical_and(a == K(0), b >= K(0)), K(0), y * log(a));
+        return if_else<T>(logical_and(a == K(0), b >= K(0)), K(0), y * logarithm<log_base::e>(a));
     }
 };
 

@@ -5,6 +5,7 @@
 #include <numbers>
 #include <utility>
 
+#include <gradc/rules/batch_special_values.hpp>
 #include <gradc/rules/rule.hpp>
 
 namespace gradc::rules {
@@ -40,7 +41,7 @@ struct erf {
     static constexpr reads_t reads{.a = true};
     static constexpr test_domain domain = test_domain::everywhere;
     template <class T>
-    static T eval(const T& a) { using std::erf; return erf(a); }
+    static T eval(const T& a) { using std::erf; return error_function_tail<false>(a, T(erf(a))); }
     template <class T>
     static T partial(arg_t<0>, const T& a, const T&) {
         using std::exp;
@@ -50,7 +51,7 @@ struct erf {
     template <class T>
     static value_and_partials<T, 1> eval_with_partials(const T& a) {
         const auto [y, g] = with_gaussian<error_function::erf, T>::apply(a);
-        return {y, {scalar_t<T>(std::numbers::inv_sqrtpi * 2) * g}};
+        return {error_function_tail<false>(a, y), {scalar_t<T>(std::numbers::inv_sqrtpi * 2) * g}};
     }
 };
 
@@ -62,7 +63,7 @@ struct erfc {
     static constexpr reads_t reads{.a = true};
     static constexpr test_domain domain = test_domain::everywhere;
     template <class T>
-    static T eval(const T& a) { using std::erfc; return erfc(a); }
+    static T eval(const T& a) { using std::erfc; return error_function_tail<true>(a, T(erfc(a))); }
     template <class T>
     static T partial(arg_t<0>, const T& a, const T&) {
         using std::exp;
@@ -72,7 +73,7 @@ struct erfc {
     template <class T>
     static value_and_partials<T, 1> eval_with_partials(const T& a) {
         const auto [y, g] = with_gaussian<error_function::erfc, T>::apply(a);
-        return {y, {scalar_t<T>(-std::numbers::inv_sqrtpi * 2) * g}};
+        return {error_function_tail<true>(a, y), {scalar_t<T>(-std::numbers::inv_sqrtpi * 2) * g}};
     }
 };
 

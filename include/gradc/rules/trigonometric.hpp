@@ -2,8 +2,10 @@
 /// Circular functions and their inverses, atan2 and hypot.
 
 #include <cmath>
+#include <limits>
 #include <utility>
 
+#include <gradc/rules/batch_special_values.hpp>
 #include <gradc/rules/rule.hpp>
 
 namespace gradc::rules {
@@ -70,11 +72,12 @@ struct tan {
     static T partial(arg_t<0>, const T&, const T& y) { return scalar_t<T>(1) + y * y; }
 };
 
-/// asin(a);  d/da = 1/sqrt(1 - a²)  (+inf at ±1, NaN outside [-1, 1]).
+/// asin(a);  d/da = 1/sqrt(1 - a²)  (+inf at ±1, NaN outside [-1, 1]), computed as
+/// 1/sqrt((1 - a)(1 + a)): 1 - a is exact near 1, where 1 - a·a cancels.
 struct asin {
     static constexpr std::string_view name = "asin";
     static constexpr int arity = 1;
-    static constexpr std::array<std::string_view, 1> partial_text{"1/sqrt(1-a*a)"};
+    static constexpr std::array<std::string_view, 1> partial_text{"1/sqrt((1-a)*(1+a))"};
     static constexpr reads_t reads{.a = true};
     static constexpr test_domain domain = test_domain::inside_unit;
     static constexpr bool complex_form = true;
@@ -84,7 +87,7 @@ struct asin {
     static T partial(arg_t<0>, const T& a, const T&) {
         using std::sqrt;
         using K = scalar_t<T>;
-        return K(1) / sqrt(K(1) - a * a);
+        return K(1) / sqrt((K(1) - a) * (K(1) + a));
     }
 };
 
@@ -92,7 +95,7 @@ struct asin {
 struct acos {
     static constexpr std::string_view name = "acos";
     static constexpr int arity = 1;
-    static constexpr std::array<std::string_view, 1> partial_text{"-1/sqrt(1-a*a)"};
+    static constexpr std::array<std::string_view, 1> partial_text{"-1/sqrt((1-a)*(1+a))"};
     static constexpr reads_t reads{.a = true};
     static constexpr test_domain domain = test_domain::inside_unit;
     static constexpr bool complex_form = true;
@@ -102,7 +105,7 @@ struct acos {
     static T partial(arg_t<0>, const T& a, const T&) {
         using std::sqrt;
         using K = scalar_t<T>;
-        return K(-1) / sqrt(K(1) - a * a);
+        return K(-1) / sqrt((K(1) - a) * (K(1) + a));
     }
 };
 
@@ -132,14 +135,14 @@ struct atan2 {
     static constexpr reads_t reads{.a = true, .b = true};
     static constexpr test_domain domain = test_domain::everywhere;
     template <class T>
-    static T eval(const T& a, const T& b) { using std::atan2; return atan2(a, b); }
+    static T eval(const T& a, const T& b) { return arc_tangent2(a, b); }
     template <class T>
     static T partial(arg_t<0>, const T& a, const T& b, const T&) { return b / (a * a + b * b); }
     template <class T>
     static T partial(arg_t<1>, const T& a, const T& b, const T&) { return -a / (a * a + b * b); }
 };
 
-/// hypot(a, b) = sqrt(a² + b²) without overflow;  d/da = a/y, d/db = b/y
+/// hypot(a, b) = sqrt(a² + b²) without overflow, +inf if either is infinite (even with NaN);  d/da = a/y, d/db = b/y
 /// (NaN at the origin, as PyTorch).
 struct hypot {
     static constexpr std::string_view name = "hypot";
@@ -148,7 +151,7 @@ struct hypot {
     static constexpr reads_t reads{.a = true, .b = true, .y = true};
     static constexpr test_domain domain = test_domain::everywhere;
     template <class T>
-    static T eval(const T& a, const T& b) { using std::hypot; return hypot(a, b); }
+    static T eval(const T& a, const T& b) { return hypotenuse(a, b); }
     template <class T>
     static T partial(arg_t<0>, const T& a, const T&, const T& y) { return a / y; }
     template <class T>

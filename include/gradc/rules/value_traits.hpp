@@ -24,6 +24,11 @@ struct scalar_of<T, std::void_t<typename T::value_type>> {
 template <class T>
 using scalar_t = typename scalar_of<T>::type;
 
+/// An xsimd batch (its architecture is a member type); other value types have none. The
+/// rules use it where xsimd's batch functions differ from C's at special values.
+template <class T>
+concept simd_batch = requires { typename T::arch_type; };
+
 /// `if_else<R>(c, a, b)`: `c ? a : b` lane by lane, converted to `R` (by default the
 /// non-scalar one of `A`, `B`). For `bool` conditions it is the conditional operator;
 /// otherwise it defers to an ADL-found `select(c, a, b)` (xsimd's for batches, the

@@ -2,9 +2,12 @@
 /// The arguments of the batch calls: structure-of-arrays spans, one per variable (or per
 /// output, or per wrt variable), and the checks made before anything is written.
 ///
-/// A list of spans is any sized random-access range of `std::span` (a std::array, a
-/// std::vector, a span of spans). Its length is checked at run time, so a wrong count is
-/// a `std::invalid_argument` naming the argument, like a wrong span length.
+/// A list of spans is any sized random-access range (a std::array, a std::vector, a span)
+/// whose entries are contiguous sized ranges of float or double: `std::span`s, or the
+/// `std::vector`s and `std::array`s that users hold their points in. Its length is checked
+/// at run time, so a wrong count is a `std::invalid_argument` naming the argument, like a
+/// wrong span length. An output list is written through its entries: a list of spans of
+/// non-const values, or a non-const list of vectors.
 
 #include <array>
 #include <cstddef>
@@ -20,33 +23,32 @@ namespace gradc::simd {
 
 namespace detail {
 
-template <class S>
-struct span_traits {
-    static constexpr bool is_span = false;
-};
-template <class E, std::size_t X>
-struct span_traits<std::span<E, X>> {
-    static constexpr bool is_span = true;
-    using element = E;
-};
+/// What an entry of the list R refers to, as R is accessed (R may be const or a
+/// reference): `const double` for a `std::span<const double>` or, through a const list,
+/// a `std::vector<double>`; `double` for a `std::span<double>` or a non-const list's vector.
+template <class R>
+using entry_element_t = std::remove_reference_t<std::ranges::range_reference_t<std::ranges::range_reference_t<R>>>;
+
+template <class R>
+concept list_of_arrays = std::ranges::random_access_range<R> && std::ranges::sized_range<R> &&
+                         std::ranges::contiguous_range<std::ranges::range_reference_t<R>> &&
+                         std::ranges::sized_range<std::ranges::range_reference_t<R>> &&
+                         std::is_arithmetic_v<std::remove_cv_t<entry_element_t<R>>>;
 
 }  // namespace detail
 
-/// A sized random-access range of std::span: `std::array<std::span<const double>, 2>`.
+/// A list of arrays of points, read: `std::array<std::span<const double>, 2>`,
+/// `std::vector<std::vector<float>>`, ...
 template <class R>
-concept span_list = std::ranges::random_access_range<const R> && std::ranges::sized_range<const R> &&
-                    detail::span_traits<std::remove_cv_t<std::ranges::range_value_t<const R>>>::is_span;
+concept span_list = detail::list_of_arrays<const R>;
 
 /// The lane type of a span list: `double` for a list of `span<const double>`.
-template <span_list R>
-using span_list_value_t = std::remove_cv_t<
-    typename detail::span_traits<std::remove_cv_t<std::ranges::range_value_t<const R>>>::element>;
-
-/// A span list whose spans can be written.
 template <class R>
-concept mutable_span_list =
-    span_list<R> &&
-    !std::is_const_v<typename detail::span_traits<std::remove_cv_t<std::ranges::range_value_t<const R>>>::element>;
+using span_list_value_t = std::remove_cv_t<detail::entry_element_t<R>>;
+
+/// A list whose arrays can be written, as passed (R may be a reference type).
+template <class R>
+concept mutable_span_list = detail::list_of_arrays<R> && !std::is_const_v<detail::entry_element_t<R>>;
 
 namespace detail {
 
@@ -56,14 +58,10 @@ namespace detail {
 
 /// Pointers to the data of a span list after checking its count and every length.
 /// `what` names the argument and what one span holds, for the message.
-template <class T, std::size_t K, span_list R>
-std::array<std::conditional_t<std::is_const_v<typename span_traits<std::ranges::range_value_t<const R>>::element>,
-                              const T*, T*>,
-           K>
-checked_pointers(const char* call, const char* name, const char* per_span, const R& list, std::size_t n,
-                 const char* first = "in[0]") {
-    using ptr = std::conditional_t<
-        std::is_const_v<typename span_traits<std::ranges::range_value_t<const R>>::element>, const T*, T*>;
+template <class T, std::size_t K, class R>
+auto checked_pointers(const char* call, const char* name, const char* per_span, R&& list, std::size_t n,
+                      const char* first = "in[0]") {
+    using ptr = std::conditional_t<std::is_const_v<entry_element_t<R>>, const T*, T*>;
     const std::size_t count = std::ranges::size(list);
     if (count != K) {
         bad_argument(call, "argument `" + std::string(name) + "` has " + std::to_string(count) +
@@ -71,13 +69,13 @@ checked_pointers(const char* call, const char* name, const char* per_span, const
     }
     std::array<ptr, K> p{};
     for (std::size_t j = 0; j < K; ++j) {
-        const auto& s = std::ranges::begin(list)[static_cast<std::ptrdiff_t>(j)];
-        if (s.size() != n) {
+        auto&& s = std::ranges::begin(list)[static_cast<std::ptrdiff_t>(j)];
+        if (std::ranges::size(s) != n) {
             bad_argument(call, "`" + std::string(name) + "[" + std::to_string(j) + "]` has " +
-                                   std::to_string(s.size()) + " entries, expected " + std::to_string(n) + " (one per point, as many as `" +
-                                   first + "`); every span must have the same length");
+                                   std::to_string(std::ranges::size(s)) + " entries, expected " + std::to_string(n) +
+                                   " (one per point, as many as `" + first + "`); every span must have the same length");
         }
-        p[j] = s.data();
+        p[j] = std::ranges::data(s);
     }
     return p;
 }
@@ -85,7 +83,7 @@ checked_pointers(const char* call, const char* name, const char* per_span, const
 /// The number of points: the length of the first span (0 for a kernel call with no spans).
 template <span_list R>
 std::size_t point_count(const R& list) {
-    return std::ranges::size(list) == 0 ? 0 : std::ranges::begin(list)[0].size();
+    return std::ranges::size(list) == 0 ? 0 : std::ranges::size(std::ranges::begin(list)[0]);
 }
 
 /// Pointers to the outputs: a span (a kernel with one output) or a span list (one span
@@ -104,12 +102,13 @@ std::array<T*, M> output_pointers(const char* call, const char* name, const char
         }
         return {s.data()};
     } else {
-        static_assert(mutable_span_list<std::remove_cvref_t<V>>,
+        static_assert(mutable_span_list<V>,
                       "gradc batch call: an output must be a std::span<T> of one entry per point, or "
-                      "a list of such spans (one per output), with T the lane type of `in`");
-        static_assert(std::is_same_v<span_list_value_t<std::remove_cvref_t<V>>, T>,
+                      "a list of such spans or of vectors (one per output, not const), with T the "
+                      "lane type of `in`");
+        static_assert(std::is_same_v<span_list_value_t<V>, T>,
                       "gradc batch call: outputs and inputs must have the same lane type (float or double)");
-        return checked_pointers<T, M>(call, name, per_span, out, n);
+        return checked_pointers<T, M>(call, name, per_span, std::forward<V>(out), n);
     }
 }
 

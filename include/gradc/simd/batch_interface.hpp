@@ -48,11 +48,14 @@ public:
 
     /// values[i] = f(x_i) and grad[j][i] = ∂f/∂(wrt variable j) at x_i, for a kernel with
     /// one output; grad has one span per wrt variable.
-    template <span_list In, class Values, mutable_span_list Grad, call_option A = default_arch>
-    void gradient_batch(const In& in, Values&& values, const Grad& grad, A option = {}) const {
+    template <span_list In, class Values, class Grad, call_option A = default_arch>
+    void gradient_batch(const In& in, Values&& values, Grad&& grad, A option = {}) const {
         static_assert(K::output_count == 1,
                       "gradc kernel: gradient_batch() is for a kernel with one output; use "
                       "jvp_batch() for several outputs");
+        static_assert(mutable_span_list<Grad>,
+                      "gradc gradient_batch: `grad` must be a list of spans or vectors (one per wrt "
+                      "variable) that can be written, not const");
         using T = checked_lane_type<In>;
         static_assert(std::is_same_v<span_list_value_t<Grad>, T>,
                       "gradc gradient_batch: `grad` must hold the same lane type as `in`");
@@ -60,7 +63,7 @@ public:
         const auto x = detail::checked_pointers<T, K::arity>("gradient_batch", "in", "one per variable", in, n);
         const auto v = detail::output_pointers<T, 1>("gradient_batch", "values", "", std::forward<Values>(values), n);
         const auto g = detail::checked_pointers<T, K::wrt_count>("gradient_batch", "grad", "one per wrt variable",
-                                                                 grad, n);
+                                                                 std::forward<Grad>(grad), n);
         std::array<T*, 1 + K::wrt_count> out;
         out[0] = v[0];
         for (std::size_t j = 0; j < K::wrt_count; ++j) out[1 + j] = g[j];

@@ -19,6 +19,8 @@
 #define GRADC_SIMD_DIAGNOSTICS_POP
 #endif
 
+#include <gradc/simd/unoptimized_avx512bw.hpp>
+
 GRADC_SIMD_DIAGNOSTICS_PUSH
 #include <xsimd/xsimd.hpp>
 GRADC_SIMD_DIAGNOSTICS_POP

@@ -33,9 +33,11 @@ class second_order_interface {
 public:
     /// values[i] = f(x_i), grad[j][i] = ∂f/∂w_j and hess[t][i] = ∂²f/∂w_j∂w_k for the t-th
     /// entry (j, k) of the upper triangle in row-major order (j ≤ k), at every point.
-    template <span_list In, class Values, mutable_span_list Grad, mutable_span_list Hess,
-              call_option A = default_arch>
-    void hessian_batch(const In& in, Values&& values, const Grad& grad, const Hess& hess, A option = {}) const {
+    template <span_list In, class Values, class Grad, class Hess, call_option A = default_arch>
+    void hessian_batch(const In& in, Values&& values, Grad&& grad, Hess&& hess, A option = {}) const {
+        static_assert(mutable_span_list<Grad> && mutable_span_list<Hess>,
+                      "gradc hessian_batch: `grad` and `hess` must be lists of spans or vectors that can be "
+                      "written, not const");
         static_assert(K::output_count == 1, "gradc kernel: hessian_batch() is for a kernel with one output");
         using T = span_list_value_t<In>;
         static_assert(lane_type<T>, "gradc batch call: spans must hold double or float");
@@ -43,10 +45,10 @@ public:
         const std::size_t n = detail::point_count(in);
         const auto x = detail::checked_pointers<T, K::arity>("hessian_batch", "in", "one per variable", in, n);
         const auto v = detail::output_pointers<T, 1>("hessian_batch", "values", "", std::forward<Values>(values), n);
-        const auto g = detail::checked_pointers<T, W>("hessian_batch", "grad", "one per wrt variable", grad, n);
+        const auto g = detail::checked_pointers<T, W>("hessian_batch", "grad", "one per wrt variable", std::forward<Grad>(grad), n);
         const auto h = detail::checked_pointers<T, H>("hessian_batch", "hess",
                                                       "one per entry of the Hessian's upper triangle, W(W+1)/2",
-                                                      hess, n);
+                                                      std::forward<Hess>(hess), n);
         std::array<T*, 1 + W + H> out;
         out[0] = v[0];
         for (std::size_t j = 0; j < W; ++j) out[1 + j] = g[j];
@@ -56,10 +58,11 @@ public:
 
     /// values[i] = f(x_i), grad[j][i] and hvp_out[j][i] = (H(x_i)·v_i)_j, with v_i =
     /// v_in[j][i] (one span per wrt variable).
-    template <span_list In, span_list VIn, class Values, mutable_span_list Grad, mutable_span_list Hvp,
-              call_option A = default_arch>
-    void hvp_batch(const In& in, const VIn& v_in, Values&& values, const Grad& grad, const Hvp& hvp_out,
-                   A option = {}) const {
+    template <span_list In, span_list VIn, class Values, class Grad, class Hvp, call_option A = default_arch>
+    void hvp_batch(const In& in, const VIn& v_in, Values&& values, Grad&& grad, Hvp&& hvp_out, A option = {}) const {
+        static_assert(mutable_span_list<Grad> && mutable_span_list<Hvp>,
+                      "gradc hvp_batch: `grad` and `hvp_out` must be lists of spans or vectors that can be "
+                      "written, not const");
         static_assert(K::output_count == 1, "gradc kernel: hvp_batch() is for a kernel with one output");
         using T = span_list_value_t<In>;
         static_assert(lane_type<T>, "gradc batch call: spans must hold double or float");
@@ -68,8 +71,9 @@ public:
         const auto x = detail::checked_pointers<T, K::arity>("hvp_batch", "in", "one per variable", in, n);
         const auto d = detail::checked_pointers<T, W>("hvp_batch", "v_in", "one per wrt variable", v_in, n);
         const auto v = detail::output_pointers<T, 1>("hvp_batch", "values", "", std::forward<Values>(values), n);
-        const auto g = detail::checked_pointers<T, W>("hvp_batch", "grad", "one per wrt variable", grad, n);
-        const auto hv = detail::checked_pointers<T, W>("hvp_batch", "hvp_out", "one per wrt variable", hvp_out, n);
+        const auto g = detail::checked_pointers<T, W>("hvp_batch", "grad", "one per wrt variable", std::forward<Grad>(grad), n);
+        const auto hv = detail::checked_pointers<T, W>("hvp_batch", "hvp_out", "one per wrt variable",
+                                                       std::forward<Hvp>(hvp_out), n);
         std::array<const T*, K::arity + W> xin;
         for (std::size_t j = 0; j < K::arity; ++j) xin[j] = x[j];
         for (std::size_t j = 0; j < W; ++j) xin[K::arity + j] = d[j];

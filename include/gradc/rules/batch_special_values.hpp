@@ -1,0 +1,111 @@
+#pragma once
+/// Batch versions of exp, hypot and atan2, and the tail of erf/erfc, where xsimd 8.1's
+/// batch functions differ from C's (the differential tester found each, tests/difftest):
+///  - exp was 0 where the result is subnormal (double, a < -708.4) and, in float, +inf
+///    from a = 88.38 on, where the result is still below the largest float;
+///  - hypot was sqrt(a² + b²): infinite for |a| ≥ 1e155 and 0 for |a| ≤ 1e-155, and NaN
+///    for hypot(NaN, ±inf), where C gives +inf;
+///  - atan2(±0, ±0) and atan2(±inf, ±inf) were NaN; C gives ±0, ±π, ±π/4, ±3π/4;
+///  - erf and erfc were NaN for |a| beyond about 1e38 (their rational tail overflows);
+///  - expm1(-0) and log1p(-0) were +0 (C: -0).
+/// Scalars, complex numbers and tensors use their own functions.
+
+#include <cmath>
+#include <limits>
+#include <numbers>
+
+#include <gradc/rules/value_traits.hpp>
+
+namespace gradc::rules {
+
+/// exp(a); on batches, lanes at the edges of xsimd's range are computed as exp(a/2)²
+/// (a/2 is exact; two roundings more), only when a batch has such a lane.
+template <class T>
+T exponential(const T& a) {
+    using std::exp;
+    if constexpr (!simd_batch<T>) {
+        return exp(a);
+    } else {
+        using K = scalar_t<T>;
+        constexpr bool is_double = std::numeric_limits<K>::digits == 53;
+        const K low = is_double ? K(-708.3) : K(-87.3), high = is_double ? K(709.0) : K(88.3);
+        const auto edge = logical_or(a < low, a > high);
+        if (!any(edge)) return exp(a);  // xsimd::any, by argument-dependent lookup
+        const T half = exp(a * K(0.5));
+        return if_else<T>(edge, half * half, exp(a));
+    }
+}
+
+/// hypot(a, b) with C's special values; on batches the operands are scaled by a power of
+/// two (exact) when the larger one is so large or so small that its square would
+/// overflow or underflow.
+template <class T>
+T hypotenuse(const T& a, const T& b) {
+    using std::hypot;
+    if constexpr (!simd_batch<T>) {
+        return hypot(a, b);
+    } else {
+        using std::abs;
+        using std::isinf;
+        using std::max;
+        using std::sqrt;
+        using K = scalar_t<T>;
+        constexpr bool is_double = std::numeric_limits<K>::digits == 53;
+        const K large = is_double ? 0x1p500 : 0x1p60f, small = is_double ? 0x1p-500 : 0x1p-60f;
+        const K shrink = is_double ? 0x1p-600 : 0x1p-70f, grow = is_double ? 0x1p600 : 0x1p70f;
+        const T m = max(abs(a), abs(b));
+        const T scale = if_else<T>(m > large, shrink, if_else<T>(m < small, grow, K(1)));
+        const T as = a * scale, bs = b * scale;
+        const T r = sqrt(as * as + bs * bs) / scale;
+        return if_else<T>(logical_or(isinf(a), isinf(b)), std::numeric_limits<K>::infinity(), r);
+    }
+}
+
+/// atan2(a, b) with C's values where both operands are zero or both infinite.
+template <class T>
+T arc_tangent2(const T& a, const T& b) {
+    using std::atan2;
+    if constexpr (!simd_batch<T>) {
+        return atan2(a, b);
+    } else {
+        using std::isinf;
+        using K = scalar_t<T>;
+        const K pi = std::numbers::pi_v<K>;
+        // The sign of b, -0 included (1/-0 = -inf); the result takes the sign of a.
+        const auto b_negative = logical_or(b < K(0), K(1) / b < K(0));
+        const T sign_a = copysign(T(K(1)), a);  // xsimd::copysign, by argument-dependent lookup
+        const T zeros = if_else<T>(b_negative, T(pi), T(K(0))) * sign_a;
+        const T infinities = if_else<T>(b_negative, T(K(0.75) * pi), T(K(0.25) * pi)) * sign_a;
+        T r = atan2(a, b);
+        r = if_else<T>(logical_and(a == K(0), b == K(0)), zeros, r);
+        return if_else<T>(logical_and(isinf(a), isinf(b)), infinities, r);
+    }
+}
+
+/// `r` = f(a) for a function with f(±0) = ±0: on batches, ±0 where a is ±0.
+template <class T>
+T keep_zero_sign(const T& a, const T& r) {
+    if constexpr (!simd_batch<T>) {
+        return r;
+    } else {
+        return if_else<T>(a == scalar_t<T>(0), a, r);
+    }
+}
+
+/// erf(a) (Erfc = false) or erfc(a) (Erfc = true) given a batch result `r` that may be NaN
+/// far in the tail: beyond |a| = 30 erf is ±1 and erfc is 0 or 2 in float and double.
+template <bool Erfc, class T>
+T error_function_tail(const T& a, const T& r) {
+    if constexpr (!simd_batch<T>) {
+        return r;
+    } else {
+        using std::abs;
+        using K = scalar_t<T>;
+        const auto far = abs(a) > K(30);
+        if (!any(far)) return r;  // xsimd::any, by argument-dependent lookup
+        const T tail = Erfc ? if_else<T>(a < K(0), T(K(2)), T(K(0))) : if_else<T>(a < K(0), T(K(-1)), T(K(1)));
+        return if_else<T>(far, tail, r);
+    }
+}
+
+}  // namespace gradc::rules

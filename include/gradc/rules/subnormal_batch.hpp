@@ -1,0 +1,72 @@
+#pragma once
+/// Logarithms and the cube root of SIMD batches at subnormal arguments.
+///
+/// xsimd 8.1's double-precision batch log, log2, log10 and cbrt read the exponent field
+/// and treat a subnormal argument as if it were normal: log(1e-310) came out -746.52
+/// instead of -713.80, cbrt(1e-310) 3.68e-104 instead of 4.64e-104, so a batch call and
+/// the scalar call disagreed there. Here the subnormal lanes are scaled into the normal
+/// range by 2^shift and the result corrected: log(a) = log(a·2^shift) - shift·log 2,
+/// cbrt(a) = cbrt(a·2^shift) / 2^(shift/3). Scalars, complex numbers and tensors use
+/// their own functions, which are right. The float kernels are right already; they take
+/// the same path, which costs a comparison and two selects.
+
+#include <cmath>
+#include <limits>
+#include <numbers>
+
+#include <gradc/rules/value_traits.hpp>
+
+namespace gradc::rules {
+
+/// The scaling of subnormal lanes: a power of two that brings the smallest subnormal of
+/// K into the normal range, and a multiple of 3 so that the cube root scales exactly.
+template <class K>
+inline constexpr int subnormal_shift = std::numeric_limits<K>::digits == 53 ? 54 : 24;
+
+template <class K>
+inline constexpr K two_to_subnormal_shift = K(std::numeric_limits<K>::digits == 53 ? 18014398509481984.0 : 16777216.0);
+
+enum class log_base { e, two, ten };
+
+/// log, log2 or log10 of `a`, right at subnormal arguments on batches too.
+template <log_base Base, class T>
+T logarithm(const T& a) {
+    using std::log;
+    using std::log10;
+    using std::log2;
+    const auto plain = [](const T& x) -> T {
+        if constexpr (Base == log_base::e) return log(x);
+        else if constexpr (Base == log_base::two) return log2(x);
+        else return log10(x);
+    };
+    if constexpr (!simd_batch<T>) {
+        return plain(a);
+    } else {
+        using K = scalar_t<T>;
+        constexpr long double log_of_two = Base == log_base::e     ? std::numbers::ln2_v<long double>
+                                           : Base == log_base::two ? 1.0L
+                                                                   : std::numbers::ln2_v<long double> * std::numbers::log10e_v<long double>;
+        constexpr K correction = K(subnormal_shift<K> * log_of_two);
+        const auto subnormal = logical_and(a > K(0), a < std::numeric_limits<K>::min());
+        const T scaled = if_else<T>(subnormal, a * two_to_subnormal_shift<K>, a);
+        return plain(scaled) - if_else<T>(subnormal, T(correction), K(0));
+    }
+}
+
+/// cbrt(a), right at subnormal arguments (of either sign) on batches too.
+template <class T>
+T cube_root(const T& a) {
+    using std::cbrt;
+    if constexpr (!simd_batch<T>) {
+        return cbrt(a);
+    } else {
+        using std::abs;
+        using K = scalar_t<T>;
+        constexpr K unscale = K(1) / K(1LL << (subnormal_shift<K> / 3));
+        const auto subnormal = logical_and(a != K(0), abs(a) < std::numeric_limits<K>::min());
+        const T scaled = if_else<T>(subnormal, a * two_to_subnormal_shift<K>, a);
+        return cbrt(scaled) * if_else<T>(subnormal, T(unscale), K(1));
+    }
+}
+
+}  // namespace gradc::rules

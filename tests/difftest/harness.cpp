@@ -1,0 +1,193 @@
+// The differential tester's comparisons and reports (harness.hpp).
+
+#include "harness.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <random>
+#include <sstream>
+
+namespace gradc::difftest {
+
+namespace {
+
+constexpr double inf = std::numeric_limits<double>::infinity();
+const double nan = std::numeric_limits<double>::quiet_NaN();
+
+/// The edge values every primitive is tried at, besides regular points.
+const double edges[] = {0.0, -0.0, 1.0, -1.0, 0.5, -0.5, 2.0, inf, -inf, nan, 1e-300, -1e-300, 1e300, -1e300,
+                        1e-310, -1e-310, 700.0, -700.0, 30.0, -30.0};
+
+/// Two double modes agree: NaN where the other is NaN, infinities equal, finite values
+/// within `rtol` relative (or 1e-13 absolute, for results that cancel to about 0).
+bool agree(double a, double b, double rtol) {
+    if (std::isnan(a) || std::isnan(b)) return std::isnan(a) && std::isnan(b);
+    if (std::isinf(a) || std::isinf(b)) return a == b;
+    return std::fabs(a - b) <= rtol * std::max(std::fabs(a), std::fabs(b)) + 1e-13;
+}
+
+std::string number(double x) {
+    char buf[64];
+    if (std::isnan(x)) return "NaN";
+    if (std::isinf(x)) return x > 0 ? "inf" : "-inf";
+    std::snprintf(buf, sizeof buf, "%.17g", x);
+    return buf;
+}
+
+/// The point as C++ arguments: `0.5, -inf, NaN` spelled so that it compiles.
+std::string arguments(const results& r, std::size_t p) {
+    std::string s;
+    for (std::size_t j = 0; j < r.arity; ++j) {
+        const double x = r.inputs[p * r.arity + j];
+        if (j) s += ", ";
+        if (std::isnan(x)) s += "std::numeric_limits<double>::quiet_NaN()";
+        else if (std::isinf(x)) s += x > 0 ? "std::numeric_limits<double>::infinity()" : "-std::numeric_limits<double>::infinity()";
+        else s += number(x);
+    }
+    return s;
+}
+
+/// A change of 2^-40 ≈ 1e-12 in the inputs moves the value or a derivative by more than
+/// 1e-6 relative (a condition number above 10⁶, so that rounding differences of a few
+/// ulps between the modes would exceed 1e-9), or changes which results are finite.
+bool ill_conditioned(const results& r, std::size_t p) {
+    const auto moves = [](double a, double b) {
+        if (std::isfinite(a) != std::isfinite(b) || std::isnan(a) != std::isnan(b)) return true;
+        return std::isfinite(a) && std::fabs(a - b) > 1e-6 * std::fabs(a) + 1e-12;
+    };
+    if (moves(r.scalar_value[p], r.nearby_value[p])) return true;
+    for (std::size_t j = 0; j < r.arity; ++j)
+        if (moves(r.scalar_grad[p * r.arity + j], r.nearby_grad[p * r.arity + j])) return true;
+    return false;
+}
+
+/// The modes disagree on the value, and long double disagrees with every one of them: the
+/// computation amplifies rounding at this point through a value that the input
+/// perturbation of `ill_conditioned` does not move (tan at the double nearest π/2, then
+/// cos of the result, 1.6e16: a one-ulp difference in tan changes the cosine entirely).
+bool unstable(const results& r, std::size_t p) {
+    const long double ref = r.reference_value[p];
+    if (!std::isfinite(ref)) return false;
+    const auto far = [&](double v) { return !std::isfinite(v) || std::fabs(v - ref) > 1e-6L * (1 + std::fabs(ref)); };
+    return far(r.scalar_value[p]) && far(r.batch_value[p]) && far(r.dynamic_value[p]) &&
+           !agree(r.batch_value[p], r.scalar_value[p], 1e-9);
+}
+
+/// Inputs at which long double stands in for exact arithmetic: finite, no larger than 1e6
+/// and no smaller than 1e-100 (or 0). Beyond, double overflows or underflows where long
+/// double does not, and finite-difference steps no longer fit the function.
+bool regular_point(const results& r, std::size_t p) {
+    for (std::size_t j = 0; j < r.arity; ++j) {
+        const double x = std::fabs(r.inputs[p * r.arity + j]);
+        if (!std::isfinite(x) || x > 1e6 || (x != 0 && x < 1e-100)) return false;
+    }
+    return true;
+}
+
+}  // namespace
+
+void draw_points(std::uint64_t seed, results& r) {
+    std::mt19937_64 rng(seed);
+    std::uniform_real_distribution<double> u(0, 1);
+    const std::size_t n = point_count * r.arity;
+    r.inputs.resize(n);
+    r.tangent.resize(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        const double c = u(rng);
+        if (c < 0.65) r.inputs[i] = -3 + 6 * u(rng);
+        else if (c < 0.8) r.inputs[i] = 0.1 * u(rng);
+        else r.inputs[i] = edges[std::size_t(u(rng) * std::size(edges)) % std::size(edges)];
+        r.tangent[i] = -1 + 2 * u(rng);
+    }
+}
+
+void runner::compare(const char* text, int depth, std::uint64_t seed, const results& r) {
+    ++expressions_;
+    const std::size_t N = r.arity;
+    // A few ulps per node: the SIMD functions differ from libm's by up to 4 ulps, and a
+    // difference grows with the nodes it passes through; 1e-9 leaves room for the
+    // conditioning of random expressions.
+    const double rtol = 1e-9;
+    std::vector<std::string> found;  // kinds already reported for this expression
+    std::ostringstream lines;
+    const auto report = [&](const std::string& kind, std::size_t p, const std::string& detail) {
+        for (const auto& f : found)
+            if (f == kind) return;
+        found.push_back(kind);
+        lines << "  " << kind << " at (" << arguments(r, p) << "): " << detail << "\n";
+    };
+    for (std::size_t p = 0; p < point_count; ++p) {
+        if (ill_conditioned(r, p) || unstable(r, p)) {
+            ++points_ill_conditioned_;
+            continue;
+        }
+        ++points_compared_;
+        const double sv = r.scalar_value[p], bv = r.batch_value[p], dv = r.dynamic_value[p];
+        if (!agree(bv, sv, rtol))
+            report("value: static batch vs static scalar", p, "scalar " + number(sv) + ", batch " + number(bv));
+        if (!agree(dv, sv, rtol))
+            report("value: dynamic vs static scalar", p, "static " + number(sv) + ", dynamic " + number(dv));
+        // Against long double only where the function is smooth in every variable (every
+        // finite difference exists), with a tolerance that grows with its condition
+        // Σ|∂f/∂x_j·x_j|: a double evaluation is exact only for inputs perturbed by an ulp.
+        const long double ref = r.reference_value[p];
+        long double condition = std::fabs(ref);
+        bool smooth = regular_point(r, p) && std::isfinite(ref) && std::isfinite(sv);
+        for (std::size_t j = 0; j < N; ++j) {
+            const long double fd = r.reference_grad[p * N + j];
+            smooth = smooth && !std::isnan(fd);
+            condition += std::fabs(fd * r.inputs[p * N + j]);
+        }
+        // Where plain double evaluation with the C library is as far from long double, the
+        // difference is double rounding amplified, not gradc's.
+        const double plain = r.plain_value[p];
+        if (!agree(sv, plain, rtol))
+            report("value: static scalar vs C library (double)", p, "static " + number(sv) + ", C " + number(plain));
+        const long double tolerance = 1e-6L * condition + 1e-9L;
+        if (smooth && std::fabs(sv - ref) > tolerance && std::fabs(plain - ref) <= tolerance)
+            report("value: static scalar vs long double", p, "static " + number(sv) + ", long double " + number(double(ref)));
+        // Central differences stand for the derivative only where double evaluation with the
+        // C library agrees with long double: elsewhere a comparison of computed values took
+        // another branch in long double (sigmoid(30) == 1 holds in one and not the other).
+        const bool reference_applies = smooth && std::fabs(plain - ref) <= tolerance;
+        double contracted = 0, magnitude = 0;
+        for (std::size_t j = 0; j < N; ++j) {
+            const std::size_t i = p * N + j;
+            const double sg = r.scalar_grad[i], bg = r.batch_grad[i], dg = r.dynamic_grad[i];
+            const std::string wrt = "d/dx" + std::to_string(j);
+            if (!agree(bg, sg, rtol))
+                report(wrt + ": static batch vs static scalar", p, "scalar " + number(sg) + ", batch " + number(bg));
+            if (!agree(dg, sg, rtol))
+                report(wrt + ": dynamic vs static scalar", p, "static " + number(sg) + ", dynamic " + number(dg));
+            const long double fd = r.reference_grad[i];
+            // Only finite gradients: an infinite one where the differences are finite is a
+            // partial at its singularity reached by a rounded value (asin'(-1) after
+            // expm1(-700) rounds to -1), which long double rounds the same way.
+            if (reference_applies && !std::isnan(fd) && std::isfinite(sg) &&
+                std::fabs(sg - fd) > 1e-5L + 1e-3L * std::fabs(fd))
+                report(wrt + ": static scalar vs finite differences", p,
+                       "static " + number(sg) + ", finite differences (long double) " + number(double(fd)));
+            contracted += sg * r.tangent[i];
+            magnitude += std::fabs(sg * r.tangent[i]);
+        }
+        if (std::isfinite(magnitude) && std::isfinite(r.jvp[p]) &&
+            std::fabs(r.jvp[p] - contracted) > rtol * magnitude + 1e-13)
+            report("jvp vs gradient·tangent", p, "jvp " + number(r.jvp[p]) + ", gradient·tangent " + number(contracted));
+        // A NaN JVP with a finite gradient is not compared: forward mode multiplies a zero
+        // tangent by an infinite partial behind a closed gate (relu, where) where reverse
+        // mode selects, as PyTorch's forward and backward modes do (docs/reliability.md).
+        if (std::isfinite(magnitude) && std::isinf(r.jvp[p]) && std::isfinite(sv))
+            report("jvp vs gradient·tangent", p, "jvp " + number(r.jvp[p]) + ", gradient·tangent " + number(contracted));
+    }
+    if (found.empty()) return;
+    ++mismatching_expressions_;
+    std::ostringstream s;
+    s << "mismatch (depth " << depth << ", " << N << " variables):\n" << lines.str()
+      << "  reproduce: gradc::difftest::check<" << N << ">(r, \"" << text << "\", " << depth << ", " << seed << "ULL, [](";
+    for (std::size_t j = 0; j < N; ++j) s << (j ? ", " : "") << "[[maybe_unused]] const auto& x" << j;
+    s << ") { using namespace gradc::difftest::reference; " << text << " });\n";
+    reports_.push_back(s.str());
+}
+
+}  // namespace gradc::difftest

@@ -1,0 +1,63 @@
+#pragma once
+/// The differential tester's references: every primitive of the rule table on long double
+/// (and, through the same templates, on double with the C library's functions), under the
+/// names a generated expression uses in all three modes, so that one generic
+/// lambda is the static expression (gradc::expr types, found by argument-dependent
+/// lookup), the dynamic program (gradc::Tensor, likewise) and the reference (these
+/// functions, brought in by a using-directive). `maximum`/`minimum` are the tensor names;
+/// for static expressions they forward to `max`/`min`.
+
+#include <cmath>
+#include <concepts>
+#include <limits>
+
+namespace gradc::difftest::reference {
+
+// clang-format off
+template <std::floating_point T> T exp(T a) { return std::exp(a); }
+template <std::floating_point T> T exp2(T a) { return std::exp2(a); }
+template <std::floating_point T> T expm1(T a) { return std::expm1(a); }
+template <std::floating_point T> T log(T a) { return std::log(a); }
+template <std::floating_point T> T log2(T a) { return std::log2(a); }
+template <std::floating_point T> T log10(T a) { return std::log10(a); }
+template <std::floating_point T> T log1p(T a) { return std::log1p(a); }
+template <std::floating_point T> T sqrt(T a) { return std::sqrt(a); }
+template <std::floating_point T> T cbrt(T a) { return std::cbrt(a); }
+template <std::floating_point T> T sin(T a) { return std::sin(a); }
+template <std::floating_point T> T cos(T a) { return std::cos(a); }
+template <std::floating_point T> T tan(T a) { return std::tan(a); }
+template <std::floating_point T> T asin(T a) { return std::asin(a); }
+template <std::floating_point T> T acos(T a) { return std::acos(a); }
+template <std::floating_point T> T atan(T a) { return std::atan(a); }
+template <std::floating_point T> T sinh(T a) { return std::sinh(a); }
+template <std::floating_point T> T cosh(T a) { return std::cosh(a); }
+template <std::floating_point T> T tanh(T a) { return std::tanh(a); }
+template <std::floating_point T> T asinh(T a) { return std::asinh(a); }
+template <std::floating_point T> T acosh(T a) { return std::acosh(a); }
+template <std::floating_point T> T atanh(T a) { return std::atanh(a); }
+template <std::floating_point T> T erf(T a) { return std::erf(a); }
+template <std::floating_point T> T erfc(T a) { return std::erfc(a); }
+template <std::floating_point T> T abs(T a) { return std::fabs(a); }
+template <std::floating_point T> T sigmoid(T a) { return 1 / (1 + std::exp(-a)); }
+template <std::floating_point T> T softplus(T a) { return (a > 0 ? a : T(0)) + std::log1p(std::exp(-std::fabs(a))); }
+template <std::floating_point T> T logit(T a) { return std::log(a / (1 - a)); }
+template <std::floating_point T> T relu(T a) { return a > 0 ? a : (std::isnan(a) ? a : T(0)); }
+template <std::floating_point T, std::floating_point U> auto pow(T a, U b) { return std::pow(a, b); }
+template <std::floating_point T, std::floating_point U> auto atan2(T a, U b) { return std::atan2(a, b); }
+template <std::floating_point T, std::floating_point U> auto hypot(T a, U b) { return std::hypot(a, b); }
+template <std::floating_point T, std::floating_point U> auto maximum(T a, U b) { return std::isnan(a) || std::isnan(b) ? a + b : (a > b ? a : b); }
+template <std::floating_point T, std::floating_point U> auto minimum(T a, U b) { return std::isnan(a) || std::isnan(b) ? a + b : (a < b ? a : b); }
+template <std::floating_point T> T where(bool c, T a, T b) { return c ? a : b; }
+// clang-format on
+
+/// Static expressions call the rule `max`/`min` (their only name in that mode).
+template <class A, class B>
+auto maximum(const A& a, const B& b) -> decltype(max(a, b)) {
+    return max(a, b);
+}
+template <class A, class B>
+auto minimum(const A& a, const B& b) -> decltype(min(a, b)) {
+    return min(a, b);
+}
+
+}  // namespace gradc::difftest::reference

@@ -1,0 +1,72 @@
+// Partials that once cancelled: tanh' = 1 - y², sigmoid' = y(1 - y), expm1' = y + 1 had
+// no correct digit where y rounds to ±1 (or -1), asin', acos' and atanh' lost digits near
+// ±1 through 1 - a·a. Each is checked against its closed form in long double, on double
+// scalars and on SIMD batches of points on both sides of the switch between the rule's
+// two forms (include/gradc/rules/accurate_where.hpp), a batch mixing both.
+
+#include <cmath>
+#include <vector>
+
+#include <approx.hpp>
+#include <gradc/rules.hpp>
+#include <gradc/simd/config.hpp>
+#include <gradc/simd/math.hpp>
+
+GRADC_SIMD_DIAGNOSTICS_PUSH
+
+namespace {
+
+namespace r = gradc::rules;
+using batch = xsimd::batch<double>;
+
+/// The partial of R at a, as a scalar and in every lane of a batch whose other lanes hold
+/// `others`, within `ulps` of `exact` (relative).
+template <class R>
+void check_partial(double a, long double exact, double others) {
+    INFO(R::name << "'(" << a << ")");
+    const double rtol = 8 * std::numeric_limits<double>::epsilon();
+    const double scalar = r::scale(R::partial(r::arg<0>, a, R::eval(a)), 1.0);
+    CHECK(gradc::test::close(scalar, double(exact), rtol, 0));
+    for (std::size_t lane = 0; lane < batch::size; ++lane) {
+        alignas(64) double lanes[batch::size];
+        for (auto& x : lanes) x = others;
+        lanes[lane] = a;
+        const batch x = batch::load_aligned(lanes);
+        const batch p = r::scale(R::partial(r::arg<0>, x, R::eval(x)), batch(1.0));
+        CHECK(gradc::test::close(p.get(lane), double(exact), rtol, 0));
+    }
+}
+
+}  // namespace
+
+TEST_CASE("tanh' is accurate where tanh rounds to ±1", "[rules][accuracy]") {
+    for (double a : {-30.0, -19.5, -13.0, -0.6, -0.2, 0.0, 0.3, 0.55, 2.0, 13.0, 20.0, 300.0}) {
+        const long double c = std::cosh((long double)a);
+        check_partial<r::tanh>(a, 1 / (c * c), 0.1);
+    }
+    // 1 - y² was exactly 0 here (tanh(20) rounds to 1); the derivative is 1.7e-17.
+    CHECK(r::tanh::partial(r::arg<0>, 20.0, r::tanh::eval(20.0)) > 1.6e-17);
+}
+
+TEST_CASE("sigmoid' is accurate where sigmoid rounds to 1", "[rules][accuracy]") {
+    for (double a : {-700.0, -30.0, -1.0, 0.0, 0.5, 3.0, 20.0, 37.0, 40.0, 700.0}) {
+        const long double e = std::exp(-std::fabs((long double)a));
+        check_partial<r::sigmoid>(a, e / ((1 + e) * (1 + e)), -0.25);
+    }
+}
+
+TEST_CASE("expm1' is accurate where expm1 rounds to -1", "[rules][accuracy]") {
+    for (double a : {-700.0, -40.0, -38.0, -5.0, -0.7, -0.69, 0.0, 1.0, 30.0})
+        check_partial<r::expm1>(a, std::exp((long double)a), 0.5);
+}
+
+TEST_CASE("asin', acos' and atanh' are accurate near ±1", "[rules][accuracy]") {
+    for (double a : {-1 + 1e-15, -0.999999, 0.5, 1 - 1e-12, 1 - 1.1102230246251565e-16}) {
+        const long double one_minus_a2 = (1 - (long double)a) * (1 + (long double)a);
+        check_partial<r::asin>(a, 1 / std::sqrt(one_minus_a2), 0.25);
+        check_partial<r::acos>(a, -1 / std::sqrt(one_minus_a2), 0.25);
+        check_partial<r::atanh>(a, 1 / one_minus_a2, 0.25);
+    }
+}
+
+GRADC_SIMD_DIAGNOSTICS_POP

@@ -1,0 +1,102 @@
+// Every rule's value and partials on SIMD batches equal those on scalars at special
+// values: zeros of both signs, ±1, huge and tiny magnitudes, subnormals, the edges of
+// exp's range, ±inf and NaN, in every combination for two operands. xsimd 8.1's batch
+// functions differed from C's at several of them (rules/batch_special_values.hpp,
+// rules/subnormal_batch.hpp); the differential tester (tests/difftest) found most.
+// Equal means: NaN where the scalar is NaN, the same infinity, a zero (of the same sign, for values) or a value
+// within the batch functions' accuracy (pow is the least accurate, docs/static.md).
+
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include <boost/hana/for_each.hpp>
+
+#include <approx.hpp>
+#include <gradc/rules.hpp>
+#include <gradc/simd/config.hpp>
+#include <gradc/simd/math.hpp>
+
+GRADC_SIMD_DIAGNOSTICS_PUSH
+
+namespace {
+
+namespace r = gradc::rules;
+
+template <class T>
+std::vector<T> special_values() {
+    constexpr T inf = std::numeric_limits<T>::infinity();
+    const T nan = std::numeric_limits<T>::quiet_NaN();
+    const T tiny = std::numeric_limits<T>::denorm_min() * 1000, huge = std::numeric_limits<T>::max() / 1000;
+    std::vector<T> v{-inf, -huge, -30, -2, -1, T(-0.5), -tiny, T(-0.0), 0, tiny, T(0.5), 1, 2, 30, huge, inf, nan};
+    // The edges of exp's range: results that are subnormal, and in float near the largest.
+    if constexpr (sizeof(T) == 8) v.insert(v.end(), {-730.0, -709.0, 700.0, 1e-310});
+    else v.insert(v.end(), {-100.0f, -88.5f, 88.0f, 1e-40f});  // xsimd's float expm1 overflows from 88.38 (not fixed)
+    return v;
+}
+
+/// `signed_zero`: a zero value must have the scalar's sign (values: it decides atan2, 1/x
+/// and pow downstream); the sign of a zero partial is not promised.
+template <class T>
+bool same(T batch_value, T scalar_value, bool signed_zero = false) {
+    const T rtol = sizeof(T) == 8 ? T(1e-12) : T(2e-5);
+    if (std::isnan(scalar_value)) return std::isnan(batch_value);
+    if (std::isinf(scalar_value)) return batch_value == scalar_value;
+    if (scalar_value == 0)
+        return batch_value == 0 && (!signed_zero || std::signbit(batch_value) == std::signbit(scalar_value));
+    return std::fabs(batch_value - scalar_value) <= rtol * std::fabs(scalar_value);
+}
+
+template <class T, class R, class... A>
+void check_rule(const A&... a) {
+    using B = xsimd::batch<T>;
+    const T y = R::eval(a...);
+    const B yb = R::eval(B(a)...);
+    INFO(R::name << " at (" << ((std::to_string(a) + ", ") + ...) << ")");
+    CHECK(same(yb.get(0), y, true));
+    [&]<std::size_t... I>(std::index_sequence<I...>) {
+        const auto check_partial = [&]<std::size_t K>(std::integral_constant<std::size_t, K>) {
+            INFO("partial " << K);
+            CHECK(same(r::scale(R::partial(r::arg<K>, B(a)..., yb), B(T(1))).get(0),
+                       T(r::scale(R::partial(r::arg<K>, a..., y), T(1)))));
+        };
+        (check_partial(std::integral_constant<std::size_t, I>{}), ...);
+    }(std::make_index_sequence<sizeof...(A)>{});
+}
+
+template <class T>
+void check_every_rule() {
+    const auto values = special_values<T>();
+    boost::hana::for_each(r::all, [&](auto rule) {
+        using R = typename decltype(rule)::type;
+        if constexpr (R::arity == 1) {
+            for (T a : values) check_rule<T, R>(a);
+        } else if constexpr (R::arity == 2) {
+            for (T a : values)
+                for (T b : values) check_rule<T, R>(a, b);
+        }
+    });
+}
+
+}  // namespace
+
+TEST_CASE("every rule on batches equals the scalar rule at special values, double", "[rules][special]") {
+    check_every_rule<double>();
+}
+
+TEST_CASE("every rule on batches equals the scalar rule at special values, float", "[rules][special]") {
+    check_every_rule<float>();
+}
+
+TEST_CASE("batch comparisons agree with C's at NaN: a != NaN holds", "[rules][special]") {
+    using B = xsimd::batch<double>;
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    for (double a : special_values<double>())
+        for (double b : {0.0, 1.0, nan}) {
+            INFO(a << " != " << b);
+            CHECK(xsimd::all(r::not_equal_to::eval(B(a), B(b))) == (a != b));
+            CHECK(xsimd::all(r::equal_to::eval(B(a), B(b))) == (a == b));
+        }
+}
+
+GRADC_SIMD_DIAGNOSTICS_POP

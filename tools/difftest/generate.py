@@ -1,0 +1,138 @@
+#!/usr/bin/env python3
+"""Writes random expressions for the differential tester (tests/difftest/harness.hpp).
+
+Each expression is a generic C++ lambda over 1-6 variables, depth 1-8, built from every
+primitive of the rule table, the arithmetic operators with literals of both signs,
+`where` on comparisons, and shared subexpressions (a name used twice). The same lambda
+is compiled as a static expression, run on tensors and evaluated in long double.
+Expression i depends only on (seed, i), so a run of any size reproduces the expressions
+of a smaller one and a reported expression can be regenerated alone.
+
+    generate.py --seed S --count N --per-file K --out DIR
+
+writes DIR/part_XXXX.cpp (K expressions each) and DIR/parts.cpp, which defines
+`gradc::difftest::run_all(runner&)`.
+"""
+import argparse
+import os
+import random
+
+UNARY = ["exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sqrt", "cbrt", "sin", "cos", "tan",
+         "asin", "acos", "atan", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "sigmoid", "softplus",
+         "logit", "erf", "erfc", "abs", "relu"]
+BINARY = ["pow", "atan2", "hypot", "maximum", "minimum"]
+ARITHMETIC = ["+", "-", "*", "/"]
+COMPARISONS = ["<", "<=", ">", ">=", "==", "!="]
+LITERALS = ["2.0", "-2.0", "0.5", "-0.5", "3.0", "-1.0", "1.0", "0.25", "-3.5", "1e-3", "10.0", "3", "-2"]
+
+
+class Expression:
+    """One random expression as let-bound statements: `const auto t0 = sin(x0);` ..."""
+
+    def __init__(self, rng, arity, depth):
+        self.rng = rng
+        self.arity = arity
+        self.depth = depth
+        self.lets = []      # (name, text, depth)
+        self.result = self.node(depth)
+
+    def variable(self):
+        return f"x{self.rng.randrange(self.arity)}"
+
+    def literal(self):
+        return self.rng.choice(LITERALS)
+
+    def bind(self, text, depth):
+        name = f"t{len(self.lets)}"
+        self.lets.append((name, text, depth))
+        return name
+
+    def node(self, depth):
+        rng = self.rng
+        if depth <= 0:
+            return self.variable()
+        shareable = [name for name, _, d in self.lets if d < depth]
+        c = rng.random()
+        if shareable and c < 0.1:
+            return rng.choice(shareable)  # a shared subexpression
+        if c < 0.5:
+            return self.bind(f"{rng.choice(UNARY)}({self.node(depth - 1)})", depth)
+        if c < 0.78:
+            op = rng.choice(ARITHMETIC)
+            a = self.node(depth - 1)
+            if rng.random() < 0.3:
+                lit = self.literal()
+                return self.bind(f"({lit} {op} {a})" if rng.random() < 0.5 else f"({a} {op} {lit})", depth)
+            return self.bind(f"({a} {op} {self.node(depth - 1)})", depth)
+        if c < 0.9:
+            f = rng.choice(BINARY)
+            a = self.node(depth - 1)
+            # A literal exponent, as a double (the references' pow takes floating operands).
+            b = self.literal() if f == "pow" and rng.random() < 0.4 else self.node(depth - 1)
+            if b in LITERALS and "." not in b and "e" not in b:
+                b += ".0"
+            return self.bind(f"{f}({a}, {b})", depth)
+        if c < 0.93:
+            return self.bind(f"(-{self.node(depth - 1)})", depth)
+        left = self.node(depth - 1)
+        right = self.literal() if rng.random() < 0.4 else self.node(depth - 1)
+        condition = f"{left} {rng.choice(COMPARISONS)} {right}"
+        return self.bind(f"where({condition}, {self.node(depth - 1)}, {self.node(depth - 1)})", depth)
+
+    def body(self):
+        """The lambda's statements, one line."""
+        lets = " ".join(f"const auto {n} = {t};" for n, t, _ in self.lets)
+        return (lets + " " if lets else "") + f"return {self.result};"
+
+
+def expression(seed, index):
+    rng = random.Random(f"{seed}-{index}")
+    arity = rng.randint(1, 6)
+    depth = rng.randint(1, 8)
+    e = Expression(rng, arity, depth)
+    while e.result.startswith("x"):  # a bare variable: nothing to differentiate
+        e = Expression(rng, arity, depth)
+    return arity, depth, rng.getrandbits(63), e.body()
+
+
+def lambda_text(arity, body):
+    params = ", ".join(f"[[maybe_unused]] const auto& x{j}" for j in range(arity))
+    return f"[]({params}) {{ using namespace gradc::difftest::reference; {body} }}"
+
+
+def c_string(s):
+    return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--count", type=int, default=100)
+    p.add_argument("--first", type=int, default=0, help="index of the first expression")
+    p.add_argument("--per-file", type=int, default=50)
+    p.add_argument("--out", required=True)
+    a = p.parse_args()
+    os.makedirs(a.out, exist_ok=True)
+    parts = []
+    for start in range(a.first, a.first + a.count, a.per_file):
+        name = f"part_{len(parts):04d}"
+        lines = ["// Generated by tools/difftest/generate.py; do not edit.", '#include "harness.hpp"', "",
+                 "namespace gradc::difftest {", "", f"void {name}(runner& r) {{"]
+        for i in range(start, min(start + a.per_file, a.first + a.count)):
+            arity, depth, point_seed, body = expression(a.seed, i)
+            lines.append(f"    check<{arity}>(r, {c_string(body)}, {depth}, {point_seed}ULL, {lambda_text(arity, body)});")
+        lines += ["}", "", "}  // namespace gradc::difftest", ""]
+        with open(os.path.join(a.out, name + ".cpp"), "w") as f:
+            f.write("\n".join(lines))
+        parts.append(name)
+    index = ["// Generated by tools/difftest/generate.py; do not edit.", '#include "harness.hpp"', "",
+             "namespace gradc::difftest {", ""]
+    index += [f"void {n}(runner& r);" for n in parts]
+    index += ["", "void run_all(runner& r) {"] + [f"    {n}(r);" for n in parts] + ["}", "",
+              "}  // namespace gradc::difftest", ""]
+    with open(os.path.join(a.out, "parts.cpp"), "w") as f:
+        f.write("\n".join(index))
+
+
+if __name__ == "__main__":
+    main()
