@@ -64,13 +64,18 @@ void for_each_chunk(std::size_t count, int threads, F&& f) {
 
 namespace detail {
 
+/// Ranges of at most this many leaves are walked without spawning tasks: a leaf is a few
+/// microseconds of work, a task about one (where tasks are spawned never changes the
+/// tree, only who walks it).
+inline constexpr std::size_t serial_leaves = 16;
+
 template <class Result, class Leaf, class Combine>
 Result tree(std::size_t lo, std::size_t hi, bool spawn, const Leaf& leaf, const Combine& combine) {
     if (hi - lo == 1) return leaf(lo);
     const std::size_t mid = lo + (hi - lo) / 2;
     Result left, right;
 #ifdef GRADC_HAS_TBB
-    if (spawn) {
+    if (spawn && hi - lo > serial_leaves) {
         oneapi::tbb::parallel_invoke([&] { left = tree<Result>(lo, mid, spawn, leaf, combine); },
                                      [&] { right = tree<Result>(mid, hi, spawn, leaf, combine); });
         return combine(left, right);

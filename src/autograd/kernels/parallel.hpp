@@ -3,12 +3,12 @@
 // (gradc::set_num_threads; oneTBB when gradc is built with it: parallel/reduce.hpp).
 //
 //  - Elementwise: [0, n) cut into chunks of `elementwise_grain` elements, each computed
-//    alone; below two chunks, or on one thread, the calling thread does it all.
+//    alone; below two chunks, or on one thread, the calling thread does it all. Below
+//    2¹⁹ elements an operation's time is mostly the allocation of its result, and two
+//    threads gained nothing (docs/scaling.md).
 //  - Sums: a run longer than `sum_chunk` elements is summed chunk by chunk and the chunk
 //    sums combined along a tree fixed by n: the same result for any number of threads
 //    (and on one thread), as the static mode's map-reduce.
-// The grain sizes are measured (docs/scaling.md): below them, handing work to another
-// thread costs more than it saves.
 
 #include <algorithm>
 #include <cstdint>
@@ -18,7 +18,7 @@
 
 namespace gradc::kernels {
 
-inline constexpr std::int64_t elementwise_grain = std::int64_t{1} << 16;
+inline constexpr std::int64_t elementwise_grain = std::int64_t{1} << 18;
 inline constexpr std::int64_t sum_chunk = std::int64_t{1} << 14;
 
 /// f(begin, end) over [0, n), on gradc::get_num_threads() threads for large n.
