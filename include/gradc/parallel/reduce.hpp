@@ -14,6 +14,8 @@
 #include <cstddef>
 #include <utility>
 
+#include <gradc/parallel/threads.hpp>
+
 #ifdef GRADC_HAS_TBB
 #include <oneapi/tbb/blocked_range.h>
 #include <oneapi/tbb/info.h>
@@ -25,13 +27,17 @@
 
 namespace gradc::parallel {
 
-/// Runs f inside an arena of `threads` threads (the calling thread included), at most
-/// as many as the machine has cores: more would only wait for each other (and oneTBB
-/// warns about it on standard error).
+/// Runs f with `threads` threads (the calling thread included), at most as many as the
+/// process's cores: more would only wait for each other (and oneTBB warns about it on
+/// standard error). All cores run in oneTBB's own arena; a smaller count gets an arena of
+/// its own for the call (making one costs a few microseconds).
 template <class F>
 void in_arena(int threads, F&& f) {
 #ifdef GRADC_HAS_TBB
-    if (threads > oneapi::tbb::info::default_concurrency()) threads = oneapi::tbb::info::default_concurrency();
+    if (threads >= available_cores()) {
+        f();  // the default arena has every core (or there is one core: no task is spawned)
+        return;
+    }
     if (threads > 1) {
         oneapi::tbb::task_arena arena(threads);
         arena.execute(std::forward<F>(f));
@@ -46,7 +52,7 @@ void in_arena(int threads, F&& f) {
 template <class F>
 void for_each_chunk(std::size_t count, int threads, F&& f) {
 #ifdef GRADC_HAS_TBB
-    if (threads > 1 && count > 1) {
+    if (threads > 1 && count > 1 && available_cores() > 1) {
         in_arena(threads, [&] {
             oneapi::tbb::parallel_for(
                 oneapi::tbb::blocked_range<std::size_t>(0, count, 1),
@@ -92,7 +98,8 @@ Result tree(std::size_t lo, std::size_t hi, bool spawn, const Leaf& leaf, const 
 template <class Result, class Leaf, class Combine>
 Result tree_reduce(std::size_t count, int threads, const Leaf& leaf, const Combine& combine) {
     Result r;
-    in_arena(threads, [&] { r = detail::tree<Result>(0, count, threads > 1 && count > 1, leaf, combine); });
+    const bool spawn = threads > 1 && count > 1 && available_cores() > 1;
+    in_arena(threads, [&] { r = detail::tree<Result>(0, count, spawn, leaf, combine); });
     return r;
 }
 

@@ -13,6 +13,10 @@
 #include <string>
 #include <thread>
 
+#ifdef GRADC_HAS_TBB
+#include <oneapi/tbb/info.h>
+#endif
+
 namespace gradc {
 
 namespace detail {
@@ -28,12 +32,26 @@ inline void set_num_threads(int n) {
     detail::thread_setting().store(n, std::memory_order_relaxed);
 }
 
-/// The threads a call uses by default: the last set_num_threads, else every core.
+/// The cores this process may run on: with oneTBB, those of its CPU affinity mask (a
+/// program pinned with `taskset -c 3` gets 1); without, the machine's. Read once, at the
+/// first call (every batch call asks).
+inline int available_cores() {
+    static const int cores = [] {
+#ifdef GRADC_HAS_TBB
+        return oneapi::tbb::info::default_concurrency();
+#else
+        const unsigned n = std::thread::hardware_concurrency();
+        return n == 0 ? 1 : static_cast<int>(n);
+#endif
+    }();
+    return cores;
+}
+
+/// The threads a call uses by default: the last set_num_threads, else every core the
+/// process may run on.
 inline int get_num_threads() {
     const int n = detail::thread_setting().load(std::memory_order_relaxed);
-    if (n > 0) return n;
-    const unsigned cores = std::thread::hardware_concurrency();
-    return cores == 0 ? 1 : static_cast<int>(cores);
+    return n > 0 ? n : available_cores();
 }
 
 /// A call's own thread count, as its last argument: `k.map_reduce(data, theta,

@@ -61,7 +61,7 @@ template <class A, class T, std::size_t K, std::size_t M, class F>
 void run_batches(std::size_t n, const std::array<const T*, K>& in, const std::array<T*, M>& out, F&& f,
                  int threads = 1) {
     const std::size_t chunks = (n + points_per_chunk - 1) / points_per_chunk;
-    if (threads <= 1 || chunks <= 1) {
+    if (threads <= 1 || chunks <= 1 || available_cores() <= 1) {
         run_batch_range<A>(0, n, in, out, f);
         return;
     }
