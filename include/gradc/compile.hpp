@@ -4,19 +4,24 @@
 
 #include <cstddef>
 #include <tuple>
+#include <type_traits>
 #include <utility>
 
 #include <gradc/expr/nodes.hpp>
+#include <gradc/array_kernel.hpp>
 #include <gradc/kernel.hpp>
+#include <gradc/lower/array_set.hpp>
 #include <gradc/lower/merge_outputs.hpp>
 #include <gradc/lower/program.hpp>
 
 namespace gradc {
 
 /// The variables a kernel differentiates with respect to, in the order of its gradient.
-template <std::size_t SetSize, std::size_t... I>
+template <std::size_t SetSize, const void* Identity, std::size_t... I>
 struct wrt_spec {
     static constexpr std::size_t set_size = SetSize;
+    /// The `variables` call the variables come from (expr/nodes.hpp, key_set_identity).
+    static constexpr const void* identity = Identity;
     using indices = std::index_sequence<I...>;
 };
 
@@ -24,8 +29,8 @@ namespace detail {
 
 template <class T>
 inline constexpr bool is_wrt_spec = false;
-template <std::size_t N, std::size_t... I>
-inline constexpr bool is_wrt_spec<wrt_spec<N, I...>> = true;
+template <std::size_t N, const void* Id, std::size_t... I>
+inline constexpr bool is_wrt_spec<wrt_spec<N, Id, I...>> = true;
 
 template <std::size_t... I>
 constexpr bool all_distinct() {
@@ -46,11 +51,13 @@ constexpr auto wrt(const V&...) {
                   "gradc::wrt(): every argument must be a variable from gradc::variables<N>(), "
                   "not an expression or a number");
     if constexpr ((expr::is_variable<V> && ...)) {
+        using first_set = typename std::tuple_element_t<0, std::tuple<V...>>::set;
         constexpr std::size_t n = std::get<0>(std::tuple{V::set_size...});
-        static_assert(((V::set_size == n) && ...),
-                      "gradc::wrt(): the variables come from different gradc::variables<N>() sets");
+        static_assert(((V::set_size == n && std::is_same_v<typename V::set, first_set>) && ...),
+                      "gradc::wrt(): the variables come from different gradc::variables calls; make all "
+                      "variables of one kernel with one call");
         static_assert(detail::all_distinct<V::index...>(), "gradc::wrt(): a variable is named twice");
-        return wrt_spec<n, V::index...>{};
+        return wrt_spec<n, expr::key_set_identity<std::tuple_element_t<0, std::tuple<V...>>>, V::index...>{};
     }
 }
 
@@ -70,7 +77,7 @@ constexpr auto compile_outputs(const Outs&... outs) {
     static_assert(sizeof...(Outs) >= 1, "gradc::compile(): give at least one output expression");
     static_assert((expr::Expression<Outs> && ...),
                   "gradc::compile(): every output must be a gradc expression built from "
-                  "gradc::variables<N>() (a condition such as x < y is not a value; use where)");
+                  "gradc::variables (a condition such as x < y is not a value; use where)");
     if constexpr ((expr::Expression<Outs> && ...)) {
         constexpr std::size_t n = [] {
             std::size_t s = 0;
@@ -78,27 +85,35 @@ constexpr auto compile_outputs(const Outs&... outs) {
             return s;
         }();
         static_assert(n != expr::mixed_sets,
-                      "gradc::compile(): the outputs use variables from different gradc::variables<N>() "
-                      "sets; make all variables of one kernel with one call");
+                      "gradc::compile(): the outputs use variables from different gradc::variables "
+                      "calls; make all variables of one kernel with one call");
         static_assert(n != 0, "gradc::compile(): the outputs use no variable");
         constexpr bool wrt_matches = [] {
             if constexpr (std::is_void_v<Wrt>) {
                 return true;
             } else {
-                return Wrt::set_size == n;
+                const void* id = nullptr;
+                ((id = id != nullptr ? id : expr::set_identity_of<Outs>), ...);
+                return Wrt::set_size == n && (n == expr::mixed_sets || Wrt::identity == id);
             }
         }();
         static_assert(wrt_matches,
-                      "gradc::compile(): the wrt() variables come from another gradc::variables<N>() "
-                      "set than the outputs");
+                      "gradc::compile(): the wrt() variables come from another gradc::variables call "
+                      "than the outputs'");
         // Lower only valid input: after a failed assertion some compilers go on
         // instantiating, and a set size of -1 would make them build index sequences of
         // that length.
         if constexpr (n != expr::mixed_sets && n != 0 && wrt_matches) {
             using WrtIndices = typename wrt_indices<Wrt, n>::type;
             using L = lower::lowered<Outs...>;
-            using Program = lower::program<typename L::flat_type, typename L::output_nodes, WrtIndices>;
-            return kernel<Program, n, L::literal_count>(outs...);
+            using Set = typename lower::array_set_of<typename L::merged::graph>::type;
+            if constexpr (std::is_void_v<Set>) {
+                using Program = lower::program<typename L::flat_type, typename L::output_nodes, WrtIndices>;
+                return kernel<Program, n, L::literal_count>(outs...);
+            } else {
+                using Program = lower::array_program<Set, typename L::flat_type, typename L::output_nodes, WrtIndices>;
+                return array_kernel<Program, L::literal_count>(outs...);
+            }
         }
     }
 }

@@ -1,7 +1,10 @@
 #pragma once
 /// The node types of an expression tree. An expression's type is its structure; only
 /// literals carry a run-time value (their payload).
-///  - `variable<I, N>`: input I of a set of N inputs made by `gradc::variables<N>()`;
+///  - `variable<I, N, Set>`: input I of a set of N scalar inputs made by one call of
+///    `gradc::variables<N>()` (Set names the call);
+///  - `array_variable<I, Set>`: input I of a set made by one call of
+///    `gradc::variables(shape...)`: a scalar, vector or matrix;
 ///  - `literal<V>`: a constant captured by value (double, float or an integer type);
 ///  - `node<Rule, Args...>`: a primitive of the rule table applied to sub-expressions;
 ///  - `condition<Op, Args...>`: a comparison or logical connective, used only as the
@@ -16,6 +19,9 @@
 #include <type_traits>
 
 #include <gradc/expr/graph.hpp>
+#include <gradc/expr/shape.hpp>
+#include <gradc/expr/shape_errors.hpp>
+#include <gradc/rules/arrays/access.hpp>
 #include <gradc/rules/rule.hpp>
 
 namespace gradc::expr {
@@ -29,17 +35,65 @@ using graphs::merge;
 using graphs::ref;
 using graphs::relocate_operand;
 
-template <std::size_t I, std::size_t N>
+/// Set is a type unique to the `variables` call that made the variable (void for a
+/// variable named by hand, as the tests do): two calls give distinct variables, and
+/// mixing them in one kernel is an error that says so.
+template <class Rule, class... A>
+constexpr auto make_node(const A&... a);
+
+/// Entry access with indices fixed in the type: `x[k]` and `W(i, j)` for k, i, j
+/// `std::integral_constant`s (`gradc::index<2>`, or the k of `gradc::sum_over`). A base
+/// of every expression (it costs nothing until used); an index out of range or an
+/// entry of a scalar does not compile (expr/array_functions.hpp says so in words).
+template <class Self>
+struct entry_access {
+    template <class I, I K>
+    constexpr auto operator[](std::integral_constant<I, K>) const {
+        static_assert(Self::shape.is_vector() && std::size_t(K) < Self::shape.rows,
+                      "gradc: x[i] needs a vector x with more than i entries (x[i] of a matrix: use W(i, j) or row)");
+        return make_node<rules::arrays::element<std::size_t(K), 0>>(static_cast<const Self&>(*this));
+    }
+    template <class I, I R, class J, J C>
+    constexpr auto operator()(std::integral_constant<I, R>, std::integral_constant<J, C>) const {
+        static_assert(Self::shape.is_matrix() && std::size_t(R) < Self::shape.rows && std::size_t(C) < Self::shape.cols,
+                      "gradc: W(i, j) needs a matrix W with more than i rows and j columns");
+        return make_node<rules::arrays::element<std::size_t(R), std::size_t(C)>>(static_cast<const Self&>(*this));
+    }
+};
+
+template <std::size_t I, std::size_t N, class Set = void>
 struct variable {
     static_assert(I < N, "gradc: variable index out of range of its set");
     static constexpr std::size_t index = I;
     static constexpr std::size_t set_size = N;
+    static constexpr dims shape = scalar_dims;
+    using set = Set;
     using graph = graphs::graph<0, entry<variable, input<I>>>;
+};
+
+/// The variables of one `gradc::variables(shape...)` call: Tag is unique to the call,
+/// Shapes are the variables' shapes in order (a kernel takes one argument per shape,
+/// used or not).
+template <class Tag, dims... Shapes>
+struct variable_set {
+    static constexpr std::size_t size = sizeof...(Shapes);
+    static constexpr std::array<dims, sizeof...(Shapes)> shapes{Shapes...};
+};
+
+template <std::size_t I, class Set>
+struct array_variable : entry_access<array_variable<I, Set>> {
+    static_assert(I < Set::size, "gradc: variable index out of range of its set");
+    static constexpr std::size_t index = I;
+    static constexpr std::size_t set_size = Set::size;
+    static constexpr dims shape = Set::shapes[I];
+    using set = Set;
+    using graph = graphs::graph<0, entry<array_variable, input<I>>>;
 };
 
 template <class V>
 struct literal {
     V value;
+    static constexpr dims shape = scalar_dims;
     using graph = graphs::graph<1, entry<void, constant<0>>>;
 };
 
@@ -115,9 +169,23 @@ struct test_of<Op, type_list<F...>> {
     using type = graphs::test<Op, F...>;
 };
 
+/// The shape of a node: an array operation's own (rules/arrays/), else the operands'
+/// common shape (a scalar rule applied elementwise).
 template <class Rule, class... Args>
-struct node : literal_store<node_graph<node<Rule, Args...>, Rule, Args...>::type::literals> {
+constexpr dims node_shape() {
+    if constexpr (requires { Rule::template result_shape<sizeof...(Args)>(std::array<dims, sizeof...(Args)>{}); }) {
+        return Rule::template result_shape<sizeof...(Args)>(std::array<dims, sizeof...(Args)>{Args::shape...});
+    } else {
+        const dims s[] = {Args::shape...};
+        return broadcast(s);
+    }
+}
+
+template <class Rule, class... Args>
+struct node : literal_store<node_graph<node<Rule, Args...>, Rule, Args...>::type::literals>,
+              entry_access<node<Rule, Args...>> {
     using graph = typename node_graph<node, Rule, Args...>::type;
+    static constexpr dims shape = node_shape<Rule, Args...>();
 };
 
 template <class Op, class... Args>
@@ -125,6 +193,10 @@ struct condition : literal_store<merge_operands<graph<0>, type_list<>, Args...>:
     using operands = merge_operands<graphs::graph<0>, type_list<>, Args...>;
     using graph = typename operands::graph;
     using test = typename test_of<Op, typename operands::forms>::type;
+    static constexpr dims shape = [] {
+        const dims s[] = {Args::shape...};
+        return broadcast(s);
+    }();
 };
 
 /// True when a subtree carries no run-time value: two such subtrees of equal type are
@@ -137,8 +209,22 @@ inline constexpr bool is_payload_free = E::graph::literals == 0;
 /// a long type (expr/pack.hpp says why).
 template <class Key>
 struct key_set_size : std::integral_constant<std::size_t, 0> {};
-template <std::size_t I, std::size_t N>
-struct key_set_size<variable<I, N>> : std::integral_constant<std::size_t, N> {};
+template <std::size_t I, std::size_t N, class Set>
+struct key_set_size<variable<I, N, Set>> : std::integral_constant<std::size_t, N> {};
+template <std::size_t I, class Set>
+struct key_set_size<array_variable<I, Set>> : std::integral_constant<std::size_t, Set::size> {};
+
+/// The identity of the `variables` call a key's variable comes from: the address of an
+/// object per set type (addresses compare in constant expressions); null for a key that
+/// is not a variable.
+template <class Set>
+inline constexpr char set_identity_object = 0;
+template <class Key>
+inline constexpr const void* key_set_identity = nullptr;
+template <std::size_t I, std::size_t N, class Set>
+inline constexpr const void* key_set_identity<variable<I, N, Set>> = &set_identity_object<variable_set<Set>>;
+template <std::size_t I, class Set>
+inline constexpr const void* key_set_identity<array_variable<I, Set>> = &set_identity_object<Set>;
 
 template <class Graph>
 struct graph_set_size;
@@ -147,7 +233,19 @@ struct graph_set_size<graph<L, E...>> {
     static consteval std::size_t get() {
         std::size_t n = 0;
         for (std::size_t s : {key_set_size<typename E::key>::value..., std::size_t{0}}) n = merge_set_size(n, s);
+        const void* id = nullptr;
+        for (const void* k : {key_set_identity<typename E::key>..., static_cast<const void*>(nullptr)}) {
+            if (k == nullptr) continue;
+            if (id != nullptr && id != k) return mixed_sets;
+            id = k;
+        }
         return n;
+    }
+    /// The identity of the call the graph's variables come from (null if none).
+    static consteval const void* identity() {
+        for (const void* k : {key_set_identity<typename E::key>..., static_cast<const void*>(nullptr)})
+            if (k != nullptr) return k;
+        return nullptr;
     }
 };
 
@@ -159,12 +257,18 @@ template <class E>
     requires requires { typename E::graph; }
 inline constexpr std::size_t set_size_of<E> = graph_set_size<typename E::graph>::get();
 
+/// The identity of the `variables` call an expression's variables come from.
+template <class E>
+inline constexpr const void* set_identity_of = graph_set_size<typename E::graph>::identity();
+
 // ---- classification ------------------------------------------------------------
 
 template <class E>
 inline constexpr bool is_variable = false;
-template <std::size_t I, std::size_t N>
-inline constexpr bool is_variable<variable<I, N>> = true;
+template <std::size_t I, std::size_t N, class Set>
+inline constexpr bool is_variable<variable<I, N, Set>> = true;
+template <std::size_t I, class Set>
+inline constexpr bool is_variable<array_variable<I, Set>> = true;
 
 /// A condition expression: a comparison of value expressions, or a logical combination.
 /// (Both concepts ask the type for members, not variable templates: a variable template
@@ -198,8 +302,12 @@ template <class V>
 constexpr std::array<double, 1> literal_values(const literal<V>& l) {
     return {static_cast<double>(l.value)};
 }
-template <std::size_t I, std::size_t N>
-constexpr std::array<double, 0> literal_values(const variable<I, N>&) {
+template <std::size_t I, std::size_t N, class Set>
+constexpr std::array<double, 0> literal_values(const variable<I, N, Set>&) {
+    return {};
+}
+template <std::size_t I, class Set>
+constexpr std::array<double, 0> literal_values(const array_variable<I, Set>&) {
     return {};
 }
 
@@ -214,10 +322,13 @@ constexpr std::array<double, (L + ... + 0)> join_literal_values(const std::array
 template <class Rule, class... A>
 constexpr auto make_node(const A&... a) {
     using N = node<Rule, expression_of_t<A>...>;
+    static_assert(N::shape.valid() || shapes_are<expression_of_t<A>::shape...>::fine,
+                  "gradc: the operands' shapes do not fit this operation (elementwise operations need "
+                  "operands of one shape, or a scalar beside an array; shapes_are<...> below lists them)");
     if constexpr (N::graph::literals == 0) {
         return N{};
     } else {
-        return N{{join_literal_values(literal_values(expression_of_t<A>{a})...)}};
+        return N{{join_literal_values(literal_values(expression_of_t<A>{a})...)}, {}};
     }
 }
 

@@ -3,7 +3,9 @@
 /// expression; the other may be an expression or a number.
 
 #include <gradc/expr/nodes.hpp>
+#include <gradc/expr/shape_errors.hpp>
 #include <gradc/rules/arithmetic.hpp>
+#include <gradc/rules/arrays/products.hpp>
 #include <gradc/rules/compare.hpp>
 
 namespace gradc::expr {
@@ -18,9 +20,35 @@ namespace gradc::expr {
     }
 GRADC_BINARY_OPERATOR(+, rules::add)
 GRADC_BINARY_OPERATOR(-, rules::sub)
-GRADC_BINARY_OPERATOR(*, rules::mul)
 GRADC_BINARY_OPERATOR(/, rules::div)
 #undef GRADC_BINARY_OPERATOR
+
+/// `*`: a product for matrix · vector and matrix · matrix (rules/arrays/products.hpp),
+/// elementwise otherwise (a scalar beside an array, or two arrays of one shape).
+template <class A, class B> requires(Expression<A> || Expression<B>)
+constexpr auto operator*(const A& a, const B& b) {
+    static_assert(Operand<A> && Operand<B>, "gradc: an operand of '*' is neither a "
+                  "gradc expression nor a number (double, float or an integer type)");
+    if constexpr (Operand<A> && Operand<B>) {
+        constexpr dims sa = shape_of_operand<A>::value, sb = shape_of_operand<B>::value;
+        if constexpr (sa.is_matrix() && sb.is_vector()) {
+            static_assert(sa.cols == sb.rows || shapes_are<sa, sb>::fine,
+                          "gradc: mat<R, C> * vec<N> is a matrix-vector product and needs N == C "
+                          "(shapes_are<...> below lists the shapes)");
+            return make_node<rules::arrays::matvec>(a, b);
+        } else if constexpr (sa.is_matrix() && sb.is_matrix()) {
+            static_assert(sa.cols == sb.rows || shapes_are<sa, sb>::fine,
+                          "gradc: mat<R, K> * mat<K2, C> is a matrix product and needs K == K2; the "
+                          "elementwise product of two matrices is hadamard(A, B) "
+                          "(shapes_are<...> below lists the shapes)");
+            return make_node<rules::arrays::matmul>(a, b);
+        } else {
+            static_assert(!(sa.is_vector() && sb.is_matrix()) || shapes_are<sa, sb>::fine,
+                          "gradc: vec * mat is not defined: write transpose(W) * x for Wᵀx, or dot(x, y)");
+            return make_node<rules::mul>(a, b);
+        }
+    }
+}
 
 #define GRADC_COMPARISON(op, cmp)                                                         \
     template <class A, class B> requires(Expression<A> || Expression<B>)                  \

@@ -1,4 +1,4 @@
-// expect: the outputs use variables from different gradc::variables<N>() sets
+// expect: the outputs use variables from different gradc::variables calls
 #include <gradc/gradc.hpp>
 int main() {
     auto [x] = gradc::variables<1>();

@@ -1,0 +1,222 @@
+#pragma once
+/// Functions on array expressions, found by argument-dependent lookup: products
+/// (`matvec`, `matmul`, `dot`, `outer`, `transpose`, `hadamard`), reductions (`sum`,
+/// `mean`, `squared_norm`, `max`, `min`, `log_sum_exp`) and `softmax`; parts (`row`,
+/// `col`, `segment`, `diag`, `lower_triangular`) and wholes (`concat`, `stack`); and the
+/// compile-time loop `gradc::sum_over<K>`. Each checks its operands' shapes first and
+/// says in words what it needs; the operations themselves are in rules/arrays/.
+
+#include <cstddef>
+#include <type_traits>
+#include <utility>
+
+#include <gradc/expr/nodes.hpp>
+#include <gradc/expr/shape_errors.hpp>
+#include <gradc/rules/arithmetic.hpp>
+#include <gradc/rules/arrays/access.hpp>
+#include <gradc/rules/arrays/building.hpp>
+#include <gradc/rules/arrays/products.hpp>
+#include <gradc/rules/arrays/reductions.hpp>
+
+namespace gradc::expr {
+
+namespace arrays = rules::arrays;
+
+// ---- products ----------------------------------------------------------------------
+
+template <Expression A, Expression X>
+constexpr auto matvec(const A& a, const X& x) {
+    static_assert((A::shape.is_matrix() && X::shape.is_vector() && A::shape.cols == X::shape.rows) ||
+                      shapes_are<A::shape, X::shape>::fine,
+                  "gradc::matvec(A, x): A must be a mat<R, C> and x a vec<C> (shapes_are<...> below lists the shapes)");
+    return make_node<arrays::matvec>(a, x);
+}
+
+template <Expression A, Expression B>
+constexpr auto matmul(const A& a, const B& b) {
+    static_assert((A::shape.is_matrix() && B::shape.is_matrix() && A::shape.cols == B::shape.rows) ||
+                      shapes_are<A::shape, B::shape>::fine,
+                  "gradc::matmul(A, B): A must be a mat<R, K> and B a mat<K, C> (shapes_are<...> below lists the shapes)");
+    return make_node<arrays::matmul>(a, b);
+}
+
+template <Expression A>
+constexpr auto transpose(const A& a) {
+    static_assert(A::shape.is_matrix() || shapes_are<A::shape>::fine,
+                  "gradc::transpose(A): A must be a matrix; a vector has no orientation here (use dot or outer)");
+    return make_node<arrays::transpose>(a);
+}
+
+template <Expression A, Expression B>
+constexpr auto dot(const A& a, const B& b) {
+    static_assert((A::shape.is_vector() && A::shape == B::shape) || shapes_are<A::shape, B::shape>::fine,
+                  "gradc::dot(a, b): a and b must be vectors of one length (shapes_are<...> below lists the shapes)");
+    return make_node<arrays::dot>(a, b);
+}
+
+template <Expression A, Expression B>
+constexpr auto outer(const A& a, const B& b) {
+    static_assert((A::shape.is_vector() && B::shape.is_vector()) || shapes_are<A::shape, B::shape>::fine,
+                  "gradc::outer(a, b): a and b must be vectors (shapes_are<...> below lists the shapes)");
+    return make_node<arrays::outer>(a, b);
+}
+
+/// The elementwise product of two arrays of one shape (`*` of two matrices is matmul).
+template <Expression A, Expression B>
+constexpr auto hadamard(const A& a, const B& b) {
+    static_assert(A::shape == B::shape || shapes_are<A::shape, B::shape>::fine,
+                  "gradc::hadamard(A, B): A and B must have one shape (shapes_are<...> below lists the shapes)");
+    return make_node<rules::mul>(a, b);
+}
+
+// ---- reductions and softmax --------------------------------------------------------
+
+#define GRADC_ARRAY_REDUCTION(function, op)                                                                  \
+    template <Expression A>                                                                                  \
+    constexpr auto function(const A& a) {                                                                    \
+        static_assert(!A::shape.is_scalar() || shapes_are<A::shape>::fine,                                   \
+                      "gradc::" #function "(x): x must be a vector or a matrix (it reduces all its entries)"); \
+        return make_node<op>(a);                                                                             \
+    }
+GRADC_ARRAY_REDUCTION(sum, arrays::sum)
+GRADC_ARRAY_REDUCTION(mean, arrays::mean)
+GRADC_ARRAY_REDUCTION(squared_norm, arrays::squared_norm)
+GRADC_ARRAY_REDUCTION(max, arrays::max_entry)
+GRADC_ARRAY_REDUCTION(min, arrays::min_entry)
+GRADC_ARRAY_REDUCTION(log_sum_exp, arrays::log_sum_exp)
+#undef GRADC_ARRAY_REDUCTION
+
+template <Expression A>
+constexpr auto softmax(const A& a) {
+    static_assert(A::shape.is_vector() || shapes_are<A::shape>::fine, "gradc::softmax(x): x must be a vector");
+    return make_node<arrays::softmax>(a);
+}
+
+// ---- parts -------------------------------------------------------------------------
+
+template <std::size_t I, Expression A>
+constexpr auto row(const A& a) {
+    static_assert((A::shape.is_matrix() && I < A::shape.rows) || shapes_are<A::shape>::fine,
+                  "gradc::row<i>(W): W must be a matrix with more than i rows");
+    return make_node<arrays::row_of<I>>(a);
+}
+template <Expression A, class I, I K>
+constexpr auto row(const A& a, std::integral_constant<I, K>) {
+    return row<std::size_t(K)>(a);
+}
+
+template <std::size_t J, Expression A>
+constexpr auto col(const A& a) {
+    static_assert((A::shape.is_matrix() && J < A::shape.cols) || shapes_are<A::shape>::fine,
+                  "gradc::col<j>(W): W must be a matrix with more than j columns");
+    return make_node<arrays::col_of<J>>(a);
+}
+template <Expression A, class J, J K>
+constexpr auto col(const A& a, std::integral_constant<J, K>) {
+    return col<std::size_t(K)>(a);
+}
+
+template <std::size_t Offset, std::size_t Count, Expression A>
+constexpr auto segment(const A& a) {
+    static_assert((A::shape.is_vector() && Count > 0 && Offset + Count <= A::shape.rows) ||
+                      shapes_are<A::shape>::fine,
+                  "gradc::segment<offset, n>(x): x must be a vector with at least offset + n entries, n > 0");
+    return make_node<arrays::segment_of<Offset, Count>>(a);
+}
+
+template <Expression A>
+constexpr auto diag(const A& a) {
+    static_assert(A::shape.is_matrix() || shapes_are<A::shape>::fine, "gradc::diag(W): W must be a matrix");
+    return make_node<arrays::diag_of>(a);
+}
+
+/// The entry x[i] of a vector or W(i, j) of a matrix, indices fixed in the type.
+template <std::size_t I, Expression A>
+constexpr auto element(const A& a) {
+    static_assert((A::shape.is_vector() && I < A::shape.rows) || shapes_are<A::shape>::fine,
+                  "gradc: x[i] needs a vector x with more than i entries");
+    return make_node<arrays::element<I, 0>>(a);
+}
+template <std::size_t I, std::size_t J, Expression A>
+constexpr auto element(const A& a) {
+    static_assert((A::shape.is_matrix() && I < A::shape.rows && J < A::shape.cols) || shapes_are<A::shape>::fine,
+                  "gradc: W(i, j) needs a matrix W with more than i rows and j columns");
+    return make_node<arrays::element<I, J>>(a);
+}
+
+/// A d×d lower-triangular matrix from d(d+1)/2 packed values (rules/arrays/access.hpp
+/// gives the order: the diagonal first, then the strict lower part column by column).
+template <std::size_t D, Expression A>
+constexpr auto lower_triangular(const A& a) {
+    static_assert((A::shape.is_vector() && A::shape.rows == D * (D + 1) / 2) || shapes_are<A::shape>::fine,
+                  "gradc::lower_triangular<d>(v): v must be a vector of d(d+1)/2 entries");
+    return make_node<arrays::lower_triangular_of<D>>(a);
+}
+
+// ---- wholes ------------------------------------------------------------------------
+
+template <class... A>
+    requires(Expression<A> && ...)
+constexpr auto concat(const A&... a) {
+    static_assert(((!A::shape.is_matrix()) && ...), "gradc::concat(a, b, ...): every part must be a vector or a scalar");
+    return make_node<arrays::concat_parts>(a...);
+}
+
+template <class A0, class... A>
+    requires(Expression<A0> && (Expression<A> && ...))
+constexpr auto stack(const A0& a0, const A&... a) {
+    static_assert((A0::shape.is_vector() && ((A::shape == A0::shape) && ...)) ||
+                      shapes_are<A0::shape, A::shape...>::fine,
+                  "gradc::stack(rows...): every row must be a vector of one length");
+    return make_node<arrays::stack_rows>(a0, a...);
+}
+
+}  // namespace gradc::expr
+
+namespace gradc {
+
+/// `gradc::index<2>`: a compile-time index, for `x[gradc::index<2>]` and `W(gradc::index<1>, gradc::index<0>)`.
+template <std::size_t I>
+inline constexpr std::integral_constant<std::size_t, I> index{};
+
+/// Σₖ f(k) for k = 0, …, K-1, with k a `std::integral_constant<std::size_t, k>`: the terms
+/// are built once each at compile time (K structurally equal terms, indexed by k).
+template <std::size_t K, class F>
+constexpr auto sum_over(F&& f) {
+    static_assert(K >= 1, "gradc::sum_over<K>(f): K must be at least 1");
+    return [&]<std::size_t... k>(std::index_sequence<k...>) {
+        return (f(std::integral_constant<std::size_t, k>{}) + ...);
+    }(std::make_index_sequence<K>{});
+}
+
+/// concat(f(0), …, f(K-1)): K structurally equal scalar or vector terms end to end
+/// (for example the K terms of a log-sum-exp over mixture components).
+template <std::size_t K, class F>
+constexpr auto concat_over(F&& f) {
+    static_assert(K >= 1, "gradc::concat_over<K>(f): K must be at least 1");
+    return [&]<std::size_t... k>(std::index_sequence<k...>) {
+        return expr::concat(f(std::integral_constant<std::size_t, k>{})...);
+    }(std::make_index_sequence<K>{});
+}
+
+using expr::col;
+using expr::concat;
+using expr::diag;
+using expr::dot;
+using expr::element;
+using expr::hadamard;
+using expr::log_sum_exp;
+using expr::lower_triangular;
+using expr::matmul;
+using expr::matvec;
+using expr::mean;
+using expr::outer;
+using expr::row;
+using expr::segment;
+using expr::softmax;
+using expr::squared_norm;
+using expr::stack;
+using expr::sum;
+using expr::transpose;
+
+}  // namespace gradc

@@ -1,0 +1,314 @@
+#pragma once
+/// The one-point half of an array kernel (variables from `gradc::variables(shape...)`):
+/// the array programs (lower/array_program.hpp) bound to the expressions' literals, with
+/// calls taking one argument per variable (lower/array_arguments.hpp says which types):
+///
+///     k(W, b, x)                    the value (T, or std::array<T, size> for an array output)
+///     k.gradient(W, b, x)           {value, std::tuple of one gradient per wrt variable}
+///     k.jvp(std::tie(W, b, x), std::tie(dW, db))   {value, tangent}: dx one per wrt variable
+///     k.vjp(std::tie(W, b, x), w)   {value, gradient tuple}: w of the output's shape
+///
+/// The pointer forms `value_at`, `gradient_at`, `tangent_at` serve the batch executors
+/// (simd/array_batch.hpp), which run them on SIMD batches.
+
+#include <array>
+#include <cstddef>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+
+#include <gradc/expr/nodes.hpp>
+#include <gradc/lower/array_arguments.hpp>
+#include <gradc/lower/array_program.hpp>
+#include <gradc/lower/array_results.hpp>
+
+namespace gradc::lower {
+
+template <dims... S>
+struct shape_list {};
+
+/// A std::tuple of one value per shape (T or std::array<T, size>), and of one buffer
+/// per shape (std::array<T, size>).
+template <class T, class Shapes>
+struct value_tuple;
+template <class T, dims... S>
+struct value_tuple<T, shape_list<S...>> {
+    using type = std::tuple<array_value_t<T, S>...>;
+};
+template <class T, class Shapes>
+struct buffer_tuple;
+template <class T, dims... S>
+struct buffer_tuple<T, shape_list<S...>> {
+    using type = std::tuple<std::array<T, S.size()>...>;
+};
+
+/// The shapes of a program's arguments, wrt variables and outputs, as shape lists.
+template <class Program, class Seq>
+struct argument_shapes;
+template <class Program, std::size_t... j>
+struct argument_shapes<Program, std::index_sequence<j...>> {
+    using type = shape_list<Program::set::shapes[j]...>;
+};
+template <class Program, class Seq>
+struct wrt_shapes;
+template <class Program, std::size_t... j>
+struct wrt_shapes<Program, std::index_sequence<j...>> {
+    using type = shape_list<Program::set::shapes[Program::wrt_variables[j]]...>;
+};
+template <class Program, class Seq>
+struct output_shapes;
+template <class Program, std::size_t... m>
+struct output_shapes<Program, std::index_sequence<m...>> {
+    using type = shape_list<Program::L.shape[Program::output_node(m)]...>;
+};
+
+template <class Program, std::size_t LiteralCount>
+class array_kernel {
+public:
+    using program = Program;
+    using set = typename Program::set;
+    static constexpr std::size_t arity = Program::arity;
+    static constexpr std::size_t output_count = Program::output_count;
+    static constexpr std::size_t wrt_count = Program::wrt_count;
+    static constexpr auto wrt_variables = Program::wrt_variables;
+    static constexpr auto& shapes = set::shapes;
+    static constexpr auto& layout = Program::L;
+    /// The shape of output m and of wrt variable j.
+    static constexpr dims output_shape(std::size_t m) { return layout.shape[Program::output_node(m)]; }
+    static constexpr dims wrt_shape(std::size_t j) { return shapes[wrt_variables[j]]; }
+    /// Entries of all variables, of all wrt variables, of all outputs.
+    using argument_shapes_t = typename argument_shapes<Program, std::make_index_sequence<arity>>::type;
+    using wrt_shapes_t = typename wrt_shapes<Program, std::make_index_sequence<wrt_count>>::type;
+    using output_shapes_t = typename output_shapes<Program, std::make_index_sequence<output_count>>::type;
+
+    static constexpr std::size_t argument_entries = [] {
+        std::size_t n = 0;
+        for (const dims& s : set::shapes) n += s.size();
+        return n;
+    }();
+    static constexpr std::size_t wrt_entries = [] {
+        std::size_t n = 0;
+        for (std::size_t j = 0; j < wrt_count; ++j) n += wrt_shape(j).size();
+        return n;
+    }();
+
+    using literal_values = std::array<double, LiteralCount>;
+
+    template <class... Outs>
+    explicit array_kernel(const Outs&... outputs)
+        : literals_{expr::join_literal_values(expr::literal_values(outputs)...)} {}
+
+    const literal_values& literals() const { return literals_; }
+
+    template <class T>
+    using gradient_tuple = typename value_tuple<T, wrt_shapes_t>::type;
+    /// The value of the (first) output: T, or std::array<T, size>.
+    template <class T>
+    using output_value_t = std::tuple_element_t<0, typename value_tuple<T, output_shapes_t>::type>;
+    static constexpr dims first_output = output_shape(0);
+
+    // ---- calls on one point ----------------------------------------------------------
+
+    template <class... X>
+    auto operator()(const X&... x) const {
+        return value(x...);
+    }
+
+    template <class... X>
+    auto value(const X&... x) const {
+        using T = call_lane_t<X...>;
+        arguments<T> a("value", x...);
+        typename value_tuple<T, output_shapes_t>::type out{};
+        std::array<T*, output_count> o;
+        [&]<std::size_t... m>(std::index_sequence<m...>) { ((o[m] = entries_of(std::get<m>(out))), ...); }(
+            std::make_index_sequence<output_count>{});
+        value_at(a.pointers.data(), o.data());
+        if constexpr (output_count == 1) {
+            return std::get<0>(out);
+        } else {
+            return out;
+        }
+    }
+
+    template <class... X>
+    auto gradient(const X&... x) const {
+        static_assert(output_count == 1 && output_shape(0).is_scalar(),
+                      "gradc kernel: gradient() is for a kernel with one scalar output; use vjp(args, w) "
+                      "for an array output or several outputs");
+        using T = call_lane_t<X...>;
+        arguments<T> a("gradient", x...);
+        array_gradient_result<T, gradient_tuple<T>> r{};
+        std::array<T*, wrt_count == 0 ? 1 : wrt_count> g{};
+        pointers_to(r.gradient, g.data());
+        gradient_at(a.pointers.data(), &r.value, g.data());
+        return r;
+    }
+
+    /// The value and J·dx, dx one tangent per wrt variable (a tuple, as args); one output.
+    template <class Args, class Tangents>
+    auto jvp(const Args& args, const Tangents& tangents) const {
+        static_assert(output_count == 1, "gradc kernel: jvp(args, tangents) of an array kernel has one output");
+        static_assert(std::tuple_size_v<Tangents> == wrt_count,
+                      "gradc kernel: jvp(args, tangents): give one tangent per wrt variable");
+        return std::apply([&](const auto&... x) { return jvp_with(tangents, x...); }, args);
+    }
+
+    /// The value and wᵀJ for weights w of the output's shape; one output.
+    template <class Args, class W>
+    auto vjp(const Args& args, const W& w) const {
+        static_assert(output_count == 1, "gradc kernel: vjp(args, w) of an array kernel has one output");
+        return std::apply([&](const auto&... x) { return vjp_with(w, x...); }, args);
+    }
+
+    // ---- pointer forms, for any value type T (numbers, SIMD batches) ------------------
+
+    /// out[m] ← the entries of output m.
+    template <class T>
+    GRADC_INLINE void value_at(const T* const* x, T* const* out) const {
+        typename Program::template values<T> v;
+        const array_frame<T, arity> f{x, v.data(), literals_.data()};
+        Program::primal(f);
+        copy_outputs(f, out);
+    }
+
+    /// *value ← the output; grad[j] += its gradient by wrt variable j (grad[j] holds the
+    /// entries of variable j; they are added to, so map-reduce sums in place).
+    template <class T>
+    GRADC_INLINE void gradient_at(const T* const* x, T* value, T* const* grad, bool clear_gradient = true) const {
+        const T one(rules::scalar_t<T>(1));
+        const T* w = &one;
+        if (clear_gradient) clear_wrt(grad);
+        run_adjoint(x, &value, &w, grad);
+    }
+
+    /// *value ← the output; grad[j] += weight · its gradient (nothing cleared): the
+    /// map-reduce step, with weight 0 in the unused lanes of a partial batch.
+    template <class T>
+    GRADC_INLINE void gradient_at_weighted(const T* const* x, T* value, T* const* grad, const T& weight) const {
+        const T* w = &weight;
+        run_adjoint(x, &value, &w, grad);
+    }
+
+    /// values[m] ← output m, tangents[m] ← its tangent for the wrt tangents dx[j].
+    template <class T>
+    GRADC_INLINE void tangent_at(const T* const* x, const T* const* dx, T* const* values, T* const* tangents) const {
+        typename Program::template values<T> v;
+        typename Program::template derivatives<T> d;
+        const array_frame<T, arity> f{x, v.data(), literals_.data()};
+        Program::primal(f);
+        copy_outputs(f, values);
+        const derivative_frame<T> df{const_cast<T* const*>(dx), d.data()};
+        Program::tangent(f, df, tangents);
+    }
+
+private:
+    template <class Tangents, class... X>
+    auto jvp_with(const Tangents& tangents, const X&... x) const {
+        using T = call_lane_t<X...>;
+        arguments<T> a("jvp", x...);
+        const auto dx = wrt_arguments<T>("jvp", tangents);
+        array_jvp_result<output_value_t<T>> r{};
+        T* v = entries_of(r.value);
+        T* t = entries_of(r.tangent);
+        tangent_at(a.pointers.data(), dx.pointers.data(), &v, &t);
+        return r;
+    }
+
+    template <class W, class... X>
+    auto vjp_with(const W& w, const X&... x) const {
+        using T = call_lane_t<X...>;
+        arguments<T> a("vjp", x...);
+        std::array<T, first_output.size()> wbuf;
+        const T* wp = argument_pointer<T, first_output>("vjp", arity, w, wbuf);
+        array_vjp_result<output_value_t<T>, gradient_tuple<T>> r{};
+        std::array<T*, wrt_count == 0 ? 1 : wrt_count> g{};
+        pointers_to(r.gradient, g.data());
+        T* v = entries_of(r.value);
+        run_adjoint(a.pointers.data(), &v, &wp, g.data());
+        return r;
+    }
+
+    template <class... X>
+    struct lane_of {
+        using type = std::common_type_t<argument_lane_t<X>...>;
+    };
+    template <class... X>
+    using call_lane_t = typename lane_of<X...>::type;
+
+    /// The call's arguments as pointers (and the buffers of those that are copied).
+    template <class T>
+    struct arguments {
+        std::array<const T*, arity> pointers;
+        typename buffer_tuple<T, argument_shapes_t>::type buffers;
+
+        template <class... X>
+        arguments(const char* call, const X&... x) {
+            static_assert(sizeof...(X) == arity,
+                          "gradc kernel: wrong number of arguments; an array kernel takes one argument per "
+                          "variable of the gradc::variables(shape...) call, in order");
+            if constexpr (sizeof...(X) == arity) {
+                [&]<std::size_t... j>(std::index_sequence<j...>) {
+                    static_assert((argument_fits<X, shapes[j]>() && ...),
+                                  "gradc kernel: an argument does not fit its variable: give a number for a "
+                                  "scalar, and for a vec<N> or mat<R, C> a std::array or std::span of N or R·C "
+                                  "values (row-major), or an Eigen matrix of that size");
+                    ((pointers[j] = argument_pointer<T, shapes[j]>(call, j, x, std::get<j>(buffers))), ...);
+                }(std::index_sequence_for<X...>{});
+            }
+        }
+    };
+
+    /// Tangents of the wrt variables, one per wrt variable, as pointers.
+    template <class T, class Tangents>
+    static auto wrt_arguments(const char* call, const Tangents& tangents) {
+        struct result {
+            std::array<const T*, wrt_count == 0 ? 1 : wrt_count> pointers{};
+            typename buffer_tuple<T, wrt_shapes_t>::type buffers;
+        };
+        result r;
+        [&]<std::size_t... j>(std::index_sequence<j...>) {
+            ((r.pointers[j] = argument_pointer<T, wrt_shape(j)>(call, j, std::get<j>(tangents), std::get<j>(r.buffers))),
+             ...);
+        }(std::make_index_sequence<wrt_count>{});
+        return r;
+    }
+
+    template <class Tuple, class T>
+    static void pointers_to(Tuple& t, T** p) {
+        [&]<std::size_t... j>(std::index_sequence<j...>) { ((p[j] = entries_of(std::get<j>(t))), ...); }(
+            std::make_index_sequence<std::tuple_size_v<Tuple>>{});
+    }
+
+    template <class T>
+    static void clear_wrt(T* const* grad) {
+        for (std::size_t j = 0; j < wrt_count; ++j)
+            for (std::size_t e = 0; e < wrt_shape(j).size(); ++e) grad[j][e] = T(rules::scalar_t<T>(0));
+    }
+
+    template <class T>
+    GRADC_INLINE void copy_outputs(const array_frame<T, arity>& f, T* const* out) const {
+        [&]<std::size_t... m>(std::index_sequence<m...>) GRADC_INLINE_LAMBDA {
+            (void)std::initializer_list<int>{(copy_output<Program::output_node(m)>(f, out[m]), 0)...};
+        }(std::make_index_sequence<output_count>{});
+    }
+    template <std::size_t N, class T>
+    static void copy_output(const array_frame<T, arity>& f, T* out) {
+        const T* y = Program::steps::template value_of<N>(f);
+        for (std::size_t e = 0; e < layout.shape[N].size(); ++e) out[e] = y[e];
+    }
+
+    /// Primal, outputs into values, then the adjoint with weights w into grad (added).
+    template <class T>
+    GRADC_INLINE void run_adjoint(const T* const* x, T* const* values, const T* const* w, T* const* grad) const {
+        typename Program::template values<T> v;
+        typename Program::template derivatives<T> d;
+        const array_frame<T, arity> f{x, v.data(), literals_.data()};
+        Program::primal(f);
+        copy_outputs(f, values);
+        Program::adjoint(f, derivative_frame<T>{grad, d.data()}, w);
+    }
+
+    literal_values literals_;
+};
+
+}  // namespace gradc::lower

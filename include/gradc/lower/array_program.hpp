@@ -1,0 +1,259 @@
+#pragma once
+/// The programs of an array kernel, generic in the value type T (a number, or a SIMD
+/// batch holding one point per lane):
+///  - `primal`: every node's values, in order;
+///  - `adjoint`: from the outputs' weights back to the wrt variables (VJP), each node's
+///    operands' adjoints accumulated in place by the node's operation;
+///  - `tangent`: from the wrt variables' tangents forward to the outputs (JVP).
+/// A node is one step whatever its size: an array operation (rules/arrays/) runs its
+/// loops, a scalar rule runs over the node's entries with scalar operands broadcast. So
+/// a program has one step per node, and compile time grows with the number of nodes,
+/// not with their sizes. Derivatives of live nodes start at zero and are added to.
+
+#include <array>
+#include <cstddef>
+#include <utility>
+
+#include <gradc/lower/array_describe.hpp>
+#include <gradc/lower/steps.hpp>
+#include <gradc/rules/partial.hpp>
+#include <gradc/rules/value_traits.hpp>
+
+namespace gradc::lower {
+
+/// Where a program finds values: the arguments (one pointer per variable), the values
+/// of the other nodes, and the literals.
+template <class T, std::size_t Arity>
+struct array_frame {
+    const T* const* arguments;
+    T* values;
+    const double* literals;
+};
+
+/// Where a sweep finds derivatives: the caller's arrays for the wrt variables (adjoints
+/// written or tangents read there), and the derivatives of the other live nodes.
+template <class T>
+struct derivative_frame {
+    T* const* wrt;
+    T* nodes;
+};
+
+template <class Analysis>
+struct array_steps {
+    static constexpr auto& L = Analysis::layout;
+
+    template <std::size_t I, class T, std::size_t A>
+    static const T* value_of(const array_frame<T, A>& f) {
+        if constexpr (L.is_input[I]) {
+            return f.arguments[L.variable[I]];
+        } else {
+            return f.values + L.value_offset[I];
+        }
+    }
+    template <std::size_t I, class T, std::size_t A>
+    static T* result_of(const array_frame<T, A>& f) {
+        return f.values + L.value_offset[I];
+    }
+    template <std::size_t I, class T>
+    static T* derivative_of(const derivative_frame<T>& d) {
+        if constexpr (L.is_input[I]) {
+            return d.wrt[Analysis::wrt_position(L.variable[I])];
+        } else {
+            return d.nodes + L.derivative_offset[I];
+        }
+    }
+
+    /// Entry e of an operand, a scalar operand broadcast: a node's value, or a
+    /// condition evaluated entry by entry.
+    template <class Operand>
+    struct entry;
+    template <std::size_t I>
+    struct entry<ref<I>> {
+        template <class T, std::size_t A>
+        static const T& at(const array_frame<T, A>& f, std::size_t e) {
+            return value_of<I>(f)[L.shape[I].size() == 1 ? 0 : e];
+        }
+    };
+    template <class Op, class... O>
+    struct entry<test<Op, O...>> {
+        template <class T, std::size_t A>
+        static auto at(const array_frame<T, A>& f, std::size_t e) {
+            return Op::eval(entry<O>::at(f, e)...);
+        }
+    };
+
+    template <std::size_t I>
+    static constexpr std::size_t operand_index(std::size_t e) {
+        return L.shape[I].size() == 1 ? 0 : e;
+    }
+
+    // ---- primal ----------------------------------------------------------------------
+
+    template <std::size_t I, std::size_t J, class T, std::size_t A>
+    static void evaluate(input<J>, const array_frame<T, A>&) {}
+
+    template <std::size_t I, std::size_t Lit, class T, std::size_t A>
+    static void evaluate(constant<Lit>, const array_frame<T, A>& f) {
+        result_of<I>(f)[0] = T(rules::scalar_t<T>(f.literals[Lit]));
+    }
+
+    template <std::size_t I, class R, class... O, class T, std::size_t A>
+    static void evaluate(apply<R, O...>, const array_frame<T, A>& f) {
+        T* y = result_of<I>(f);
+        if constexpr (array_node_traits<apply<R, O...>>::elementwise) {
+            for (std::size_t e = 0; e < L.shape[I].size(); ++e) y[e] = R::eval(entry<O>::at(f, e)...);
+        } else {
+            R::value(rules::arrays::sig<L.shape[I], L.shape[operand_node<O>]...>{}, y, value_of<operand_node<O>>(f)...);
+        }
+    }
+
+    // ---- one edge of the adjoint and of the tangent sweep ------------------------------
+
+    /// Operand K of node I (an apply) adds its share of ȳ to its adjoint.
+    template <std::size_t I, int K, class R, class... O, class T, std::size_t A>
+    static void adjoint_edge(apply<R, O...>, const array_frame<T, A>& f, const derivative_frame<T>& d) {
+        constexpr std::size_t c = pack_element<K, std::integral_constant<std::size_t, operand_node<O>>...>::value;
+        const T* yb = derivative_of<I>(d);
+        T* cb = derivative_of<c>(d);
+        const T* y = value_of<I>(f);
+        if constexpr (array_node_traits<apply<R, O...>>::elementwise) {
+            for (std::size_t e = 0; e < L.shape[I].size(); ++e)
+                cb[operand_index<c>(e)] += rules::scale(R::partial(rules::arg<K>, entry<O>::at(f, e)..., y[e]), yb[e]);
+        } else {
+            R::adjoint(rules::arg<K>, rules::arrays::sig<L.shape[I], L.shape[operand_node<O>]...>{}, yb, cb, y,
+                       value_of<operand_node<O>>(f)...);
+        }
+    }
+
+    /// Operand K of node I adds its tangent's contribution to ẏ.
+    template <std::size_t I, int K, class R, class... O, class T, std::size_t A>
+    static void tangent_edge(apply<R, O...>, const array_frame<T, A>& f, const derivative_frame<T>& d) {
+        constexpr std::size_t c = pack_element<K, std::integral_constant<std::size_t, operand_node<O>>...>::value;
+        T* yd = derivative_of<I>(d);
+        const T* cd = derivative_of<c>(d);
+        const T* y = value_of<I>(f);
+        if constexpr (array_node_traits<apply<R, O...>>::elementwise) {
+            for (std::size_t e = 0; e < L.shape[I].size(); ++e)
+                yd[e] += rules::scale(R::partial(rules::arg<K>, entry<O>::at(f, e)..., y[e]), cd[operand_index<c>(e)]);
+        } else {
+            R::tangent(rules::arg<K>, rules::arrays::sig<L.shape[I], L.shape[operand_node<O>]...>{}, yd, cd, y,
+                       value_of<operand_node<O>>(f)...);
+        }
+    }
+
+    /// Every swept edge of node I: operands in reverse order for the adjoint.
+    template <std::size_t I, class Node, class T, std::size_t A>
+    static step::in_reverse adjoint_node(Node node, const array_frame<T, A>& f, const derivative_frame<T>& d) {
+        if constexpr (array_node_traits<Node>::kind == node_kind::primitive && L.live[I]) {
+            constexpr std::size_t n = array_node_traits<Node>::arity;
+            [&]<int... K>(std::integer_sequence<int, K...>) {
+                (void)std::initializer_list<int>{(adjoint_edge_if<I, int(n) - 1 - K>(node, f, d), 0)...};
+            }(std::make_integer_sequence<int, int(n)>{});
+        }
+        return {};
+    }
+    template <std::size_t I, int K, class Node, class T, std::size_t A>
+    static void adjoint_edge_if(Node node, const array_frame<T, A>& f, const derivative_frame<T>& d) {
+        if constexpr (Analysis::template swept<I, Node>(K)) adjoint_edge<I, K>(node, f, d);
+    }
+
+    template <std::size_t I, class Node, class T, std::size_t A>
+    static void tangent_node(Node node, const array_frame<T, A>& f, const derivative_frame<T>& d) {
+        if constexpr (array_node_traits<Node>::kind == node_kind::primitive && L.live[I]) {
+            constexpr std::size_t n = array_node_traits<Node>::arity;
+            [&]<int... K>(std::integer_sequence<int, K...>) {
+                (void)std::initializer_list<int>{(tangent_edge_if<I, K>(node, f, d), 0)...};
+            }(std::make_integer_sequence<int, int(n)>{});
+        }
+    }
+    template <std::size_t I, int K, class Node, class T, std::size_t A>
+    static void tangent_edge_if(Node node, const array_frame<T, A>& f, const derivative_frame<T>& d) {
+        if constexpr (Analysis::template swept<I, Node>(K)) tangent_edge<I, K>(node, f, d);
+    }
+};
+
+template <class Set, class Flat, class Outputs, class Wrt>
+struct array_program;
+
+template <class Set, class... Nodes, std::size_t... O, std::size_t... J>
+struct array_program<Set, flat<Nodes...>, std::index_sequence<O...>, std::index_sequence<J...>>
+    : array_analysis<Set, flat<Nodes...>, std::index_sequence<O...>, std::index_sequence<J...>> {
+    using analysis = array_analysis<Set, flat<Nodes...>, std::index_sequence<O...>, std::index_sequence<J...>>;
+    using steps = array_steps<analysis>;
+    using set = Set;
+    using flat_type = flat<Nodes...>;
+    static constexpr auto& L = analysis::layout;
+    static constexpr std::size_t arity = Set::size;
+    static constexpr std::size_t output_count = sizeof...(O);
+    static constexpr std::size_t wrt_count = sizeof...(J);
+
+    template <class T>
+    using values = std::array<T, L.value_size == 0 ? 1 : L.value_size>;
+    template <class T>
+    using derivatives = std::array<T, L.derivative_size == 0 ? 1 : L.derivative_size>;
+
+    template <class T>
+    GRADC_INLINE static void primal(const array_frame<T, arity>& f) {
+        [&]<std::size_t... I>(std::index_sequence<I...>) GRADC_INLINE_LAMBDA {
+            (void)std::initializer_list<int>{(steps::template evaluate<I>(Nodes{}, f), 0)...};
+        }(std::index_sequence_for<Nodes...>{});
+    }
+
+    /// Adds to the wrt variables' adjoints (d.wrt, not cleared here) the weights w[m]
+    /// (an array of the output's size) swept back from the outputs.
+    template <class T>
+    GRADC_INLINE static void adjoint(const array_frame<T, arity>& f, const derivative_frame<T>& d,
+                                     const T* const* w) {
+        for (std::size_t k = 0; k < L.derivative_size; ++k) d.nodes[k] = T(rules::scalar_t<T>(0));
+        [&]<std::size_t... m>(std::index_sequence<m...>) GRADC_INLINE_LAMBDA {
+            (void)std::initializer_list<int>{(seed<output_node(m)>(d, w[m]), 0)...};
+        }(std::make_index_sequence<output_count>{});
+        // Last node first (lower/steps.hpp, `sweep_in_reverse`, says why two ways).
+#ifdef GRADC_HAS_TYPE_PACK_ELEMENT
+        constexpr std::size_t n = sizeof...(Nodes);
+        [&]<std::size_t... R>(std::index_sequence<R...>) GRADC_INLINE_LAMBDA {
+            (void)std::initializer_list<int>{
+                (steps::template adjoint_node<n - 1 - R>(pack_element<n - 1 - R, Nodes...>{}, f, d), 0)...};
+        }(std::make_index_sequence<n>{});
+#else
+        [&]<std::size_t... I>(std::index_sequence<I...>) GRADC_INLINE_LAMBDA {
+            (steps::template adjoint_node<I>(Nodes{}, f, d) = ... = step::in_reverse{});
+        }(std::index_sequence_for<Nodes...>{});
+#endif
+    }
+
+    /// The outputs' tangents out[m] for the wrt variables' tangents d.wrt.
+    template <class T>
+    GRADC_INLINE static void tangent(const array_frame<T, arity>& f, const derivative_frame<T>& d, T* const* out) {
+        for (std::size_t k = 0; k < L.derivative_size; ++k) d.nodes[k] = T(rules::scalar_t<T>(0));
+        [&]<std::size_t... I>(std::index_sequence<I...>) GRADC_INLINE_LAMBDA {
+            (void)std::initializer_list<int>{(steps::template tangent_node<I>(Nodes{}, f, d), 0)...};
+        }(std::index_sequence_for<Nodes...>{});
+        [&]<std::size_t... m>(std::index_sequence<m...>) GRADC_INLINE_LAMBDA {
+            (void)std::initializer_list<int>{(read_tangent<output_node(m)>(d, out[m]), 0)...};
+        }(std::make_index_sequence<output_count>{});
+    }
+
+    static constexpr std::size_t output_node(std::size_t m) { return analysis::output_nodes[m]; }
+
+private:
+    template <std::size_t N, class T>
+    static void seed(const derivative_frame<T>& d, const T* w) {
+        if constexpr (L.live[N]) {
+            T* a = steps::template derivative_of<N>(d);
+            for (std::size_t e = 0; e < L.shape[N].size(); ++e) a[e] += w[e];
+        }
+    }
+    template <std::size_t N, class T>
+    static void read_tangent(const derivative_frame<T>& d, T* out) {
+        for (std::size_t e = 0; e < L.shape[N].size(); ++e) {
+            if constexpr (L.live[N]) {
+                out[e] = steps::template derivative_of<N>(d)[e];
+            } else {
+                out[e] = T(rules::scalar_t<T>(0));
+            }
+        }
+    }
+};
+
+}  // namespace gradc::lower

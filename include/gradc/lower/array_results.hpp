@@ -1,0 +1,78 @@
+#pragma once
+/// What an array kernel's calls return. A value of shape S is a T for a scalar and a
+/// `std::array<T, S.size()>` (row-major) for a vector or a matrix.
+
+#include <array>
+#include <cstddef>
+#include <tuple>
+#include <type_traits>
+
+#include <gradc/rules/arrays/dims.hpp>
+#include <gradc/rules/value_traits.hpp>
+
+namespace gradc {
+
+template <class T, std::size_t Size, bool Scalar>
+struct array_value {
+    using type = std::array<T, Size>;
+};
+template <class T, std::size_t Size>
+struct array_value<T, Size, true> {
+    using type = T;
+};
+template <class T, rules::arrays::dims S>
+using array_value_t = typename array_value<T, S.rows * S.cols, S.kind == rules::arrays::shape_kind::scalar>::type;
+
+/// `k.gradient(args...)` of an array kernel: the value, and a std::tuple with one entry
+/// per wrt variable (T for a scalar, std::array<T, size> for an array).
+template <class T, class Gradient>
+struct array_gradient_result {
+    T value;
+    Gradient gradient;
+};
+
+/// `k.jvp(args, tangents)` and `k.vjp(args, weights)` of an array kernel with one output
+/// of value type V.
+template <class V>
+struct array_jvp_result {
+    V value;
+    V tangent;
+};
+template <class V, class Gradient>
+struct array_vjp_result {
+    V value;
+    Gradient gradient;
+};
+
+namespace lower {
+
+/// Pointer to the entries of a value: the number itself, or the array's data.
+template <class T>
+T* entries_of(T& v) {
+    return &v;
+}
+template <class T, std::size_t N>
+T* entries_of(std::array<T, N>& v) {
+    return v.data();
+}
+template <class T>
+const T* entries_of(const T& v) {
+    return &v;
+}
+template <class T, std::size_t N>
+const T* entries_of(const std::array<T, N>& v) {
+    return v.data();
+}
+
+/// Sets every entry of a value to zero.
+template <class T>
+void clear(T& v) {
+    v = T(rules::scalar_t<T>(0));
+}
+template <class T, std::size_t N>
+void clear(std::array<T, N>& v) {
+    v.fill(T(rules::scalar_t<T>(0)));
+}
+
+}  // namespace lower
+}  // namespace gradc

@@ -1,0 +1,39 @@
+#pragma once
+/// Which lowering a kernel takes: the array programs when its variables come from
+/// `gradc::variables(shape...)`, the scalar programs when they come from
+/// `gradc::variables<N>()`. `array_set_of<Graph>::type` is the variable set of the
+/// graph's array variables, or void. (compile() has already refused graphs that mix
+/// the variables of two calls.)
+
+#include <array>
+#include <cstddef>
+
+#include <gradc/expr/graph.hpp>
+#include <gradc/expr/nodes.hpp>
+#include <gradc/expr/pack.hpp>
+
+namespace gradc::lower {
+
+template <class Key>
+struct set_of_key {
+    using type = void;
+};
+template <std::size_t I, class Set>
+struct set_of_key<expr::array_variable<I, Set>> {
+    using type = Set;
+};
+
+template <class Graph>
+struct array_set_of;
+template <std::size_t L, class... E>
+struct array_set_of<graphs::graph<L, E...>> {
+    static constexpr std::size_t at =
+        expr::first_true<sizeof...(E)>({!__is_same(typename set_of_key<typename E::key>::type, void)...});
+    using type = typename expr::pack_element<at < sizeof...(E) ? at : 0, set_of_key<typename E::key>...>::type;
+};
+template <std::size_t L>
+struct array_set_of<graphs::graph<L>> {
+    using type = void;
+};
+
+}  // namespace gradc::lower

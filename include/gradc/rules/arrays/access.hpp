@@ -1,0 +1,177 @@
+#pragma once
+/// Reading parts of an array, with indices fixed when the expression's type is built:
+/// one entry (`x[i]`, `W(i, j)`), a row, a column, a segment of a vector, a diagonal,
+/// and the lower-triangular matrix of packed values. Each is a selection: its adjoint
+/// adds ȳ to the entries it read and its tangent reads the same entries of ẋ.
+/// Out-of-range indices make the result shape invalid, and the expression functions
+/// (expr/array_functions.hpp) turn that into a compile-time error that says so.
+
+#include <array>
+#include <cstddef>
+#include <string_view>
+
+#include <gradc/rules/arrays/signature.hpp>
+
+namespace gradc::rules::arrays {
+
+/// A selection: y[k] = x[Map::source(k)] for every k of the result, with Map::source a
+/// constexpr index map. value, adjoint and tangent are one loop each.
+template <class Map>
+struct selection {
+    static constexpr std::array<std::string_view, 1> adjoint_text{"ȳ scattered back"};
+    template <dims Y, dims X, class T>
+    static void value(sig<Y, X>, T* y, const T* x) {
+        for (std::size_t k = 0; k < Y.size(); ++k) y[k] = x[Map::template source<X>(k)];
+    }
+    template <dims Y, dims X, class T>
+    static void adjoint(arg_t<0>, sig<Y, X>, const T* yb, T* xb, const T*, const T*) {
+        for (std::size_t k = 0; k < Y.size(); ++k) xb[Map::template source<X>(k)] += yb[k];
+    }
+    template <dims Y, dims X, class T>
+    static void tangent(arg_t<0>, sig<Y, X>, T* yd, const T* xd, const T*, const T*) {
+        for (std::size_t k = 0; k < Y.size(); ++k) yd[k] += xd[Map::template source<X>(k)];
+    }
+};
+
+/// Entry (R, C) of a matrix, or entry R of a vector (C = 0).
+template <std::size_t R, std::size_t C>
+struct element : selection<element<R, C>> {
+    static constexpr std::string_view name = "element";
+    template <std::size_t N>
+    static constexpr dims result_shape(const std::array<dims, N>& s) {
+        if constexpr (N != 1) {
+            return invalid_dims;
+        } else {
+            if (s[0].is_scalar() || R >= s[0].rows || C >= s[0].cols) return invalid_dims;
+            return scalar_dims;
+        }
+    }
+    template <dims X>
+    static constexpr std::size_t source(std::size_t) {
+        return R * X.cols + C;
+    }
+};
+
+/// Row I of a matrix, as a vector.
+template <std::size_t I>
+struct row_of : selection<row_of<I>> {
+    static constexpr std::string_view name = "row";
+    template <std::size_t N>
+    static constexpr dims result_shape(const std::array<dims, N>& s) {
+        if constexpr (N != 1) {
+            return invalid_dims;
+        } else {
+            if (!s[0].is_matrix() || I >= s[0].rows) return invalid_dims;
+            return vector_dims(s[0].cols);
+        }
+    }
+    template <dims X>
+    static constexpr std::size_t source(std::size_t k) {
+        return I * X.cols + k;
+    }
+};
+
+/// Column J of a matrix, as a vector.
+template <std::size_t J>
+struct col_of : selection<col_of<J>> {
+    static constexpr std::string_view name = "col";
+    template <std::size_t N>
+    static constexpr dims result_shape(const std::array<dims, N>& s) {
+        if constexpr (N != 1) {
+            return invalid_dims;
+        } else {
+            if (!s[0].is_matrix() || J >= s[0].cols) return invalid_dims;
+            return vector_dims(s[0].rows);
+        }
+    }
+    template <dims X>
+    static constexpr std::size_t source(std::size_t k) {
+        return k * X.cols + J;
+    }
+};
+
+/// Entries [Offset, Offset + Count) of a vector.
+template <std::size_t Offset, std::size_t Count>
+struct segment_of : selection<segment_of<Offset, Count>> {
+    static constexpr std::string_view name = "segment";
+    template <std::size_t N>
+    static constexpr dims result_shape(const std::array<dims, N>& s) {
+        if constexpr (N != 1) {
+            return invalid_dims;
+        } else {
+            if (!s[0].is_vector() || Count == 0 || Offset + Count > s[0].rows) return invalid_dims;
+            return vector_dims(Count);
+        }
+    }
+    template <dims X>
+    static constexpr std::size_t source(std::size_t k) {
+        return Offset + k;
+    }
+};
+
+/// The diagonal of a matrix, min(R, C) entries.
+struct diag_of : selection<diag_of> {
+    static constexpr std::string_view name = "diag";
+    template <std::size_t N>
+    static constexpr dims result_shape(const std::array<dims, N>& s) {
+        if constexpr (N != 1) {
+            return invalid_dims;
+        } else {
+            if (!s[0].is_matrix()) return invalid_dims;
+            return vector_dims(s[0].rows < s[0].cols ? s[0].rows : s[0].cols);
+        }
+    }
+    template <dims X>
+    static constexpr std::size_t source(std::size_t k) {
+        return k * X.cols + k;
+    }
+};
+
+/// A D×D lower-triangular matrix from D(D+1)/2 packed values: the D diagonal entries
+/// first, then the strict lower part column by column — L(1,0), L(2,0), …, L(D-1,0),
+/// L(2,1), … (the layout of the inverse Cholesky factors in ADBench's Gaussian mixture
+/// model). The entries above the diagonal are 0 and have no source.
+template <std::size_t D>
+struct lower_triangular_of {
+    static constexpr std::string_view name = "lower_triangular";
+    static constexpr std::array<std::string_view, 1> adjoint_text{"L̄'s lower triangle packed"};
+    static constexpr std::size_t packed = D * (D + 1) / 2;
+    template <std::size_t N>
+    static constexpr dims result_shape(const std::array<dims, N>& s) {
+        if constexpr (N != 1) {
+            return invalid_dims;
+        } else {
+            if (!s[0].is_vector() || s[0].rows != packed) return invalid_dims;
+            return matrix_dims(D, D);
+        }
+    }
+    /// The packed position of L(r, c), r > c.
+    static constexpr std::size_t strict(std::size_t r, std::size_t c) {
+        // Columns 0..c-1 hold (D-1) + (D-2) + ... + (D-c) entries.
+        return D + c * (2 * D - c - 1) / 2 + (r - c - 1);
+    }
+    template <dims Y, dims X, class T>
+    static void value(sig<Y, X>, T* y, const T* x) {
+        for (std::size_t r = 0; r < D; ++r) {
+            for (std::size_t c = 0; c < D; ++c) {
+                y[r * D + c] = r == c ? x[r] : r > c ? x[strict(r, c)] : T(scalar_t<T>(0));
+            }
+        }
+    }
+    template <dims Y, dims X, class T>
+    static void adjoint(arg_t<0>, sig<Y, X>, const T* yb, T* xb, const T*, const T*) {
+        for (std::size_t r = 0; r < D; ++r) {
+            xb[r] += yb[r * D + r];
+            for (std::size_t c = 0; c < r; ++c) xb[strict(r, c)] += yb[r * D + c];
+        }
+    }
+    template <dims Y, dims X, class T>
+    static void tangent(arg_t<0>, sig<Y, X>, T* yd, const T* xd, const T*, const T*) {
+        for (std::size_t r = 0; r < D; ++r) {
+            yd[r * D + r] += xd[r];
+            for (std::size_t c = 0; c < r; ++c) yd[r * D + c] += xd[strict(r, c)];
+        }
+    }
+};
+
+}  // namespace gradc::rules::arrays

@@ -1,0 +1,85 @@
+#pragma once
+/// Building arrays from parts: `concat` puts vectors (and scalars) end to end into one
+/// vector; `stack` puts vectors of one length as the rows of a matrix. Both copy, and
+/// their adjoints hand each part its slice of ȳ.
+
+#include <array>
+#include <cstddef>
+#include <string_view>
+
+#include <gradc/rules/arrays/signature.hpp>
+
+namespace gradc::rules::arrays {
+
+/// Where each part starts in the result: the sizes of the parts before it.
+template <dims... In>
+constexpr std::array<std::size_t, sizeof...(In)> part_offsets() {
+    std::array<std::size_t, sizeof...(In)> o{};
+    std::size_t at = 0, k = 0;
+    ((o[k++] = at, at += In.size()), ...);
+    return o;
+}
+
+template <dims... In>
+constexpr dims pack_in(std::size_t k) {
+    constexpr std::array<dims, sizeof...(In)> s{In...};
+    return s[k];
+}
+
+/// Parts laid end to end: value copies each in, adjoint and tangent copy slices.
+struct parts_end_to_end {
+    template <dims Y, dims... In, class T, class... P>
+    static void value(sig<Y, In...>, T* y, const P*... in) {
+        constexpr auto offset = part_offsets<In...>();
+        std::size_t k = 0;
+        ((copy_part<In.size()>(y + offset[k++], in)), ...);
+    }
+    template <int K, dims Y, dims... In, class T, class... P>
+    static void adjoint(arg_t<K>, sig<Y, In...>, const T* yb, T* kb, const T*, const P*...) {
+        constexpr std::size_t at = part_offsets<In...>()[K];
+        constexpr std::size_t n = pack_in<In...>(K).size();
+        for (std::size_t i = 0; i < n; ++i) kb[i] += yb[at + i];
+    }
+    template <int K, dims Y, dims... In, class T, class... P>
+    static void tangent(arg_t<K>, sig<Y, In...>, T* yd, const T* kd, const T*, const P*...) {
+        constexpr std::size_t at = part_offsets<In...>()[K];
+        constexpr std::size_t n = pack_in<In...>(K).size();
+        for (std::size_t i = 0; i < n; ++i) yd[at + i] += kd[i];
+    }
+
+private:
+    template <std::size_t N, class T>
+    static void copy_part(T* to, const T* from) {
+        for (std::size_t i = 0; i < N; ++i) to[i] = from[i];
+    }
+};
+
+/// Vectors and scalars end to end: one vector.
+struct concat_parts : parts_end_to_end {
+    static constexpr std::string_view name = "concat";
+    static constexpr std::array<std::string_view, 1> adjoint_text{"ȳ's slice"};
+    template <std::size_t N>
+    static constexpr dims result_shape(const std::array<dims, N>& s) {
+        std::size_t n = 0;
+        for (const dims& d : s) {
+            if (d.is_matrix() || !d.valid()) return invalid_dims;
+            n += d.size();
+        }
+        return N >= 1 ? vector_dims(n) : invalid_dims;
+    }
+};
+
+/// Vectors of one length as the rows of a matrix.
+struct stack_rows : parts_end_to_end {
+    static constexpr std::string_view name = "stack";
+    static constexpr std::array<std::string_view, 1> adjoint_text{"Ȳ's row"};
+    template <std::size_t N>
+    static constexpr dims result_shape(const std::array<dims, N>& s) {
+        if (N == 0) return invalid_dims;
+        for (const dims& d : s)
+            if (!d.is_vector() || d.rows != s[0].rows) return invalid_dims;
+        return matrix_dims(N, s[0].rows);
+    }
+};
+
+}  // namespace gradc::rules::arrays

@@ -1,0 +1,87 @@
+#pragma once
+/// The inner loops of the array operations, over contiguous rows of N values.
+///
+/// The array operations are generic in the value type T. When T is a SIMD batch, each
+/// value already holds one point per lane and these loops are plain. When T is double or
+/// float (one point), the loops put elements across the lanes instead: a row of a
+/// matrix-vector product is loaded a register at a time. The sum of a dot product is
+/// then taken in another order than the one-point-per-lane loop's, so the two differ in
+/// the last bits (docs/static.md, "Arrays").
+
+#include <cstddef>
+#include <type_traits>
+
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
+#include <xsimd/xsimd.hpp>
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
+
+#include <gradc/rules/value_traits.hpp>
+
+namespace gradc::rules::arrays {
+
+/// Elements across lanes for one point of float or double, when a row has a full
+/// register of them.
+template <class T>
+constexpr std::size_t lanes_of_number() {
+    if constexpr (std::is_same_v<T, double> || std::is_same_v<T, float>) {
+        return xsimd::batch<T>::size;
+    } else {
+        return 0;  // a SIMD batch or a dual number: one point per value already
+    }
+}
+template <class T, std::size_t N>
+inline constexpr bool lanes_along_rows = lanes_of_number<T>() > 0 && N >= 2 * lanes_of_number<T>();
+
+template <class T>
+inline T zero_of() {
+    return T(scalar_t<T>(0));
+}
+
+/// Σₖ a[k·sa]·b[k·sb], k < N (strides in elements).
+template <std::size_t N, std::size_t Sa = 1, std::size_t Sb = 1, class T>
+inline T dot_n(const T* a, const T* b) {
+    if constexpr (Sa == 1 && Sb == 1 && lanes_along_rows<T, N>) {
+        using B = xsimd::batch<T>;
+        constexpr std::size_t L = B::size;
+        B acc0(T(0)), acc1(T(0));
+        std::size_t k = 0;
+        for (; k + 2 * L <= N; k += 2 * L) {
+            acc0 = xsimd::fma(B::load_unaligned(a + k), B::load_unaligned(b + k), acc0);
+            acc1 = xsimd::fma(B::load_unaligned(a + k + L), B::load_unaligned(b + k + L), acc1);
+        }
+        T s = xsimd::hadd(acc0 + acc1);
+        for (; k < N; ++k) s += a[k] * b[k];
+        return s;
+    } else {
+        if constexpr (N == 0) {
+            return zero_of<T>();
+        } else {
+            T s = a[0] * b[0];
+            for (std::size_t k = 1; k < N; ++k) s += a[k * Sa] * b[k * Sb];
+            return s;
+        }
+    }
+}
+
+/// y[k·sy] += α·x[k·sx], k < N.
+template <std::size_t N, std::size_t Sy = 1, std::size_t Sx = 1, class T>
+inline void axpy_n(T* y, const T& alpha, const T* x) {
+    if constexpr (Sy == 1 && Sx == 1 && lanes_along_rows<T, N>) {
+        using B = xsimd::batch<T>;
+        constexpr std::size_t L = B::size;
+        const B al(alpha);
+        std::size_t k = 0;
+        for (; k + L <= N; k += L) xsimd::fma(al, B::load_unaligned(x + k), B::load_unaligned(y + k)).store_unaligned(y + k);
+        for (; k < N; ++k) y[k] += alpha * x[k];
+    } else {
+        for (std::size_t k = 0; k < N; ++k) y[k * Sy] += alpha * x[k * Sx];
+    }
+}
+
+}  // namespace gradc::rules::arrays

@@ -1,0 +1,195 @@
+#pragma once
+/// Products of arrays: matvec (A·x), matmul (A·B), dot (a·b), outer (a·bᵀ), and
+/// transpose. Each adjoint is again a product (Aᵀ·ȳ, ȳ·xᵀ), added into the operand's
+/// adjoint in place; a tangent is the product with one factor replaced by its tangent.
+
+#include <array>
+#include <cstddef>
+#include <string_view>
+
+#include <gradc/rules/arrays/loops.hpp>
+#include <gradc/rules/arrays/signature.hpp>
+
+namespace gradc::rules::arrays {
+
+/// y = A·x, A an R×C matrix, x a vector of C.
+struct matvec {
+    static constexpr std::string_view name = "matvec";
+    static constexpr std::array<std::string_view, 2> adjoint_text{"ȳ·xᵀ", "Aᵀ·ȳ"};
+    template <std::size_t N>
+    static constexpr dims result_shape(const std::array<dims, N>& s) {
+        if constexpr (N != 2) {
+            return invalid_dims;
+        } else {
+            if (!s[0].is_matrix() || !s[1].is_vector() || s[0].cols != s[1].rows) return invalid_dims;
+            return vector_dims(s[0].rows);
+        }
+    }
+    template <dims Y, dims A, dims X, class T>
+    static void value(sig<Y, A, X>, T* y, const T* a, const T* x) {
+        for (std::size_t r = 0; r < A.rows; ++r) y[r] = dot_n<A.cols>(a + r * A.cols, x);
+    }
+    template <dims Y, dims A, dims X, class T>
+    static void adjoint(arg_t<0>, sig<Y, A, X>, const T* yb, T* ab, const T*, const T*, const T* x) {
+        for (std::size_t r = 0; r < A.rows; ++r) axpy_n<A.cols>(ab + r * A.cols, yb[r], x);
+    }
+    template <dims Y, dims A, dims X, class T>
+    static void adjoint(arg_t<1>, sig<Y, A, X>, const T* yb, T* xb, const T*, const T* a, const T*) {
+        for (std::size_t r = 0; r < A.rows; ++r) axpy_n<A.cols>(xb, yb[r], a + r * A.cols);
+    }
+    template <dims Y, dims A, dims X, class T>
+    static void tangent(arg_t<0>, sig<Y, A, X>, T* yd, const T* ad, const T*, const T*, const T* x) {
+        for (std::size_t r = 0; r < A.rows; ++r) yd[r] += dot_n<A.cols>(ad + r * A.cols, x);
+    }
+    template <dims Y, dims A, dims X, class T>
+    static void tangent(arg_t<1>, sig<Y, A, X>, T* yd, const T* xd, const T*, const T* a, const T*) {
+        for (std::size_t r = 0; r < A.rows; ++r) yd[r] += dot_n<A.cols>(a + r * A.cols, xd);
+    }
+};
+
+/// Y = A·B, A an R×K matrix, B a K×C matrix.
+struct matmul {
+    static constexpr std::string_view name = "matmul";
+    static constexpr std::array<std::string_view, 2> adjoint_text{"Ȳ·Bᵀ", "Aᵀ·Ȳ"};
+    template <std::size_t N>
+    static constexpr dims result_shape(const std::array<dims, N>& s) {
+        if constexpr (N != 2) {
+            return invalid_dims;
+        } else {
+            if (!s[0].is_matrix() || !s[1].is_matrix() || s[0].cols != s[1].rows) return invalid_dims;
+            return matrix_dims(s[0].rows, s[1].cols);
+        }
+    }
+    /// Row r of Y is Σₖ A(r,k)·B(k,:): rows of B, contiguous, scaled and added.
+    template <dims Y, dims A, dims B, class T>
+    static void value(sig<Y, A, B>, T* y, const T* a, const T* b) {
+        for (std::size_t i = 0; i < Y.size(); ++i) y[i] = zero_of<T>();
+        for (std::size_t r = 0; r < A.rows; ++r)
+            for (std::size_t k = 0; k < A.cols; ++k) axpy_n<B.cols>(y + r * B.cols, a[r * A.cols + k], b + k * B.cols);
+    }
+    /// Ā(r,k) += Ȳ(r,:)·B(k,:).
+    template <dims Y, dims A, dims B, class T>
+    static void adjoint(arg_t<0>, sig<Y, A, B>, const T* yb, T* ab, const T*, const T*, const T* b) {
+        for (std::size_t r = 0; r < A.rows; ++r)
+            for (std::size_t k = 0; k < A.cols; ++k) ab[r * A.cols + k] += dot_n<B.cols>(yb + r * B.cols, b + k * B.cols);
+    }
+    /// B̄(k,:) += A(r,k)·Ȳ(r,:).
+    template <dims Y, dims A, dims B, class T>
+    static void adjoint(arg_t<1>, sig<Y, A, B>, const T* yb, T* bb, const T*, const T* a, const T*) {
+        for (std::size_t r = 0; r < A.rows; ++r)
+            for (std::size_t k = 0; k < A.cols; ++k) axpy_n<B.cols>(bb + k * B.cols, a[r * A.cols + k], yb + r * B.cols);
+    }
+    template <dims Y, dims A, dims B, class T>
+    static void tangent(arg_t<0>, sig<Y, A, B>, T* yd, const T* ad, const T*, const T*, const T* b) {
+        for (std::size_t r = 0; r < A.rows; ++r)
+            for (std::size_t k = 0; k < A.cols; ++k) axpy_n<B.cols>(yd + r * B.cols, ad[r * A.cols + k], b + k * B.cols);
+    }
+    template <dims Y, dims A, dims B, class T>
+    static void tangent(arg_t<1>, sig<Y, A, B>, T* yd, const T* bd, const T*, const T* a, const T*) {
+        for (std::size_t r = 0; r < A.rows; ++r)
+            for (std::size_t k = 0; k < A.cols; ++k) axpy_n<B.cols>(yd + r * B.cols, a[r * A.cols + k], bd + k * B.cols);
+    }
+};
+
+/// Y = Aᵀ.
+struct transpose {
+    static constexpr std::string_view name = "transpose";
+    static constexpr std::array<std::string_view, 1> adjoint_text{"Ȳᵀ"};
+    template <std::size_t N>
+    static constexpr dims result_shape(const std::array<dims, N>& s) {
+        if constexpr (N != 1) {
+            return invalid_dims;
+        } else {
+            if (!s[0].is_matrix()) return invalid_dims;
+            return matrix_dims(s[0].cols, s[0].rows);
+        }
+    }
+    template <dims Y, dims A, class T>
+    static void value(sig<Y, A>, T* y, const T* a) {
+        for (std::size_t r = 0; r < A.rows; ++r)
+            for (std::size_t c = 0; c < A.cols; ++c) y[c * A.rows + r] = a[r * A.cols + c];
+    }
+    template <dims Y, dims A, class T>
+    static void adjoint(arg_t<0>, sig<Y, A>, const T* yb, T* ab, const T*, const T*) {
+        for (std::size_t r = 0; r < A.rows; ++r)
+            for (std::size_t c = 0; c < A.cols; ++c) ab[r * A.cols + c] += yb[c * A.rows + r];
+    }
+    template <dims Y, dims A, class T>
+    static void tangent(arg_t<0>, sig<Y, A>, T* yd, const T* ad, const T*, const T*) {
+        for (std::size_t r = 0; r < A.rows; ++r)
+            for (std::size_t c = 0; c < A.cols; ++c) yd[c * A.rows + r] += ad[r * A.cols + c];
+    }
+};
+
+/// y = Σᵢ aᵢ·bᵢ, a and b vectors of one length.
+struct dot {
+    static constexpr std::string_view name = "dot";
+    static constexpr std::array<std::string_view, 2> adjoint_text{"ȳ·b", "ȳ·a"};
+    template <std::size_t N>
+    static constexpr dims result_shape(const std::array<dims, N>& s) {
+        if constexpr (N != 2) {
+            return invalid_dims;
+        } else {
+            if (!s[0].is_vector() || !(s[0] == s[1])) return invalid_dims;
+            return scalar_dims;
+        }
+    }
+    template <dims Y, dims A, dims B, class T>
+    static void value(sig<Y, A, B>, T* y, const T* a, const T* b) {
+        y[0] = dot_n<A.size()>(a, b);
+    }
+    template <dims Y, dims A, dims B, class T>
+    static void adjoint(arg_t<0>, sig<Y, A, B>, const T* yb, T* ab, const T*, const T*, const T* b) {
+        axpy_n<A.size()>(ab, yb[0], b);
+    }
+    template <dims Y, dims A, dims B, class T>
+    static void adjoint(arg_t<1>, sig<Y, A, B>, const T* yb, T* bb, const T*, const T* a, const T*) {
+        axpy_n<A.size()>(bb, yb[0], a);
+    }
+    template <dims Y, dims A, dims B, class T>
+    static void tangent(arg_t<0>, sig<Y, A, B>, T* yd, const T* ad, const T*, const T*, const T* b) {
+        yd[0] += dot_n<A.size()>(ad, b);
+    }
+    template <dims Y, dims A, dims B, class T>
+    static void tangent(arg_t<1>, sig<Y, A, B>, T* yd, const T* bd, const T*, const T* a, const T*) {
+        yd[0] += dot_n<A.size()>(a, bd);
+    }
+};
+
+/// Y = a·bᵀ, a vector of R and a vector of C: an R×C matrix.
+struct outer {
+    static constexpr std::string_view name = "outer";
+    static constexpr std::array<std::string_view, 2> adjoint_text{"Ȳ·b", "Ȳᵀ·a"};
+    template <std::size_t N>
+    static constexpr dims result_shape(const std::array<dims, N>& s) {
+        if constexpr (N != 2) {
+            return invalid_dims;
+        } else {
+            if (!s[0].is_vector() || !s[1].is_vector()) return invalid_dims;
+            return matrix_dims(s[0].rows, s[1].rows);
+        }
+    }
+    template <dims Y, dims A, dims B, class T>
+    static void value(sig<Y, A, B>, T* y, const T* a, const T* b) {
+        for (std::size_t r = 0; r < A.rows; ++r)
+            for (std::size_t c = 0; c < B.rows; ++c) y[r * B.rows + c] = a[r] * b[c];
+    }
+    template <dims Y, dims A, dims B, class T>
+    static void adjoint(arg_t<0>, sig<Y, A, B>, const T* yb, T* ab, const T*, const T*, const T* b) {
+        for (std::size_t r = 0; r < A.rows; ++r) ab[r] += dot_n<B.rows>(yb + r * B.rows, b);
+    }
+    template <dims Y, dims A, dims B, class T>
+    static void adjoint(arg_t<1>, sig<Y, A, B>, const T* yb, T* bb, const T*, const T* a, const T*) {
+        for (std::size_t r = 0; r < A.rows; ++r) axpy_n<B.rows>(bb, a[r], yb + r * B.rows);
+    }
+    template <dims Y, dims A, dims B, class T>
+    static void tangent(arg_t<0>, sig<Y, A, B>, T* yd, const T* ad, const T*, const T*, const T* b) {
+        for (std::size_t r = 0; r < A.rows; ++r) axpy_n<B.rows>(yd + r * B.rows, ad[r], b);
+    }
+    template <dims Y, dims A, dims B, class T>
+    static void tangent(arg_t<1>, sig<Y, A, B>, T* yd, const T* bd, const T*, const T* a, const T*) {
+        for (std::size_t r = 0; r < A.rows; ++r) axpy_n<B.rows>(yd + r * B.rows, a[r], bd);
+    }
+};
+
+}  // namespace gradc::rules::arrays

@@ -1,0 +1,224 @@
+#pragma once
+/// Reductions of an array to a scalar — sum, mean, squared_norm, max, min, log_sum_exp —
+/// and softmax. Conventions follow PyTorch's full reductions: max and min propagate NaN
+/// and share the adjoint evenly among tied entries (`evenly_distribute_backward`);
+/// log_sum_exp subtracts the maximum first, and an infinite maximum is replaced by 0
+/// there, as torch.logsumexp does, so that all -inf gives -inf, not NaN.
+
+#include <array>
+#include <cstddef>
+#include <limits>
+#include <string_view>
+
+#include <gradc/rules/arrays/loops.hpp>
+#include <gradc/rules/arrays/signature.hpp>
+#include <gradc/rules/exponential.hpp>
+#include <gradc/rules/piecewise.hpp>
+
+namespace gradc::rules::arrays {
+
+/// The shape of a full reduction: a scalar, for one array operand.
+template <std::size_t N>
+constexpr dims reduction_shape(const std::array<dims, N>& s) {
+    if constexpr (N != 1) {
+        return invalid_dims;
+    } else {
+        return s[0].is_scalar() ? invalid_dims : scalar_dims;
+    }
+}
+
+/// Adds ȳ·w to every entry of x̄, with w a constant.
+template <std::size_t N, class T>
+inline void spread(T* xb, const T& v) {
+    for (std::size_t i = 0; i < N; ++i) xb[i] += v;
+}
+
+/// The sum of N entries, in order.
+template <std::size_t N, class T>
+inline T sum_n(const T* x) {
+    T s = x[0];
+    for (std::size_t i = 1; i < N; ++i) s += x[i];
+    return s;
+}
+
+struct sum {
+    static constexpr std::string_view name = "sum";
+    static constexpr std::array<std::string_view, 1> adjoint_text{"ȳ"};
+    template <std::size_t N>
+    static constexpr dims result_shape(const std::array<dims, N>& s) {
+        return reduction_shape(s);
+    }
+    template <dims Y, dims X, class T>
+    static void value(sig<Y, X>, T* y, const T* x) {
+        y[0] = sum_n<X.size()>(x);
+    }
+    template <dims Y, dims X, class T>
+    static void adjoint(arg_t<0>, sig<Y, X>, const T* yb, T* xb, const T*, const T*) {
+        spread<X.size()>(xb, yb[0]);
+    }
+    template <dims Y, dims X, class T>
+    static void tangent(arg_t<0>, sig<Y, X>, T* yd, const T* xd, const T*, const T*) {
+        yd[0] += sum_n<X.size()>(xd);
+    }
+};
+
+struct mean {
+    static constexpr std::string_view name = "mean";
+    static constexpr std::array<std::string_view, 1> adjoint_text{"ȳ/n"};
+    template <std::size_t N>
+    static constexpr dims result_shape(const std::array<dims, N>& s) {
+        return reduction_shape(s);
+    }
+    template <dims X, class T>
+    static T inverse_count() {
+        return T(scalar_t<T>(1) / scalar_t<T>(X.size()));
+    }
+    template <dims Y, dims X, class T>
+    static void value(sig<Y, X>, T* y, const T* x) {
+        y[0] = sum_n<X.size()>(x) * inverse_count<X, T>();
+    }
+    template <dims Y, dims X, class T>
+    static void adjoint(arg_t<0>, sig<Y, X>, const T* yb, T* xb, const T*, const T*) {
+        spread<X.size()>(xb, T(yb[0] * inverse_count<X, T>()));
+    }
+    template <dims Y, dims X, class T>
+    static void tangent(arg_t<0>, sig<Y, X>, T* yd, const T* xd, const T*, const T*) {
+        yd[0] += sum_n<X.size()>(xd) * inverse_count<X, T>();
+    }
+};
+
+/// Σ xᵢ².
+struct squared_norm {
+    static constexpr std::string_view name = "squared_norm";
+    static constexpr std::array<std::string_view, 1> adjoint_text{"2·ȳ·x"};
+    template <std::size_t N>
+    static constexpr dims result_shape(const std::array<dims, N>& s) {
+        return reduction_shape(s);
+    }
+    template <dims Y, dims X, class T>
+    static void value(sig<Y, X>, T* y, const T* x) {
+        y[0] = dot_n<X.size()>(x, x);
+    }
+    template <dims Y, dims X, class T>
+    static void adjoint(arg_t<0>, sig<Y, X>, const T* yb, T* xb, const T*, const T* x) {
+        axpy_n<X.size()>(xb, T(yb[0] + yb[0]), x);
+    }
+    template <dims Y, dims X, class T>
+    static void tangent(arg_t<0>, sig<Y, X>, T* yd, const T* xd, const T*, const T* x) {
+        const T d = dot_n<X.size()>(x, xd);
+        yd[0] += d + d;
+    }
+};
+
+/// max and min: the extreme entry, NaN propagating (the binary rules' own selection).
+/// The adjoint goes to the entries equal to the result, shared evenly among them.
+template <class Pick>
+struct extreme {
+    static constexpr std::array<std::string_view, 1> adjoint_text{"ȳ·[x = y]/#{x = y}"};
+    template <std::size_t N>
+    static constexpr dims result_shape(const std::array<dims, N>& s) {
+        return reduction_shape(s);
+    }
+    template <dims Y, dims X, class T>
+    static void value(sig<Y, X>, T* y, const T* x) {
+        T m = x[0];
+        for (std::size_t i = 1; i < X.size(); ++i) m = Pick::eval(m, x[i]);
+        y[0] = m;
+    }
+    template <dims X, class T>
+    static T share(const T* y, const T* x) {
+        using K = scalar_t<T>;
+        T count = if_else<T>(x[0] == y[0], K(1), K(0));
+        for (std::size_t i = 1; i < X.size(); ++i) count += if_else<T>(x[i] == y[0], K(1), K(0));
+        return T(K(1)) / count;
+    }
+    template <dims Y, dims X, class T>
+    static void adjoint(arg_t<0>, sig<Y, X>, const T* yb, T* xb, const T* y, const T* x) {
+        const T w = yb[0] * share<X>(y, x);
+        for (std::size_t i = 0; i < X.size(); ++i) xb[i] += if_else<T>(x[i] == y[0], w, scalar_t<T>(0));
+    }
+    template <dims Y, dims X, class T>
+    static void tangent(arg_t<0>, sig<Y, X>, T* yd, const T* xd, const T* y, const T* x) {
+        const T w = share<X>(y, x);
+        T t = if_else<T>(x[0] == y[0], xd[0], scalar_t<T>(0));
+        for (std::size_t i = 1; i < X.size(); ++i) t += if_else<T>(x[i] == y[0], xd[i], scalar_t<T>(0));
+        yd[0] += t * w;
+    }
+};
+struct max_entry : extreme<rules::max> {
+    static constexpr std::string_view name = "max";
+};
+struct min_entry : extreme<rules::min> {
+    static constexpr std::string_view name = "min";
+};
+
+/// The shift log_sum_exp and softmax subtract: the maximum, or 0 where it is infinite.
+template <std::size_t N, class T>
+inline T stable_shift(const T* x) {
+    T m = x[0];
+    for (std::size_t i = 1; i < N; ++i) m = rules::max::eval(m, x[i]);
+    using std::abs;
+    using K = scalar_t<T>;
+    return if_else<T>(abs(m) == std::numeric_limits<K>::infinity(), K(0), m);
+}
+
+/// log Σ exp(xᵢ), stable; its gradient is softmax(x) = exp(x - y).
+struct log_sum_exp {
+    static constexpr std::string_view name = "log_sum_exp";
+    static constexpr std::array<std::string_view, 1> adjoint_text{"ȳ·exp(x - y)"};
+    template <std::size_t N>
+    static constexpr dims result_shape(const std::array<dims, N>& s) {
+        return reduction_shape(s);
+    }
+    template <dims Y, dims X, class T>
+    static void value(sig<Y, X>, T* y, const T* x) {
+        const T m = stable_shift<X.size()>(x);
+        T s = rules::exp::eval(T(x[0] - m));
+        for (std::size_t i = 1; i < X.size(); ++i) s += rules::exp::eval(T(x[i] - m));
+        y[0] = rules::log::eval(s) + m;
+    }
+    template <dims Y, dims X, class T>
+    static void adjoint(arg_t<0>, sig<Y, X>, const T* yb, T* xb, const T* y, const T* x) {
+        for (std::size_t i = 0; i < X.size(); ++i) xb[i] += yb[0] * rules::exp::eval(T(x[i] - y[0]));
+    }
+    template <dims Y, dims X, class T>
+    static void tangent(arg_t<0>, sig<Y, X>, T* yd, const T* xd, const T* y, const T* x) {
+        T t = rules::exp::eval(T(x[0] - y[0])) * xd[0];
+        for (std::size_t i = 1; i < X.size(); ++i) t += rules::exp::eval(T(x[i] - y[0])) * xd[i];
+        yd[0] += t;
+    }
+};
+
+/// softmax over all entries of a vector: yᵢ = exp(xᵢ - m) / Σⱼ exp(xⱼ - m).
+/// Adjoint x̄ += y ⊙ (ȳ - ⟨ȳ, y⟩); tangent ẏ += y ⊙ (ẋ - ⟨ẋ, y⟩).
+struct softmax {
+    static constexpr std::string_view name = "softmax";
+    static constexpr std::array<std::string_view, 1> adjoint_text{"y⊙(ȳ - ⟨ȳ,y⟩)"};
+    template <std::size_t N>
+    static constexpr dims result_shape(const std::array<dims, N>& s) {
+        if constexpr (N != 1) {
+            return invalid_dims;
+        } else {
+            return s[0].is_vector() ? s[0] : invalid_dims;
+        }
+    }
+    template <dims Y, dims X, class T>
+    static void value(sig<Y, X>, T* y, const T* x) {
+        const T m = stable_shift<X.size()>(x);
+        for (std::size_t i = 0; i < X.size(); ++i) y[i] = rules::exp::eval(T(x[i] - m));
+        const T inv = T(scalar_t<T>(1)) / sum_n<X.size()>(y);
+        for (std::size_t i = 0; i < X.size(); ++i) y[i] *= inv;
+    }
+    template <dims Y, dims X, class T>
+    static void adjoint(arg_t<0>, sig<Y, X>, const T* yb, T* xb, const T* y, const T*) {
+        const T inner = dot_n<X.size()>(yb, y);
+        for (std::size_t i = 0; i < X.size(); ++i) xb[i] += y[i] * (yb[i] - inner);
+    }
+    template <dims Y, dims X, class T>
+    static void tangent(arg_t<0>, sig<Y, X>, T* yd, const T* xd, const T* y, const T*) {
+        const T inner = dot_n<X.size()>(xd, y);
+        for (std::size_t i = 0; i < X.size(); ++i) yd[i] += y[i] * (xd[i] - inner);
+    }
+};
+
+}  // namespace gradc::rules::arrays

@@ -1,0 +1,33 @@
+#pragma once
+/// What an array operation is. An operation is a stateless type, like a scalar rule
+/// (rules/rule.hpp), with
+///  - `name`: as printed in lowered programs;
+///  - `result_shape<N>(operand shapes)`: its result's shape, or `invalid_dims` for
+///    operands it does not take (the expression functions say why in plain words first);
+///  - `value(sig<Y, In...>, y, in...)`: the result into y, from the operands' values;
+///  - `adjoint(arg<K>, sig<Y, In...>, ȳ, in_k̄, y, in...)`: adds ȳ's contribution to the
+///    adjoint of operand K (accumulated in place: a product's adjoint is a product);
+///  - `tangent(arg<K>, sig<Y, In...>, ẏ, in_k̇, y, in...)`: adds operand K's tangent's
+///    contribution to ẏ;
+///  - `adjoint_text[K]`: that adjoint in words, for printed programs.
+/// Every array is a pointer to its first value, row-major; shapes are template arguments,
+/// so every loop bound is a constant. The value type T is a number or a SIMD batch (one
+/// point per lane).
+
+#include <array>
+#include <string_view>
+
+#include <gradc/rules/arrays/dims.hpp>
+#include <gradc/rules/partial.hpp>
+
+namespace gradc::rules::arrays {
+
+/// The shapes of an operation's result and operands.
+template <dims Y, dims... In>
+struct sig {};
+
+/// An array operation (a type with `result_shape`), as opposed to a scalar rule.
+template <class Op>
+concept array_operation = requires { Op::template result_shape<1>(std::array<dims, 1>{}); };
+
+}  // namespace gradc::rules::arrays

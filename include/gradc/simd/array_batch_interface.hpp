@@ -1,0 +1,129 @@
+#pragma once
+/// Batch execution of an array kernel: one point per SIMD lane, as for scalar kernels
+/// (simd/batch_interface.hpp), with array variables given as one span per entry and
+/// parameters broadcast (simd/array_arguments.hpp):
+///
+///     k.value_batch(in, values);             values: one span per output entry
+///     k.gradient_batch(in, values, grad);    grad: one span per entry of each wrt variable
+///     auto r = k.map_reduce(data, W, b);     Σᵢ f(θ, xᵢ) and its gradient (a tuple, as k.gradient)
+///
+/// The array programs run on `xsimd::batch<T, A>`; tails, threads and chunks as for
+/// scalar kernels (simd/tail.hpp). A wrong span count or length throws
+/// std::invalid_argument naming the argument, before anything is written.
+
+#include <array>
+#include <cstddef>
+#include <span>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+
+#include <gradc/lower/array_results.hpp>
+#include <gradc/simd/array_arguments.hpp>
+#include <gradc/simd/array_map_reduce.hpp>
+#include <gradc/simd/call_options.hpp>
+#include <gradc/simd/config.hpp>
+#include <gradc/simd/math.hpp>
+#include <gradc/simd/tail.hpp>
+
+namespace gradc::simd {
+
+template <class Kernel>
+class array_batch_interface {
+public:
+    /// The kernel's outputs at every point: values holds one span per output entry (all
+    /// outputs, in order), or is one span for a kernel with one scalar output.
+    template <class In, class Values, call_option A = default_arch>
+    void value_batch(const In& in, Values&& values, A option = {}) const {
+        using T = typename detail::input_lane<In>::type;
+        constexpr auto per_point = detail::per_point_variables<K, In>();
+        const auto x = detail::batch_inputs<K, T, per_point>("value_batch", in);
+        constexpr std::size_t M = output_entries();
+        const auto out = detail::output_pointers<T, M>("value_batch", "values", "one per output entry",
+                                                       std::forward<Values>(values), x.n);
+        using B = xsimd::batch<T, arch_of<A>>;
+        const auto fixed = x.template broadcast_batches<B>();
+        detail::run_batches<arch_of<A>>(
+            x.n, x.per_point, out,
+            [&](const std::array<B, std::remove_cvref_t<decltype(x)>::per_point_count>& p) {
+                const auto args = x.arguments(p, fixed);
+                std::array<B, output_entries()> y;
+                std::array<B*, K::output_count> o;
+                std::size_t at = 0;
+                for (std::size_t m = 0; m < K::output_count; ++m) {
+                    o[m] = y.data() + at;
+                    at += K::output_shape(m).size();
+                }
+                self().value_at(args.data(), o.data());
+                return y;
+            },
+            threads_of(option));
+    }
+
+    /// The value and the gradient at every point, for a kernel with one scalar output:
+    /// grad holds one span per entry of each wrt variable, in wrt order.
+    template <class In, class Values, class Grad, call_option A = default_arch>
+    void gradient_batch(const In& in, Values&& values, Grad&& grad, A option = {}) const {
+        static_assert(K::output_count == 1 && K::output_shape(0).is_scalar(),
+                      "gradc kernel: gradient_batch() is for a kernel with one scalar output");
+        using T = typename detail::input_lane<In>::type;
+        constexpr auto per_point = detail::per_point_variables<K, In>();
+        const auto x = detail::batch_inputs<K, T, per_point>("gradient_batch", in);
+        constexpr std::size_t W = K::wrt_entries;
+        const auto v = detail::output_pointers<T, 1>("gradient_batch", "values", "", std::forward<Values>(values), x.n);
+        const auto g = detail::checked_pointers<T, W>("gradient_batch", "grad", "one per entry of each wrt variable",
+                                                      std::forward<Grad>(grad), x.n);
+        std::array<T*, 1 + W> out;
+        out[0] = v[0];
+        for (std::size_t e = 0; e < W; ++e) out[1 + e] = g[e];
+        using B = xsimd::batch<T, arch_of<A>>;
+        const auto fixed = x.template broadcast_batches<B>();
+        detail::run_batches<arch_of<A>>(
+            x.n, x.per_point, out,
+            [&](const std::array<B, std::remove_cvref_t<decltype(x)>::per_point_count>& p) {
+                const auto args = x.arguments(p, fixed);
+                std::array<B, 1 + K::wrt_entries> y;
+                const auto gp = detail::wrt_pointers<K>(y.data() + 1);
+                self().gradient_at(args.data(), y.data(), gp.data());
+                return y;
+            },
+            threads_of(option));
+    }
+
+    /// Σᵢ f(θ, xᵢ) and its gradient with respect to θ, for a kernel compiled with
+    /// `gradc::wrt(parameters...)`: `data` holds one span per entry of each variable not
+    /// in wrt (variable order), θ one argument per wrt variable (wrt order), as the
+    /// one-point calls take them. An optional last argument is a call option.
+    template <span_list Data, class... Theta>
+    auto map_reduce(const Data& data, const Theta&... theta) const {
+        static_assert(K::output_count == 1 && K::output_shape(0).is_scalar(),
+                      "gradc kernel: map_reduce() sums a kernel with one scalar output");
+        static_assert(K::wrt_count < K::arity,
+                      "gradc kernel: map_reduce() needs per-point data: compile the kernel with "
+                      "gradc::wrt(parameters...) so that the variables not listed are the data");
+        if constexpr (sizeof...(Theta) == K::wrt_count + 1) {
+            auto all = std::tie(theta...);
+            auto option = std::get<K::wrt_count>(all);
+            return [&]<std::size_t... j>(std::index_sequence<j...>) {
+                return detail::array_map_reduce<arch_of<decltype(option)>>(self(), data, std::tie(std::get<j>(all)...),
+                                                                           threads_of(option));
+            }(std::make_index_sequence<K::wrt_count>{});
+        } else {
+            static_assert(sizeof...(Theta) == K::wrt_count,
+                          "gradc kernel: map_reduce(data, theta...) takes one argument per wrt variable, in "
+                          "wrt order (and optionally a call option last)");
+            return detail::array_map_reduce<default_arch>(self(), data, std::tie(theta...), get_num_threads());
+        }
+    }
+
+private:
+    using K = Kernel;
+    static constexpr std::size_t output_entries() {
+        std::size_t n = 0;
+        for (std::size_t m = 0; m < K::output_count; ++m) n += K::output_shape(m).size();
+        return n;
+    }
+    const Kernel& self() const { return static_cast<const Kernel&>(*this); }
+};
+
+}  // namespace gradc::simd

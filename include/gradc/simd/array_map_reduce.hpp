@@ -1,0 +1,148 @@
+#pragma once
+/// Map-reduce for array kernels: Σᵢ f(θ, xᵢ) and its gradient with respect to θ, where
+/// θ (the wrt variables: scalars, vectors, matrices) is broadcast to every lane and the
+/// data xᵢ are one span per entry. The θ-adjoints are added in place by the adjoint
+/// sweep itself (lower/array_kernel.hpp, `gradient_at` without clearing), so per-point
+/// gradients are never stored. Points are summed in leaves of `points_per_chunk`, and
+/// the leaves along the fixed tree of parallel/reduce.hpp: the result does not depend on
+/// the number of threads. The last partial batch repeats its last point in the unused
+/// lanes with weight 0 (simd/tail.hpp says why).
+
+#include <algorithm>
+#include <array>
+#include <cstddef>
+#include <span>
+#include <tuple>
+#include <utility>
+
+#include <gradc/lower/array_arguments.hpp>
+#include <gradc/lower/array_results.hpp>
+#include <gradc/parallel/reduce.hpp>
+#include <gradc/simd/arguments.hpp>
+#include <gradc/simd/config.hpp>
+#include <gradc/simd/tail.hpp>
+
+namespace gradc::simd::detail {
+
+template <class T, std::size_t W>
+struct array_sums {
+    T value{};
+    std::array<T, W == 0 ? 1 : W> gradient{};
+};
+
+template <class A, class Kernel, class Data, class Theta>
+auto array_map_reduce(const Kernel& k, const Data& data, const Theta& theta, int threads) {
+    using T = span_list_value_t<Data>;
+    using B = xsimd::batch<T, A>;
+    constexpr std::size_t L = B::size;
+    constexpr std::size_t W = Kernel::wrt_entries;
+    constexpr std::size_t arity = Kernel::arity;
+    // Where each variable comes from: its position among the wrt variables or the data.
+    constexpr auto is_parameter = [] {
+        std::array<bool, arity> p{};
+        for (std::size_t j = 0; j < Kernel::wrt_count; ++j) p[Kernel::wrt_variables[j]] = true;
+        return p;
+    }();
+    constexpr auto data_offset = [&] {
+        std::array<std::size_t, arity> o{};
+        std::size_t at = 0;
+        for (std::size_t v = 0; v < arity; ++v) {
+            o[v] = at;
+            if (!is_parameter[v]) at += Kernel::shapes[v].size();
+        }
+        return o;
+    }();
+    constexpr std::size_t D = [&] {
+        std::size_t n = 0;
+        for (std::size_t v = 0; v < arity; ++v)
+            if (!is_parameter[v]) n += Kernel::shapes[v].size();
+        return n;
+    }();
+
+    const std::size_t n = point_count(data);
+    const auto d = checked_pointers<T, D>("map_reduce", "data", "one per entry of each variable not in wrt(...)", data,
+                                          n, "data[0]");
+    // θ, checked and broadcast once: one batch per entry, in wrt order.
+    std::array<B, W == 0 ? 1 : W> parameters{};
+    [&]<std::size_t... j>(std::index_sequence<j...>) {
+        std::size_t at = 0;
+        auto take = [&]<std::size_t J>(std::integral_constant<std::size_t, J>, const auto& x) {
+            constexpr lower::dims S = Kernel::wrt_shape(J);
+            static_assert(lower::argument_fits<decltype(x), S>(),
+                          "gradc kernel: map_reduce(): a parameter does not fit its wrt variable's shape");
+            std::array<T, S.size()> buffer;
+            const T* v = lower::argument_pointer<T, S>("map_reduce", J, x, buffer);
+            for (std::size_t e = 0; e < S.size(); ++e) parameters[at + e] = B(v[e]);
+            at += S.size();
+        };
+        (take(std::integral_constant<std::size_t, j>{}, std::get<j>(theta)), ...);
+    }(std::make_index_sequence<Kernel::wrt_count>{});
+    constexpr auto parameter_offset = [] {
+        std::array<std::size_t, arity> o{};
+        std::size_t at = 0;
+        for (std::size_t j = 0; j < Kernel::wrt_count; ++j) {
+            o[Kernel::wrt_variables[j]] = at;
+            at += Kernel::wrt_shape(j).size();
+        }
+        return o;
+    }();
+
+    // The points [begin, end) summed in batch lanes, then across lanes.
+    auto leaf = [&](std::size_t c) {
+        const std::size_t begin = c * points_per_chunk, end = std::min(n, begin + points_per_chunk);
+        std::array<B, D == 0 ? 1 : D> x;
+        std::array<const B*, arity> args;
+        for (std::size_t v = 0; v < arity; ++v)
+            args[v] = is_parameter[v] ? parameters.data() + parameter_offset[v] : x.data() + data_offset[v];
+        array_sums<B, W> s;
+        s.value = B(T(0));
+        for (auto& g : s.gradient) g = B(T(0));
+        const auto g = wrt_pointers<Kernel>(s.gradient.data());
+        const B one(T(1));
+        std::size_t i = begin;
+        for (; i + L <= end; i += L) {
+            for (std::size_t e = 0; e < D; ++e) x[e] = B::load_unaligned(d[e] + i);
+            B value;
+            k.gradient_at_weighted(args.data(), &value, g.data(), one);
+            s.value += value;
+        }
+        if (i < end) {
+            const std::size_t m = end - i;
+            alignas(A::alignment()) T buffer[L];
+            for (std::size_t e = 0; e < D; ++e) {
+                for (std::size_t l = 0; l < L; ++l) buffer[l] = d[e][i + std::min(l, m - 1)];
+                x[e] = B::load_aligned(buffer);
+            }
+            const auto real = first_lanes<A, T>(m);
+            B value;
+            k.gradient_at_weighted(args.data(), &value, g.data(), xsimd::select(real, one, B(T(0))));
+            s.value += xsimd::select(real, value, B(T(0)));
+        }
+        array_sums<T, W> r;
+        r.value = xsimd::hadd(s.value);
+        for (std::size_t e = 0; e < W; ++e) r.gradient[e] = xsimd::hadd(s.gradient[e]);
+        return r;
+    };
+    const std::size_t leaves = (n + points_per_chunk - 1) / points_per_chunk;
+    array_sums<T, W> total;
+    if (leaves > 0) {
+        total = parallel::tree_reduce<array_sums<T, W>>(leaves, threads, leaf, [](const auto& a, const auto& b) {
+            array_sums<T, W> r;
+            r.value = a.value + b.value;
+            for (std::size_t e = 0; e < W; ++e) r.gradient[e] = a.gradient[e] + b.gradient[e];
+            return r;
+        });
+    }
+    array_gradient_result<T, typename Kernel::template gradient_tuple<T>> result{};
+    result.value = total.value;
+    std::array<T*, Kernel::wrt_count == 0 ? 1 : Kernel::wrt_count> out{};
+    [&]<std::size_t... j>(std::index_sequence<j...>) {
+        ((out[j] = lower::entries_of(std::get<j>(result.gradient))), ...);
+    }(std::make_index_sequence<Kernel::wrt_count>{});
+    std::size_t at = 0;
+    for (std::size_t j = 0; j < Kernel::wrt_count; ++j)
+        for (std::size_t e = 0; e < Kernel::wrt_shape(j).size(); ++e) out[j][e] = total.gradient[at++];
+    return result;
+}
+
+}  // namespace gradc::simd::detail
