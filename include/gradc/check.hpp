@@ -4,6 +4,7 @@
 /// compiled static kernels.
 /// See docs/gradcheck.md.
 
+#include <gradc/check/arrays.hpp>
 #include <gradc/check/gradcheck.hpp>
 #include <gradc/check/options.hpp>
 #include <gradc/check/second_order.hpp>

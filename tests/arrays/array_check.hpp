@@ -145,7 +145,7 @@ void check_expression(const E& e, const Args&... args) {
             ((rhs += dot_entries(std::get<j>(vj.gradient), std::get<j>(v))), ...);
         }(std::index_sequence_for<Args...>{});
         close(lhs, rhs, 1e-12, 1e-13);
-        for (std::size_t i = 0; i < E::shape.size(); ++i) close(vj.value[i], ke(args...)[i], 0, 0);
+        for (std::size_t i = 0; i < E::shape.size(); ++i) close(vj.value[i], ke(args...)[i], 1e-14, 1e-15);
     }
 
     // Batch at 7 points (entry i of variable j per point p: the point's values shifted).

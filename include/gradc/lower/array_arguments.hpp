@@ -109,11 +109,11 @@ const T* argument_pointer(const char* call, std::size_t j, const X& x, std::arra
         // anything else (column-major, strided maps, another scalar type) is copied.
         using E = typename U::Scalar;
         using index = std::ptrdiff_t;
-        constexpr bool contiguous = (U::InnerStrideAtCompileTime == 1 || U::InnerStrideAtCompileTime == 0) &&
-                                    (U::OuterStrideAtCompileTime == 0 ||
-                                     U::OuterStrideAtCompileTime == (U::IsRowMajor ? U::ColsAtCompileTime
-                                                                                   : U::RowsAtCompileTime));
-        constexpr bool row_order = U::IsRowMajor || U::RowsAtCompileTime == 1 || U::ColsAtCompileTime == 1;
+        // (Eigen's constants are enumerators of different enumerations: compared as ints.)
+        constexpr int inner = int(U::InnerStrideAtCompileTime), outer = int(U::OuterStrideAtCompileTime);
+        constexpr int rows = int(U::RowsAtCompileTime), cols = int(U::ColsAtCompileTime);
+        constexpr bool contiguous = (inner == 1 || inner == 0) && (outer == 0 || outer == (U::IsRowMajor ? cols : rows));
+        constexpr bool row_order = U::IsRowMajor || rows == 1 || cols == 1;
         if constexpr (std::is_same_v<E, T> && contiguous && row_order) {
             return x.data();
         } else {

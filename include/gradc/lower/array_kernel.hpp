@@ -201,32 +201,7 @@ public:
         Program::tangent(f, df, tangents);
     }
 
-private:
-    template <class Tangents, class... X>
-    auto jvp_with(const Tangents& tangents, const X&... x) const {
-        using T = call_lane_t<X...>;
-        arguments<T> a("jvp", x...);
-        const auto dx = wrt_arguments<T>("jvp", tangents);
-        array_jvp_result<output_value_t<T>> r{};
-        T* v = entries_of(r.value);
-        T* t = entries_of(r.tangent);
-        tangent_at(a.pointers.data(), dx.pointers.data(), &v, &t);
-        return r;
-    }
-
-    template <class W, class... X>
-    auto vjp_with(const W& w, const X&... x) const {
-        using T = call_lane_t<X...>;
-        arguments<T> a("vjp", x...);
-        std::array<T, first_output.size()> wbuf;
-        const T* wp = argument_pointer<T, first_output>("vjp", arity, w, wbuf);
-        array_vjp_result<output_value_t<T>, gradient_tuple<T>> r{};
-        std::array<T*, wrt_count == 0 ? 1 : wrt_count> g{};
-        pointers_to(r.gradient, g.data());
-        T* v = entries_of(r.value);
-        run_adjoint(a.pointers.data(), &v, &wp, g.data());
-        return r;
-    }
+    // ---- the calls' arguments, for the calls of other files (second order) -----------
 
     template <class... X>
     struct lane_of {
@@ -270,6 +245,33 @@ private:
             ((r.pointers[j] = argument_pointer<T, wrt_shape(j)>(call, j, std::get<j>(tangents), std::get<j>(r.buffers))),
              ...);
         }(std::make_index_sequence<wrt_count>{});
+        return r;
+    }
+
+private:
+    template <class Tangents, class... X>
+    auto jvp_with(const Tangents& tangents, const X&... x) const {
+        using T = call_lane_t<X...>;
+        arguments<T> a("jvp", x...);
+        const auto dx = wrt_arguments<T>("jvp", tangents);
+        array_jvp_result<output_value_t<T>> r{};
+        T* v = entries_of(r.value);
+        T* t = entries_of(r.tangent);
+        tangent_at(a.pointers.data(), dx.pointers.data(), &v, &t);
+        return r;
+    }
+
+    template <class W, class... X>
+    auto vjp_with(const W& w, const X&... x) const {
+        using T = call_lane_t<X...>;
+        arguments<T> a("vjp", x...);
+        std::array<T, first_output.size()> wbuf;
+        const T* wp = argument_pointer<T, first_output>("vjp", arity, w, wbuf);
+        array_vjp_result<output_value_t<T>, gradient_tuple<T>> r{};
+        std::array<T*, wrt_count == 0 ? 1 : wrt_count> g{};
+        pointers_to(r.gradient, g.data());
+        T* v = entries_of(r.value);
+        run_adjoint(a.pointers.data(), &v, &wp, g.data());
         return r;
     }
 

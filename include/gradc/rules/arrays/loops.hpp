@@ -49,14 +49,14 @@ inline T dot_n(const T* a, const T* b) {
     if constexpr (Sa == 1 && Sb == 1 && lanes_along_rows<T, N>) {
         using B = xsimd::batch<T>;
         constexpr std::size_t L = B::size;
+        constexpr std::size_t full = N / (2 * L) * (2 * L);  // bounds as constants: no overflow to reason about
         B acc0(T(0)), acc1(T(0));
-        std::size_t k = 0;
-        for (; k + 2 * L <= N; k += 2 * L) {
+        for (std::size_t k = 0; k < full; k += 2 * L) {
             acc0 = xsimd::fma(B::load_unaligned(a + k), B::load_unaligned(b + k), acc0);
             acc1 = xsimd::fma(B::load_unaligned(a + k + L), B::load_unaligned(b + k + L), acc1);
         }
         T s = xsimd::hadd(acc0 + acc1);
-        for (; k < N; ++k) s += a[k] * b[k];
+        for (std::size_t k = full; k < N; ++k) s += a[k] * b[k];
         return s;
     } else {
         if constexpr (N == 0) {
@@ -75,10 +75,11 @@ inline void axpy_n(T* y, const T& alpha, const T* x) {
     if constexpr (Sy == 1 && Sx == 1 && lanes_along_rows<T, N>) {
         using B = xsimd::batch<T>;
         constexpr std::size_t L = B::size;
+        constexpr std::size_t full = N / L * L;
         const B al(alpha);
-        std::size_t k = 0;
-        for (; k + L <= N; k += L) xsimd::fma(al, B::load_unaligned(x + k), B::load_unaligned(y + k)).store_unaligned(y + k);
-        for (; k < N; ++k) y[k] += alpha * x[k];
+        for (std::size_t k = 0; k < full; k += L)
+            xsimd::fma(al, B::load_unaligned(x + k), B::load_unaligned(y + k)).store_unaligned(y + k);
+        for (std::size_t k = full; k < N; ++k) y[k] += alpha * x[k];
     } else {
         for (std::size_t k = 0; k < N; ++k) y[k * Sy] += alpha * x[k * Sx];
     }

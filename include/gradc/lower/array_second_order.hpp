@@ -1,0 +1,157 @@
+#pragma once
+/// Second order for array kernels, forward over reverse as for scalar kernels
+/// (lower/second_order.hpp): the array gradient program run on dual numbers
+/// (rules/dual.hpp). Every array operation is generic in its value type, so on duals its
+/// loops carry the tangents too; no second-derivative formula is written anywhere.
+///
+///     k.hvp(std::tie(args...), std::tie(v...))   {value, gradient, hvp}: H·v, v one per wrt variable
+///     k.hessian(args...)                          {value, gradient, hessian}
+///
+/// The Hessian is over the wrt variables' entries in order (a matrix's row-major), as a
+/// std::array of W·W values, row-major and symmetric. It is computed in sweeps of
+/// `hessian_directions` directions at once, each a dual gradient program, so a dual never
+/// carries more than that many tangents: the sweeps' workspaces stay small for large W.
+
+#include <array>
+#include <cstddef>
+#include <tuple>
+#include <utility>
+
+#include <gradc/lower/array_results.hpp>
+#include <gradc/rules/dual.hpp>
+
+namespace gradc {
+
+/// `k.hessian(args...)` of an array kernel with W wrt entries.
+template <class T, class Gradient, std::size_t W>
+struct array_hessian_result {
+    T value;
+    Gradient gradient;
+    std::array<T, W * W> hessian;  // row-major: hessian[i * W + j] = ∂²f / ∂wᵢ∂wⱼ
+};
+
+/// `k.hvp(args, v)` of an array kernel.
+template <class T, class Gradient>
+struct array_hvp_result {
+    T value;
+    Gradient gradient;
+    Gradient hvp;
+};
+
+namespace lower {
+
+/// Directions per dual sweep of a Hessian.
+inline constexpr std::size_t hessian_directions = 8;
+
+template <class Kernel>
+class array_second_order {
+public:
+    template <class Args, class V>
+    auto hvp(const Args& args, const V& v) const {
+        return std::apply([&](const auto&... x) { return hvp_with(v, x...); }, args);
+    }
+
+    template <class... X>
+    auto hessian(const X&... x) const {
+        using T = typename Kernel::template call_lane_t<X...>;
+        constexpr std::size_t W = Kernel::wrt_entries;
+        const typename Kernel::template arguments<T> a("hessian", x...);
+        array_hessian_result<T, typename Kernel::template gradient_tuple<T>, W> r{};
+        constexpr std::size_t D = W < hessian_directions ? W : hessian_directions;
+        for (std::size_t first = 0; first < W; first += D) {
+            std::array<std::array<T, W>, D> columns{};
+            T value;
+            std::array<T, W> grad;
+            sweep<T, D>(a.pointers.data(), first, [](std::size_t, std::size_t) { return T(0); }, value, grad, columns,
+                        true);
+            r.value = value;
+            if (first == 0) scatter_gradient(grad.data(), r.gradient);
+            for (std::size_t d = 0; d < D && first + d < W; ++d)
+                for (std::size_t i = 0; i < W; ++i) r.hessian[i * W + first + d] = columns[d][i];
+        }
+        return r;
+    }
+
+private:
+    const Kernel& self() const { return static_cast<const Kernel&>(*this); }
+
+    template <class V, class... X>
+    auto hvp_with(const V& v, const X&... x) const {
+        using T = typename Kernel::template call_lane_t<X...>;
+        constexpr std::size_t W = Kernel::wrt_entries;
+        const typename Kernel::template arguments<T> a("hvp", x...);
+        const auto vp = Kernel::template wrt_arguments<T>("hvp", v);
+        std::array<T, W> flat_v;
+        std::size_t at = 0;
+        for (std::size_t j = 0; j < Kernel::wrt_count; ++j)
+            for (std::size_t e = 0; e < Kernel::wrt_shape(j).size(); ++e) flat_v[at++] = vp.pointers[j][e];
+        std::array<std::array<T, W>, 1> column{};
+        T value;
+        std::array<T, W> grad;
+        sweep<T, 1>(a.pointers.data(), 0, [&](std::size_t i, std::size_t) { return flat_v[i]; }, value, grad, column,
+                    false);
+        array_hvp_result<T, typename Kernel::template gradient_tuple<T>> r{};
+        r.value = value;
+        scatter_gradient(grad.data(), r.gradient);
+        scatter_gradient(column[0].data(), r.hvp);
+        return r;
+    }
+
+    /// One dual gradient sweep with D directions. Unit directions first, first+1, ...
+    /// (`unit`), or direction 0 given by `tangent(i, 0)` for wrt entry i.
+    template <class T, std::size_t D, class Tangent, class Grad, class Columns>
+    void sweep(const T* const* x, std::size_t first, Tangent tangent, T& value, Grad& grad, Columns& columns,
+               bool unit) const {
+        using dual = dual_numbers::dual<T, D>;
+        constexpr std::size_t A = Kernel::argument_entries, W = Kernel::wrt_entries;
+        std::array<dual, A> xd;
+        std::array<const dual*, Kernel::arity> xp;
+        std::size_t at = 0, wrt_index = 0;
+        for (std::size_t v = 0; v < Kernel::arity; ++v) {
+            xp[v] = xd.data() + at;
+            const std::size_t j = wrt_position(v);
+            for (std::size_t e = 0; e < Kernel::shapes[v].size(); ++e, ++at) {
+                xd[at] = dual(x[v][e]);
+                if (j == no_wrt) continue;
+                for (std::size_t d = 0; d < D; ++d)
+                    xd[at].tangent[d] = unit ? T(first + d == wrt_index ? 1 : 0) : tangent(wrt_index, d);
+                ++wrt_index;
+            }
+        }
+        std::array<dual, W> g;
+        std::array<dual*, Kernel::wrt_count == 0 ? 1 : Kernel::wrt_count> gp{};
+        at = 0;
+        for (std::size_t j = 0; j < Kernel::wrt_count; ++j) {
+            gp[j] = g.data() + at;
+            at += Kernel::wrt_shape(j).size();
+        }
+        dual y;
+        self().gradient_at(xp.data(), &y, gp.data());
+        value = y.value;
+        for (std::size_t i = 0; i < W; ++i) {
+            grad[i] = g[i].value;
+            for (std::size_t d = 0; d < D; ++d) columns[d][i] = g[i].tangent[d];
+        }
+    }
+
+    static constexpr std::size_t no_wrt = static_cast<std::size_t>(-1);
+    static constexpr std::size_t wrt_position(std::size_t v) {
+        for (std::size_t j = 0; j < Kernel::wrt_count; ++j)
+            if (Kernel::wrt_variables[j] == v) return j;
+        return no_wrt;
+    }
+
+    template <class T, class Tuple>
+    static void scatter_gradient(const T* flat, Tuple& t) {
+        std::size_t at = 0;
+        std::apply([&](auto&... g) { ((copy_into(flat, at, g)), ...); }, t);
+    }
+    template <class T, class G>
+    static void copy_into(const T* flat, std::size_t& at, G& g) {
+        T* p = entries_of(g);
+        for (std::size_t e = 0; e < sizeof(G) / sizeof(T); ++e) p[e] = flat[at++];
+    }
+};
+
+}  // namespace lower
+}  // namespace gradc
