@@ -63,12 +63,38 @@ TEST_CASE("map_reduce sums values and parameter gradients over points", "[arrays
         }
         const auto m = k.map_reduce(p.x, wv, bv);
         const auto m2 = k.map_reduce(p.x, wv, bv, gradc::threads{2});
+        CHECK(k.map_reduce_value(p.x, wv, bv) == m.value);
         close(m.value, value, 1e-12, 1e-12);
         CHECK(m2.value == m.value);  // the sum tree does not depend on threads
         for (std::size_t e = 0; e < 12; ++e) close(std::get<0>(m.gradient)[e], gw[e], 1e-12, 1e-12);
         for (std::size_t e = 0; e < 4; ++e) close(std::get<1>(m.gradient)[e], gb[e], 1e-12, 1e-12);
         CHECK(std::get<0>(m2.gradient) == std::get<0>(m.gradient));
     }
+}
+
+TEST_CASE("map_reduce computes the nodes without data once and sweeps their edges once", "[arrays][batch]") {
+    // Q = lower_triangular(exp(diag), lower) depends on θ alone; x - μ and the rest on the data.
+    auto [q, mu, x] = gradc::variables(gradc::vec<6>, gradc::vec<3>, gradc::vec<3>);
+    const auto Q = lower_triangular<3>(concat(exp(segment<0, 3>(q)), segment<3, 3>(q)));
+    const auto k = gradc::compile(sum(segment<0, 3>(q)) - 0.5 * squared_norm(Q * (x - mu)) + where(x[gradc::index<0>] > 0.0, mu[gradc::index<1>], 0.0),
+                                  gradc::wrt(q, mu));
+    const auto qv = filled<6>(-0.5, 0.5, 7);
+    const auto mv = filled<3>(-1, 1, 8);
+    const auto p = make_points(1001);
+    double value = 0;
+    std::array<double, 6> gq{};
+    std::array<double, 3> gm{};
+    for (std::size_t i = 0; i < p.n; ++i) {
+        const auto r = k.gradient(qv, mv, std::array<double, 3>{p.x[0][i], p.x[1][i], p.x[2][i]});
+        value += r.value;
+        for (std::size_t e = 0; e < 6; ++e) gq[e] += std::get<0>(r.gradient)[e];
+        for (std::size_t e = 0; e < 3; ++e) gm[e] += std::get<1>(r.gradient)[e];
+    }
+    const auto m = k.map_reduce(p.x, qv, mv);
+    close(m.value, value, 1e-12, 1e-12);
+    for (std::size_t e = 0; e < 6; ++e) close(std::get<0>(m.gradient)[e], gq[e], 1e-12, 1e-12);
+    for (std::size_t e = 0; e < 3; ++e) close(std::get<1>(m.gradient)[e], gm[e], 1e-12, 1e-12);
+    close(k.map_reduce_value(p.x, qv, mv), value, 1e-12, 1e-12);
 }
 
 TEST_CASE("float batches and a wrong span count", "[arrays][batch]") {

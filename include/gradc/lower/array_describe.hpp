@@ -119,6 +119,47 @@ struct array_layout {
     std::size_t derivative_size = 0;
 };
 
+/// Whether an operand depends on a set of nodes (`dep`): a node's flag, or any of a
+/// condition's operands'.
+template <class Operand>
+struct operand_depends;
+template <std::size_t I>
+struct operand_depends<ref<I>> {
+    template <std::size_t N>
+    static constexpr bool on(const std::array<bool, N>& dep) {
+        return dep[I];
+    }
+};
+template <class Op, class... O>
+struct operand_depends<test<Op, O...>> {
+    template <std::size_t N>
+    static constexpr bool on(const std::array<bool, N>& dep) {
+        return (operand_depends<O>::on(dep) || ...);
+    }
+};
+
+template <class Node>
+struct node_depends {
+    template <std::size_t A, std::size_t N>
+    static constexpr bool on(const std::array<bool, A>&, const std::array<bool, N>&) {
+        return false;  // a literal
+    }
+};
+template <std::size_t J>
+struct node_depends<input<J>> {
+    template <std::size_t A, std::size_t N>
+    static constexpr bool on(const std::array<bool, A>& variables, const std::array<bool, N>&) {
+        return variables[J];
+    }
+};
+template <class R, class... O>
+struct node_depends<apply<R, O...>> {
+    template <std::size_t A, std::size_t N>
+    static constexpr bool on(const std::array<bool, A>&, const std::array<bool, N>& dep) {
+        return (operand_depends<O>::on(dep) || ...);
+    }
+};
+
 template <class Set, class Flat, class Outputs, class Wrt>
 struct array_analysis;
 
@@ -176,6 +217,16 @@ struct array_analysis<Set, flat<Nodes...>, std::index_sequence<O...>, std::index
 
     static constexpr std::array<std::size_t, sizeof...(O)> output_nodes{O...};
     static constexpr std::array<std::size_t, sizeof...(J)> wrt_variables{J...};
+
+    /// The nodes that depend on the variables flagged in `variables` (conditions included):
+    /// in map-reduce, the nodes that vary with the data; the others are computed once.
+    template <std::array<bool, Set::size> Variables>
+    static constexpr std::array<bool, size> depending_on = [] {
+        std::array<bool, size> dep{};
+        std::size_t i = 0;
+        ((dep[i] = node_depends<Nodes>::on(Variables, dep), ++i), ...);
+        return dep;
+    }();
 
     /// Position in the wrt list of variable v, or no_node.
     static constexpr std::size_t wrt_position(std::size_t v) {

@@ -99,7 +99,7 @@ struct array_steps {
 
     template <std::size_t I, class R, class... O, class T, std::size_t A>
     static void evaluate(apply<R, O...>, const array_frame<T, A>& f) {
-        T* y = result_of<I>(f);
+        T* __restrict y = result_of<I>(f);
         if constexpr (array_node_traits<apply<R, O...>>::elementwise) {
             for (std::size_t e = 0; e < L.shape[I].size(); ++e) y[e] = R::eval(entry<O>::at(f, e)...);
         } else {
@@ -114,7 +114,7 @@ struct array_steps {
     static void adjoint_edge(apply<R, O...>, const array_frame<T, A>& f, const derivative_frame<T>& d) {
         constexpr std::size_t c = pack_element<K, std::integral_constant<std::size_t, operand_node<O>>...>::value;
         const T* yb = derivative_of<I>(d);
-        T* cb = derivative_of<c>(d);
+        T* __restrict cb = derivative_of<c>(d);
         const T* y = value_of<I>(f);
         if constexpr (array_node_traits<apply<R, O...>>::elementwise) {
             for (std::size_t e = 0; e < L.shape[I].size(); ++e)
@@ -129,7 +129,7 @@ struct array_steps {
     template <std::size_t I, int K, class R, class... O, class T, std::size_t A>
     static void tangent_edge(apply<R, O...>, const array_frame<T, A>& f, const derivative_frame<T>& d) {
         constexpr std::size_t c = pack_element<K, std::integral_constant<std::size_t, operand_node<O>>...>::value;
-        T* yd = derivative_of<I>(d);
+        T* __restrict yd = derivative_of<I>(d);
         const T* cd = derivative_of<c>(d);
         const T* y = value_of<I>(f);
         if constexpr (array_node_traits<apply<R, O...>>::elementwise) {
@@ -142,9 +142,9 @@ struct array_steps {
     }
 
     /// Every swept edge of node I: operands in reverse order for the adjoint.
-    template <std::size_t I, class Node, class T, std::size_t A>
+    template <std::size_t I, bool Swept, class Node, class T, std::size_t A>
     static step::in_reverse adjoint_node(Node node, const array_frame<T, A>& f, const derivative_frame<T>& d) {
-        if constexpr (array_node_traits<Node>::kind == node_kind::primitive && L.live[I]) {
+        if constexpr (Swept && array_node_traits<Node>::kind == node_kind::primitive && L.live[I]) {
             constexpr std::size_t n = array_node_traits<Node>::arity;
             [&]<int... K>(std::integer_sequence<int, K...>) {
                 (void)std::initializer_list<int>{(adjoint_edge_if<I, int(n) - 1 - K>(node, f, d), 0)...};
@@ -192,32 +192,45 @@ struct array_program<Set, flat<Nodes...>, std::index_sequence<O...>, std::index_
     template <class T>
     using derivatives = std::array<T, L.derivative_size == 0 ? 1 : L.derivative_size>;
 
-    template <class T>
+    /// Every node: the default part of the primal and adjoint below.
+    static constexpr std::array<bool, sizeof...(Nodes)> all_nodes = [] {
+        std::array<bool, sizeof...(Nodes)> a{};
+        a.fill(true);
+        return a;
+    }();
+
+    /// The values of the nodes in Part (every node by default), in order. Map-reduce
+    /// evaluates the nodes that do not depend on the data once (simd/array_map_reduce.hpp).
+    template <auto Part = all_nodes, class T>
     GRADC_INLINE static void primal(const array_frame<T, arity>& f) {
         [&]<std::size_t... I>(std::index_sequence<I...>) GRADC_INLINE_LAMBDA {
-            (void)std::initializer_list<int>{(steps::template evaluate<I>(Nodes{}, f), 0)...};
+            (void)std::initializer_list<int>{(evaluate_if<I, Part[I]>(Nodes{}, f), 0)...};
         }(std::index_sequence_for<Nodes...>{});
     }
 
     /// Adds to the wrt variables' adjoints (d.wrt, not cleared here) the weights w[m]
-    /// (an array of the output's size) swept back from the outputs.
-    template <class T>
+    /// (an array of the output's size) swept back from the outputs. Only the edges of the
+    /// nodes in Part are swept, and only their adjoints are cleared first; without seeds
+    /// (w null) the sweep starts from the adjoints already in d (map-reduce's last sweep).
+    template <auto Part = all_nodes, bool Clear = true, class T>
     GRADC_INLINE static void adjoint(const array_frame<T, arity>& f, const derivative_frame<T>& d,
                                      const T* const* w) {
-        for (std::size_t k = 0; k < L.derivative_size; ++k) d.nodes[k] = T(rules::scalar_t<T>(0));
-        [&]<std::size_t... m>(std::index_sequence<m...>) GRADC_INLINE_LAMBDA {
-            (void)std::initializer_list<int>{(seed<output_node(m)>(d, w[m]), 0)...};
-        }(std::make_index_sequence<output_count>{});
+        if constexpr (Clear) clear<Part>(d);
+        if (w != nullptr) {
+            [&]<std::size_t... m>(std::index_sequence<m...>) GRADC_INLINE_LAMBDA {
+                (void)std::initializer_list<int>{(seed<output_node(m)>(d, w[m]), 0)...};
+            }(std::make_index_sequence<output_count>{});
+        }
         // Last node first (lower/steps.hpp, `sweep_in_reverse`, says why two ways).
 #ifdef GRADC_HAS_TYPE_PACK_ELEMENT
         constexpr std::size_t n = sizeof...(Nodes);
         [&]<std::size_t... R>(std::index_sequence<R...>) GRADC_INLINE_LAMBDA {
             (void)std::initializer_list<int>{
-                (steps::template adjoint_node<n - 1 - R>(pack_element<n - 1 - R, Nodes...>{}, f, d), 0)...};
+                (steps::template adjoint_node<n - 1 - R, Part[n - 1 - R]>(pack_element<n - 1 - R, Nodes...>{}, f, d), 0)...};
         }(std::make_index_sequence<n>{});
 #else
         [&]<std::size_t... I>(std::index_sequence<I...>) GRADC_INLINE_LAMBDA {
-            (steps::template adjoint_node<I>(Nodes{}, f, d) = ... = step::in_reverse{});
+            (steps::template adjoint_node<I, Part[I]>(Nodes{}, f, d) = ... = step::in_reverse{});
         }(std::index_sequence_for<Nodes...>{});
 #endif
     }
@@ -236,7 +249,26 @@ struct array_program<Set, flat<Nodes...>, std::index_sequence<O...>, std::index_
 
     static constexpr std::size_t output_node(std::size_t m) { return analysis::output_nodes[m]; }
 
+    /// Clears the adjoints of the live nodes of Part (not the wrt variables': the caller's).
+    template <auto Part = all_nodes, class T>
+    GRADC_INLINE static void clear(const derivative_frame<T>& d) {
+        if constexpr (Part == all_nodes) {
+            for (std::size_t k = 0; k < L.derivative_size; ++k) d.nodes[k] = T(rules::scalar_t<T>(0));
+        } else {
+            for (std::size_t n = 0; n < sizeof...(Nodes); ++n) {
+                if (!Part[n] || !L.live[n] || L.is_input[n]) continue;
+                for (std::size_t e = 0; e < L.shape[n].size(); ++e)
+                    d.nodes[L.derivative_offset[n] + e] = T(rules::scalar_t<T>(0));
+            }
+        }
+    }
+
 private:
+    template <std::size_t I, bool In, class Node, class T>
+    GRADC_INLINE static void evaluate_if(Node node, const array_frame<T, arity>& f) {
+        if constexpr (In) steps::template evaluate<I>(node, f);
+    }
+
     template <std::size_t N, class T>
     static void seed(const derivative_frame<T>& d, const T* w) {
         if constexpr (L.live[N]) {

@@ -6,6 +6,7 @@
 ///     k.value_batch(in, values);             values: one span per output entry
 ///     k.gradient_batch(in, values, grad);    grad: one span per entry of each wrt variable
 ///     auto r = k.map_reduce(data, W, b);     Σᵢ f(θ, xᵢ) and its gradient (a tuple, as k.gradient)
+///     double s = k.map_reduce_value(data, W, b);   Σᵢ f(θ, xᵢ) alone
 ///
 /// The array programs run on `xsimd::batch<T, A>`; tails, threads and chunks as for
 /// scalar kernels (simd/tail.hpp). A wrong span count or length throws
@@ -113,6 +114,26 @@ public:
                           "gradc kernel: map_reduce(data, theta...) takes one argument per wrt variable, in "
                           "wrt order (and optionally a call option last)");
             return detail::array_map_reduce<default_arch>(self(), data, std::tie(theta...), get_num_threads());
+        }
+    }
+
+    /// Σᵢ f(θ, xᵢ) alone, as map_reduce computes it (the nodes that do not depend on the
+    /// data evaluated once), without the gradient.
+    template <span_list Data, class... Theta>
+    auto map_reduce_value(const Data& data, const Theta&... theta) const {
+        static_assert(K::output_count == 1 && K::output_shape(0).is_scalar(),
+                      "gradc kernel: map_reduce_value() sums a kernel with one scalar output");
+        if constexpr (sizeof...(Theta) == K::wrt_count + 1) {
+            auto all = std::tie(theta...);
+            auto option = std::get<K::wrt_count>(all);
+            return [&]<std::size_t... j>(std::index_sequence<j...>) {
+                return detail::array_map_reduce<arch_of<decltype(option)>, false>(
+                    self(), data, std::tie(std::get<j>(all)...), threads_of(option));
+            }(std::make_index_sequence<K::wrt_count>{});
+        } else {
+            static_assert(sizeof...(Theta) == K::wrt_count,
+                          "gradc kernel: map_reduce_value(data, theta...) takes one argument per wrt variable");
+            return detail::array_map_reduce<default_arch, false>(self(), data, std::tie(theta...), get_num_threads());
         }
     }
 

@@ -1,8 +1,12 @@
 #pragma once
 /// Map-reduce for array kernels: Σᵢ f(θ, xᵢ) and its gradient with respect to θ, where
 /// θ (the wrt variables: scalars, vectors, matrices) is broadcast to every lane and the
-/// data xᵢ are one span per entry. The θ-adjoints are added in place by the adjoint
-/// sweep itself (lower/array_kernel.hpp, `gradient_at` without clearing), so per-point
+/// data xᵢ are one span per entry. The nodes that do not depend on the data (the
+/// inverse Cholesky factors of a mixture model, built from θ alone) are evaluated once
+/// per call; per batch of points only the others are, and the adjoint sweep over their
+/// edges adds into θ's adjoints and into the adjoints of the nodes computed once, which
+/// are summed over points like θ's. The edges of the nodes computed once are then swept
+/// once, on those sums (the same split as the scalar map-reduce, docs/static.md). Per-point
 /// gradients are never stored. Points are summed in leaves of `points_per_chunk`, and
 /// the leaves along the fixed tree of parallel/reduce.hpp: the result does not depend on
 /// the number of threads. The last partial batch repeats its last point in the unused
@@ -24,13 +28,18 @@
 
 namespace gradc::simd::detail {
 
-template <class T, std::size_t W>
+/// What a leaf of points sums: the value, the wrt variables' adjoints, and the adjoints
+/// of the nodes computed once (S entries: one per derivative of the program; only those
+/// of the nodes computed once are used).
+template <class T, std::size_t W, std::size_t S = 0>
 struct array_sums {
     T value{};
     std::array<T, W == 0 ? 1 : W> gradient{};
+    std::array<T, S == 0 ? 1 : S> nodes{};
 };
 
-template <class A, class Kernel, class Data, class Theta>
+/// With Gradient false, the value alone: no adjoint is swept (`map_reduce_value`).
+template <class A, bool Gradient = true, class Kernel, class Data, class Theta>
 auto array_map_reduce(const Kernel& k, const Data& data, const Theta& theta, int threads) {
     using T = span_list_value_t<Data>;
     using B = xsimd::batch<T, A>;
@@ -38,12 +47,12 @@ auto array_map_reduce(const Kernel& k, const Data& data, const Theta& theta, int
     constexpr std::size_t W = Kernel::wrt_entries;
     constexpr std::size_t arity = Kernel::arity;
     // Where each variable comes from: its position among the wrt variables or the data.
-    constexpr auto is_parameter = [] {
+    static constexpr auto is_parameter = [] {
         std::array<bool, arity> p{};
         for (std::size_t j = 0; j < Kernel::wrt_count; ++j) p[Kernel::wrt_variables[j]] = true;
         return p;
     }();
-    constexpr auto data_offset = [&] {
+    static constexpr auto data_offset = [] {
         std::array<std::size_t, arity> o{};
         std::size_t at = 0;
         for (std::size_t v = 0; v < arity; ++v) {
@@ -52,7 +61,7 @@ auto array_map_reduce(const Kernel& k, const Data& data, const Theta& theta, int
         }
         return o;
     }();
-    constexpr std::size_t D = [&] {
+    static constexpr std::size_t D = [] {
         std::size_t n = 0;
         for (std::size_t v = 0; v < arity; ++v)
             if (!is_parameter[v]) n += Kernel::shapes[v].size();
@@ -60,7 +69,7 @@ auto array_map_reduce(const Kernel& k, const Data& data, const Theta& theta, int
     }();
 
     const std::size_t n = point_count(data);
-    const auto d = checked_pointers<T, D>("map_reduce", "data", "one per entry of each variable not in wrt(...)", data,
+    const auto d_in = checked_pointers<T, D>("map_reduce", "data", "one per entry of each variable not in wrt(...)", data,
                                           n, "data[0]");
     // θ, checked and broadcast once: one batch per entry, in wrt order.
     std::array<B, W == 0 ? 1 : W> parameters{};
@@ -77,7 +86,7 @@ auto array_map_reduce(const Kernel& k, const Data& data, const Theta& theta, int
         };
         (take(std::integral_constant<std::size_t, j>{}, std::get<j>(theta)), ...);
     }(std::make_index_sequence<Kernel::wrt_count>{});
-    constexpr auto parameter_offset = [] {
+    static constexpr auto parameter_offset = [] {
         std::array<std::size_t, arity> o{};
         std::size_t at = 0;
         for (std::size_t j = 0; j < Kernel::wrt_count; ++j) {
@@ -87,62 +96,118 @@ auto array_map_reduce(const Kernel& k, const Data& data, const Theta& theta, int
         return o;
     }();
 
-    // The points [begin, end) summed in batch lanes, then across lanes.
+    // The split: nodes that vary with the data, and the others, evaluated once here.
+    using P = typename Kernel::program;
+    constexpr auto& lay = P::L;
+    static constexpr std::size_t S = P::L.derivative_size;
+    static constexpr std::array<bool, arity> data_variables = [] {
+        std::array<bool, arity> v{};
+        for (std::size_t j = 0; j < arity; ++j) v[j] = !is_parameter[j];
+        return v;
+    }();
+    static constexpr auto varying = P::analysis::template depending_on<data_variables>;
+    static constexpr auto fixed = [] {
+        auto f = varying;
+        for (auto& b : f) b = !b;
+        return f;
+    }();
+    std::array<T, W == 0 ? 1 : W> theta_values{};
+    for (std::size_t e = 0; e < W; ++e) theta_values[e] = parameters[e].get(0);
+    std::array<const T*, arity> theta_args{};
+    for (std::size_t v = 0; v < arity; ++v)
+        if (is_parameter[v]) theta_args[v] = theta_values.data() + parameter_offset[v];
+    typename P::template values<T> once;
+    const lower::array_frame<T, arity> once_frame{theta_args.data(), once.data(), k.literals().data()};
+    P::template primal<fixed>(once_frame);
+
+    // The points [begin, end) summed in batch lanes, then across lanes: the value, the
+    // wrt variables' adjoints, and the adjoints of the nodes computed once.
     auto leaf = [&](std::size_t c) {
         const std::size_t begin = c * points_per_chunk, end = std::min(n, begin + points_per_chunk);
         std::array<B, D == 0 ? 1 : D> x;
         std::array<const B*, arity> args;
         for (std::size_t v = 0; v < arity; ++v)
             args[v] = is_parameter[v] ? parameters.data() + parameter_offset[v] : x.data() + data_offset[v];
+        typename P::template values<B> values;
+        for (std::size_t node = 0; node < lay.shape.size(); ++node) {
+            if (!fixed[node] || lay.is_input[node]) continue;
+            for (std::size_t e = 0; e < lay.shape[node].size(); ++e)
+                values[lay.value_offset[node] + e] = B(once[lay.value_offset[node] + e]);
+        }
+        typename P::template derivatives<B> adjoints;
         array_sums<B, W> s;
         s.value = B(T(0));
         for (auto& g : s.gradient) g = B(T(0));
         const auto g = wrt_pointers<Kernel>(s.gradient.data());
+        const lower::array_frame<B, arity> frame{args.data(), values.data(), k.literals().data()};
+        const lower::derivative_frame<B> d{g.data(), adjoints.data()};
+        P::clear(d);
         const B one(T(1));
+        auto step = [&](const B& weight) {
+            P::template primal<varying>(frame);
+            if constexpr (Gradient) {
+                const B* w = &weight;
+                P::template adjoint<varying>(frame, d, &w);
+            } else {
+                (void)weight;
+            }
+            return P::steps::template value_of<P::output_node(0)>(frame)[0];
+        };
         std::size_t i = begin;
         for (; i + L <= end; i += L) {
-            for (std::size_t e = 0; e < D; ++e) x[e] = B::load_unaligned(d[e] + i);
-            B value;
-            k.gradient_at_weighted(args.data(), &value, g.data(), one);
-            s.value += value;
+            for (std::size_t e = 0; e < D; ++e) x[e] = B::load_unaligned(d_in[e] + i);
+            s.value += step(one);
         }
         if (i < end) {
             const std::size_t m = end - i;
             alignas(A::alignment()) T buffer[L];
             for (std::size_t e = 0; e < D; ++e) {
-                for (std::size_t l = 0; l < L; ++l) buffer[l] = d[e][i + std::min(l, m - 1)];
+                for (std::size_t l = 0; l < L; ++l) buffer[l] = d_in[e][i + std::min(l, m - 1)];
                 x[e] = B::load_aligned(buffer);
             }
             const auto real = first_lanes<A, T>(m);
-            B value;
-            k.gradient_at_weighted(args.data(), &value, g.data(), xsimd::select(real, one, B(T(0))));
-            s.value += xsimd::select(real, value, B(T(0)));
+            s.value += xsimd::select(real, step(xsimd::select(real, one, B(T(0)))), B(T(0)));
         }
-        array_sums<T, W> r;
+        array_sums<T, W, S> r;
         r.value = xsimd::hadd(s.value);
-        for (std::size_t e = 0; e < W; ++e) r.gradient[e] = xsimd::hadd(s.gradient[e]);
+        if constexpr (Gradient) {
+            for (std::size_t e = 0; e < W; ++e) r.gradient[e] = xsimd::hadd(s.gradient[e]);
+            for (std::size_t e = 0; e < S; ++e) r.nodes[e] = xsimd::hadd(adjoints[e]);
+        }
         return r;
     };
     const std::size_t leaves = (n + points_per_chunk - 1) / points_per_chunk;
-    array_sums<T, W> total;
+    array_sums<T, W, S> total;
     if (leaves > 0) {
-        total = parallel::tree_reduce<array_sums<T, W>>(leaves, threads, leaf, [](const auto& a, const auto& b) {
-            array_sums<T, W> r;
-            r.value = a.value + b.value;
-            for (std::size_t e = 0; e < W; ++e) r.gradient[e] = a.gradient[e] + b.gradient[e];
-            return r;
-        });
+        total = parallel::tree_reduce<array_sums<T, W, S>>(
+            leaves, threads, leaf, [](const auto& a, const auto& b) {
+                array_sums<T, W, S> r;
+                r.value = a.value + b.value;
+                for (std::size_t e = 0; e < W; ++e) r.gradient[e] = a.gradient[e] + b.gradient[e];
+                for (std::size_t e = 0; e < S; ++e) r.nodes[e] = a.nodes[e] + b.nodes[e];
+                return r;
+            });
+        if constexpr (Gradient) {
+            // The edges of the nodes computed once, swept once on the summed adjoints.
+            const auto g = wrt_pointers<Kernel>(total.gradient.data());
+            P::template adjoint<fixed, false>(once_frame, lower::derivative_frame<T>{g.data(), total.nodes.data()},
+                                              static_cast<const T* const*>(nullptr));
+        }
     }
-    array_gradient_result<T, typename Kernel::template gradient_tuple<T>> result{};
-    result.value = total.value;
-    std::array<T*, Kernel::wrt_count == 0 ? 1 : Kernel::wrt_count> out{};
-    [&]<std::size_t... j>(std::index_sequence<j...>) {
-        ((out[j] = lower::entries_of(std::get<j>(result.gradient))), ...);
-    }(std::make_index_sequence<Kernel::wrt_count>{});
-    std::size_t at = 0;
-    for (std::size_t j = 0; j < Kernel::wrt_count; ++j)
-        for (std::size_t e = 0; e < Kernel::wrt_shape(j).size(); ++e) out[j][e] = total.gradient[at++];
-    return result;
+    if constexpr (!Gradient) {
+        return total.value;
+    } else {
+        array_gradient_result<T, typename Kernel::template gradient_tuple<T>> result{};
+        result.value = total.value;
+        std::array<T*, Kernel::wrt_count == 0 ? 1 : Kernel::wrt_count> out{};
+        [&]<std::size_t... j>(std::index_sequence<j...>) {
+            ((out[j] = lower::entries_of(std::get<j>(result.gradient))), ...);
+        }(std::make_index_sequence<Kernel::wrt_count>{});
+        std::size_t at = 0;
+        for (std::size_t j = 0; j < Kernel::wrt_count; ++j)
+            for (std::size_t e = 0; e < Kernel::wrt_shape(j).size(); ++e) out[j][e] = total.gradient[at++];
+        return result;
+    }
 }
 
 }  // namespace gradc::simd::detail

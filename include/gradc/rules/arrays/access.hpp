@@ -20,15 +20,15 @@ template <class Map>
 struct selection {
     static constexpr std::array<std::string_view, 1> adjoint_text{"ȳ scattered back"};
     template <dims Y, dims X, class T>
-    static void value(sig<Y, X>, T* y, const T* x) {
+    static void value(sig<Y, X>, T* __restrict y, const T* x) {
         for (std::size_t k = 0; k < Y.size(); ++k) y[k] = x[Map::template source<X>(k)];
     }
     template <dims Y, dims X, class T>
-    static void adjoint(arg_t<0>, sig<Y, X>, const T* yb, T* xb, const T*, const T*) {
+    static void adjoint(arg_t<0>, sig<Y, X>, const T* yb, T* __restrict xb, const T*, const T*) {
         for (std::size_t k = 0; k < Y.size(); ++k) xb[Map::template source<X>(k)] += yb[k];
     }
     template <dims Y, dims X, class T>
-    static void tangent(arg_t<0>, sig<Y, X>, T* yd, const T* xd, const T*, const T*) {
+    static void tangent(arg_t<0>, sig<Y, X>, T* __restrict yd, const T* xd, const T*, const T*) {
         for (std::size_t k = 0; k < Y.size(); ++k) yd[k] += xd[Map::template source<X>(k)];
     }
 };
@@ -151,7 +151,7 @@ struct lower_triangular_of {
         return D + c * (2 * D - c - 1) / 2 + (r - c - 1);
     }
     template <dims Y, dims X, class T>
-    static void value(sig<Y, X>, T* y, const T* x) {
+    static void value(sig<Y, X>, T* __restrict y, const T* x) {
         for (std::size_t r = 0; r < D; ++r) {
             for (std::size_t c = 0; c < D; ++c) {
                 y[r * D + c] = r == c ? x[r] : r > c ? x[strict(r, c)] : T(scalar_t<T>(0));
@@ -159,14 +159,14 @@ struct lower_triangular_of {
         }
     }
     template <dims Y, dims X, class T>
-    static void adjoint(arg_t<0>, sig<Y, X>, const T* yb, T* xb, const T*, const T*) {
+    static void adjoint(arg_t<0>, sig<Y, X>, const T* yb, T* __restrict xb, const T*, const T*) {
         for (std::size_t r = 0; r < D; ++r) {
             xb[r] += yb[r * D + r];
             for (std::size_t c = 0; c < r; ++c) xb[strict(r, c)] += yb[r * D + c];
         }
     }
     template <dims Y, dims X, class T>
-    static void tangent(arg_t<0>, sig<Y, X>, T* yd, const T* xd, const T*, const T*) {
+    static void tangent(arg_t<0>, sig<Y, X>, T* __restrict yd, const T* xd, const T*, const T*) {
         for (std::size_t r = 0; r < D; ++r) {
             yd[r * D + r] += xd[r];
             for (std::size_t c = 0; c < r; ++c) yd[r * D + c] += xd[strict(r, c)];

@@ -29,19 +29,19 @@ constexpr dims pack_in(std::size_t k) {
 /// Parts laid end to end: value copies each in, adjoint and tangent copy slices.
 struct parts_end_to_end {
     template <dims Y, dims... In, class T, class... P>
-    static void value(sig<Y, In...>, T* y, const P*... in) {
+    static void value(sig<Y, In...>, T* __restrict y, const P*... in) {
         constexpr auto offset = part_offsets<In...>();
         std::size_t k = 0;
         ((copy_part<In.size()>(y + offset[k++], in)), ...);
     }
     template <int K, dims Y, dims... In, class T, class... P>
-    static void adjoint(arg_t<K>, sig<Y, In...>, const T* yb, T* kb, const T*, const P*...) {
+    static void adjoint(arg_t<K>, sig<Y, In...>, const T* yb, T* __restrict kb, const T*, const P*...) {
         constexpr std::size_t at = part_offsets<In...>()[K];
         constexpr std::size_t n = pack_in<In...>(K).size();
         for (std::size_t i = 0; i < n; ++i) kb[i] += yb[at + i];
     }
     template <int K, dims Y, dims... In, class T, class... P>
-    static void tangent(arg_t<K>, sig<Y, In...>, T* yd, const T* kd, const T*, const P*...) {
+    static void tangent(arg_t<K>, sig<Y, In...>, T* __restrict yd, const T* kd, const T*, const P*...) {
         constexpr std::size_t at = part_offsets<In...>()[K];
         constexpr std::size_t n = pack_in<In...>(K).size();
         for (std::size_t i = 0; i < n; ++i) yd[at + i] += kd[i];

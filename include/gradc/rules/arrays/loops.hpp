@@ -71,7 +71,7 @@ inline T dot_n(const T* a, const T* b) {
 
 /// y[k·sy] += α·x[k·sx], k < N.
 template <std::size_t N, std::size_t Sy = 1, std::size_t Sx = 1, class T>
-inline void axpy_n(T* y, const T& alpha, const T* x) {
+inline void axpy_n(T* __restrict y, const T& alpha, const T* x) {
     if constexpr (Sy == 1 && Sx == 1 && lanes_along_rows<T, N>) {
         using B = xsimd::batch<T>;
         constexpr std::size_t L = B::size;

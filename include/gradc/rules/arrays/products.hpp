@@ -26,23 +26,27 @@ struct matvec {
         }
     }
     template <dims Y, dims A, dims X, class T>
-    static void value(sig<Y, A, X>, T* y, const T* a, const T* x) {
+    static void value(sig<Y, A, X>, T* __restrict y, const T* a, const T* x) {
         for (std::size_t r = 0; r < A.rows; ++r) y[r] = dot_n<A.cols>(a + r * A.cols, x);
     }
     template <dims Y, dims A, dims X, class T>
-    static void adjoint(arg_t<0>, sig<Y, A, X>, const T* yb, T* ab, const T*, const T*, const T* x) {
+    static void adjoint(arg_t<0>, sig<Y, A, X>, const T* yb, T* __restrict ab, const T*, const T*, const T* x) {
         for (std::size_t r = 0; r < A.rows; ++r) axpy_n<A.cols>(ab + r * A.cols, yb[r], x);
     }
     template <dims Y, dims A, dims X, class T>
-    static void adjoint(arg_t<1>, sig<Y, A, X>, const T* yb, T* xb, const T*, const T* a, const T*) {
-        for (std::size_t r = 0; r < A.rows; ++r) axpy_n<A.cols>(xb, yb[r], a + r * A.cols);
+    static void adjoint(arg_t<1>, sig<Y, A, X>, const T* yb, T* __restrict xb, const T*, const T* a, const T*) {
+        if constexpr (lanes_along_rows<T, A.cols>) {
+            for (std::size_t r = 0; r < A.rows; ++r) axpy_n<A.cols>(xb, yb[r], a + r * A.cols);
+        } else {
+            for (std::size_t c = 0; c < A.cols; ++c) xb[c] += dot_n<A.rows, A.cols, 1>(a + c, yb);
+        }
     }
     template <dims Y, dims A, dims X, class T>
-    static void tangent(arg_t<0>, sig<Y, A, X>, T* yd, const T* ad, const T*, const T*, const T* x) {
+    static void tangent(arg_t<0>, sig<Y, A, X>, T* __restrict yd, const T* ad, const T*, const T*, const T* x) {
         for (std::size_t r = 0; r < A.rows; ++r) yd[r] += dot_n<A.cols>(ad + r * A.cols, x);
     }
     template <dims Y, dims A, dims X, class T>
-    static void tangent(arg_t<1>, sig<Y, A, X>, T* yd, const T* xd, const T*, const T* a, const T*) {
+    static void tangent(arg_t<1>, sig<Y, A, X>, T* __restrict yd, const T* xd, const T*, const T* a, const T*) {
         for (std::size_t r = 0; r < A.rows; ++r) yd[r] += dot_n<A.cols>(a + r * A.cols, xd);
     }
 };
@@ -62,30 +66,30 @@ struct matmul {
     }
     /// Row r of Y is Σₖ A(r,k)·B(k,:): rows of B, contiguous, scaled and added.
     template <dims Y, dims A, dims B, class T>
-    static void value(sig<Y, A, B>, T* y, const T* a, const T* b) {
+    static void value(sig<Y, A, B>, T* __restrict y, const T* a, const T* b) {
         for (std::size_t i = 0; i < Y.size(); ++i) y[i] = zero_of<T>();
         for (std::size_t r = 0; r < A.rows; ++r)
             for (std::size_t k = 0; k < A.cols; ++k) axpy_n<B.cols>(y + r * B.cols, a[r * A.cols + k], b + k * B.cols);
     }
     /// Ā(r,k) += Ȳ(r,:)·B(k,:).
     template <dims Y, dims A, dims B, class T>
-    static void adjoint(arg_t<0>, sig<Y, A, B>, const T* yb, T* ab, const T*, const T*, const T* b) {
+    static void adjoint(arg_t<0>, sig<Y, A, B>, const T* yb, T* __restrict ab, const T*, const T*, const T* b) {
         for (std::size_t r = 0; r < A.rows; ++r)
             for (std::size_t k = 0; k < A.cols; ++k) ab[r * A.cols + k] += dot_n<B.cols>(yb + r * B.cols, b + k * B.cols);
     }
     /// B̄(k,:) += A(r,k)·Ȳ(r,:).
     template <dims Y, dims A, dims B, class T>
-    static void adjoint(arg_t<1>, sig<Y, A, B>, const T* yb, T* bb, const T*, const T* a, const T*) {
+    static void adjoint(arg_t<1>, sig<Y, A, B>, const T* yb, T* __restrict bb, const T*, const T* a, const T*) {
         for (std::size_t r = 0; r < A.rows; ++r)
             for (std::size_t k = 0; k < A.cols; ++k) axpy_n<B.cols>(bb + k * B.cols, a[r * A.cols + k], yb + r * B.cols);
     }
     template <dims Y, dims A, dims B, class T>
-    static void tangent(arg_t<0>, sig<Y, A, B>, T* yd, const T* ad, const T*, const T*, const T* b) {
+    static void tangent(arg_t<0>, sig<Y, A, B>, T* __restrict yd, const T* ad, const T*, const T*, const T* b) {
         for (std::size_t r = 0; r < A.rows; ++r)
             for (std::size_t k = 0; k < A.cols; ++k) axpy_n<B.cols>(yd + r * B.cols, ad[r * A.cols + k], b + k * B.cols);
     }
     template <dims Y, dims A, dims B, class T>
-    static void tangent(arg_t<1>, sig<Y, A, B>, T* yd, const T* bd, const T*, const T* a, const T*) {
+    static void tangent(arg_t<1>, sig<Y, A, B>, T* __restrict yd, const T* bd, const T*, const T* a, const T*) {
         for (std::size_t r = 0; r < A.rows; ++r)
             for (std::size_t k = 0; k < A.cols; ++k) axpy_n<B.cols>(yd + r * B.cols, a[r * A.cols + k], bd + k * B.cols);
     }
@@ -105,17 +109,17 @@ struct transpose {
         }
     }
     template <dims Y, dims A, class T>
-    static void value(sig<Y, A>, T* y, const T* a) {
+    static void value(sig<Y, A>, T* __restrict y, const T* a) {
         for (std::size_t r = 0; r < A.rows; ++r)
             for (std::size_t c = 0; c < A.cols; ++c) y[c * A.rows + r] = a[r * A.cols + c];
     }
     template <dims Y, dims A, class T>
-    static void adjoint(arg_t<0>, sig<Y, A>, const T* yb, T* ab, const T*, const T*) {
+    static void adjoint(arg_t<0>, sig<Y, A>, const T* yb, T* __restrict ab, const T*, const T*) {
         for (std::size_t r = 0; r < A.rows; ++r)
             for (std::size_t c = 0; c < A.cols; ++c) ab[r * A.cols + c] += yb[c * A.rows + r];
     }
     template <dims Y, dims A, class T>
-    static void tangent(arg_t<0>, sig<Y, A>, T* yd, const T* ad, const T*, const T*) {
+    static void tangent(arg_t<0>, sig<Y, A>, T* __restrict yd, const T* ad, const T*, const T*) {
         for (std::size_t r = 0; r < A.rows; ++r)
             for (std::size_t c = 0; c < A.cols; ++c) yd[c * A.rows + r] += ad[r * A.cols + c];
     }
@@ -135,23 +139,23 @@ struct dot {
         }
     }
     template <dims Y, dims A, dims B, class T>
-    static void value(sig<Y, A, B>, T* y, const T* a, const T* b) {
+    static void value(sig<Y, A, B>, T* __restrict y, const T* a, const T* b) {
         y[0] = dot_n<A.size()>(a, b);
     }
     template <dims Y, dims A, dims B, class T>
-    static void adjoint(arg_t<0>, sig<Y, A, B>, const T* yb, T* ab, const T*, const T*, const T* b) {
+    static void adjoint(arg_t<0>, sig<Y, A, B>, const T* yb, T* __restrict ab, const T*, const T*, const T* b) {
         axpy_n<A.size()>(ab, yb[0], b);
     }
     template <dims Y, dims A, dims B, class T>
-    static void adjoint(arg_t<1>, sig<Y, A, B>, const T* yb, T* bb, const T*, const T* a, const T*) {
+    static void adjoint(arg_t<1>, sig<Y, A, B>, const T* yb, T* __restrict bb, const T*, const T* a, const T*) {
         axpy_n<A.size()>(bb, yb[0], a);
     }
     template <dims Y, dims A, dims B, class T>
-    static void tangent(arg_t<0>, sig<Y, A, B>, T* yd, const T* ad, const T*, const T*, const T* b) {
+    static void tangent(arg_t<0>, sig<Y, A, B>, T* __restrict yd, const T* ad, const T*, const T*, const T* b) {
         yd[0] += dot_n<A.size()>(ad, b);
     }
     template <dims Y, dims A, dims B, class T>
-    static void tangent(arg_t<1>, sig<Y, A, B>, T* yd, const T* bd, const T*, const T* a, const T*) {
+    static void tangent(arg_t<1>, sig<Y, A, B>, T* __restrict yd, const T* bd, const T*, const T* a, const T*) {
         yd[0] += dot_n<A.size()>(a, bd);
     }
 };
@@ -170,24 +174,24 @@ struct outer {
         }
     }
     template <dims Y, dims A, dims B, class T>
-    static void value(sig<Y, A, B>, T* y, const T* a, const T* b) {
+    static void value(sig<Y, A, B>, T* __restrict y, const T* a, const T* b) {
         for (std::size_t r = 0; r < A.rows; ++r)
             for (std::size_t c = 0; c < B.rows; ++c) y[r * B.rows + c] = a[r] * b[c];
     }
     template <dims Y, dims A, dims B, class T>
-    static void adjoint(arg_t<0>, sig<Y, A, B>, const T* yb, T* ab, const T*, const T*, const T* b) {
+    static void adjoint(arg_t<0>, sig<Y, A, B>, const T* yb, T* __restrict ab, const T*, const T*, const T* b) {
         for (std::size_t r = 0; r < A.rows; ++r) ab[r] += dot_n<B.rows>(yb + r * B.rows, b);
     }
     template <dims Y, dims A, dims B, class T>
-    static void adjoint(arg_t<1>, sig<Y, A, B>, const T* yb, T* bb, const T*, const T* a, const T*) {
+    static void adjoint(arg_t<1>, sig<Y, A, B>, const T* yb, T* __restrict bb, const T*, const T* a, const T*) {
         for (std::size_t r = 0; r < A.rows; ++r) axpy_n<B.rows>(bb, a[r], yb + r * B.rows);
     }
     template <dims Y, dims A, dims B, class T>
-    static void tangent(arg_t<0>, sig<Y, A, B>, T* yd, const T* ad, const T*, const T*, const T* b) {
+    static void tangent(arg_t<0>, sig<Y, A, B>, T* __restrict yd, const T* ad, const T*, const T*, const T* b) {
         for (std::size_t r = 0; r < A.rows; ++r) axpy_n<B.rows>(yd + r * B.rows, ad[r], b);
     }
     template <dims Y, dims A, dims B, class T>
-    static void tangent(arg_t<1>, sig<Y, A, B>, T* yd, const T* bd, const T*, const T* a, const T*) {
+    static void tangent(arg_t<1>, sig<Y, A, B>, T* __restrict yd, const T* bd, const T*, const T* a, const T*) {
         for (std::size_t r = 0; r < A.rows; ++r) axpy_n<B.rows>(yd + r * B.rows, a[r], bd);
     }
 };

@@ -29,7 +29,7 @@ constexpr dims reduction_shape(const std::array<dims, N>& s) {
 
 /// Adds ȳ·w to every entry of x̄, with w a constant.
 template <std::size_t N, class T>
-inline void spread(T* xb, const T& v) {
+inline void spread(T* __restrict xb, const T& v) {
     for (std::size_t i = 0; i < N; ++i) xb[i] += v;
 }
 
@@ -49,15 +49,15 @@ struct sum {
         return reduction_shape(s);
     }
     template <dims Y, dims X, class T>
-    static void value(sig<Y, X>, T* y, const T* x) {
+    static void value(sig<Y, X>, T* __restrict y, const T* x) {
         y[0] = sum_n<X.size()>(x);
     }
     template <dims Y, dims X, class T>
-    static void adjoint(arg_t<0>, sig<Y, X>, const T* yb, T* xb, const T*, const T*) {
+    static void adjoint(arg_t<0>, sig<Y, X>, const T* yb, T* __restrict xb, const T*, const T*) {
         spread<X.size()>(xb, yb[0]);
     }
     template <dims Y, dims X, class T>
-    static void tangent(arg_t<0>, sig<Y, X>, T* yd, const T* xd, const T*, const T*) {
+    static void tangent(arg_t<0>, sig<Y, X>, T* __restrict yd, const T* xd, const T*, const T*) {
         yd[0] += sum_n<X.size()>(xd);
     }
 };
@@ -74,15 +74,15 @@ struct mean {
         return T(scalar_t<T>(1) / scalar_t<T>(X.size()));
     }
     template <dims Y, dims X, class T>
-    static void value(sig<Y, X>, T* y, const T* x) {
+    static void value(sig<Y, X>, T* __restrict y, const T* x) {
         y[0] = sum_n<X.size()>(x) * inverse_count<X, T>();
     }
     template <dims Y, dims X, class T>
-    static void adjoint(arg_t<0>, sig<Y, X>, const T* yb, T* xb, const T*, const T*) {
+    static void adjoint(arg_t<0>, sig<Y, X>, const T* yb, T* __restrict xb, const T*, const T*) {
         spread<X.size()>(xb, T(yb[0] * inverse_count<X, T>()));
     }
     template <dims Y, dims X, class T>
-    static void tangent(arg_t<0>, sig<Y, X>, T* yd, const T* xd, const T*, const T*) {
+    static void tangent(arg_t<0>, sig<Y, X>, T* __restrict yd, const T* xd, const T*, const T*) {
         yd[0] += sum_n<X.size()>(xd) * inverse_count<X, T>();
     }
 };
@@ -96,15 +96,15 @@ struct squared_norm {
         return reduction_shape(s);
     }
     template <dims Y, dims X, class T>
-    static void value(sig<Y, X>, T* y, const T* x) {
+    static void value(sig<Y, X>, T* __restrict y, const T* x) {
         y[0] = dot_n<X.size()>(x, x);
     }
     template <dims Y, dims X, class T>
-    static void adjoint(arg_t<0>, sig<Y, X>, const T* yb, T* xb, const T*, const T* x) {
+    static void adjoint(arg_t<0>, sig<Y, X>, const T* yb, T* __restrict xb, const T*, const T* x) {
         axpy_n<X.size()>(xb, T(yb[0] + yb[0]), x);
     }
     template <dims Y, dims X, class T>
-    static void tangent(arg_t<0>, sig<Y, X>, T* yd, const T* xd, const T*, const T* x) {
+    static void tangent(arg_t<0>, sig<Y, X>, T* __restrict yd, const T* xd, const T*, const T* x) {
         const T d = dot_n<X.size()>(x, xd);
         yd[0] += d + d;
     }
@@ -120,25 +120,25 @@ struct extreme {
         return reduction_shape(s);
     }
     template <dims Y, dims X, class T>
-    static void value(sig<Y, X>, T* y, const T* x) {
+    static void value(sig<Y, X>, T* __restrict y, const T* x) {
         T m = x[0];
         for (std::size_t i = 1; i < X.size(); ++i) m = Pick::eval(m, x[i]);
         y[0] = m;
     }
     template <dims X, class T>
-    static T share(const T* y, const T* x) {
+    static T share(const T* __restrict y, const T* x) {
         using K = scalar_t<T>;
         T count = if_else<T>(x[0] == y[0], K(1), K(0));
         for (std::size_t i = 1; i < X.size(); ++i) count += if_else<T>(x[i] == y[0], K(1), K(0));
         return T(K(1)) / count;
     }
     template <dims Y, dims X, class T>
-    static void adjoint(arg_t<0>, sig<Y, X>, const T* yb, T* xb, const T* y, const T* x) {
+    static void adjoint(arg_t<0>, sig<Y, X>, const T* yb, T* __restrict xb, const T* __restrict y, const T* x) {
         const T w = yb[0] * share<X>(y, x);
         for (std::size_t i = 0; i < X.size(); ++i) xb[i] += if_else<T>(x[i] == y[0], w, scalar_t<T>(0));
     }
     template <dims Y, dims X, class T>
-    static void tangent(arg_t<0>, sig<Y, X>, T* yd, const T* xd, const T* y, const T* x) {
+    static void tangent(arg_t<0>, sig<Y, X>, T* __restrict yd, const T* xd, const T* __restrict y, const T* x) {
         const T w = share<X>(y, x);
         T t = if_else<T>(x[0] == y[0], xd[0], scalar_t<T>(0));
         for (std::size_t i = 1; i < X.size(); ++i) t += if_else<T>(x[i] == y[0], xd[i], scalar_t<T>(0));
@@ -171,18 +171,18 @@ struct log_sum_exp {
         return reduction_shape(s);
     }
     template <dims Y, dims X, class T>
-    static void value(sig<Y, X>, T* y, const T* x) {
+    static void value(sig<Y, X>, T* __restrict y, const T* x) {
         const T m = stable_shift<X.size()>(x);
         T s = rules::exp::eval(T(x[0] - m));
         for (std::size_t i = 1; i < X.size(); ++i) s += rules::exp::eval(T(x[i] - m));
         y[0] = rules::log::eval(s) + m;
     }
     template <dims Y, dims X, class T>
-    static void adjoint(arg_t<0>, sig<Y, X>, const T* yb, T* xb, const T* y, const T* x) {
+    static void adjoint(arg_t<0>, sig<Y, X>, const T* yb, T* __restrict xb, const T* __restrict y, const T* x) {
         for (std::size_t i = 0; i < X.size(); ++i) xb[i] += yb[0] * rules::exp::eval(T(x[i] - y[0]));
     }
     template <dims Y, dims X, class T>
-    static void tangent(arg_t<0>, sig<Y, X>, T* yd, const T* xd, const T* y, const T* x) {
+    static void tangent(arg_t<0>, sig<Y, X>, T* __restrict yd, const T* xd, const T* __restrict y, const T* x) {
         T t = rules::exp::eval(T(x[0] - y[0])) * xd[0];
         for (std::size_t i = 1; i < X.size(); ++i) t += rules::exp::eval(T(x[i] - y[0])) * xd[i];
         yd[0] += t;
@@ -203,19 +203,19 @@ struct softmax {
         }
     }
     template <dims Y, dims X, class T>
-    static void value(sig<Y, X>, T* y, const T* x) {
+    static void value(sig<Y, X>, T* __restrict y, const T* x) {
         const T m = stable_shift<X.size()>(x);
         for (std::size_t i = 0; i < X.size(); ++i) y[i] = rules::exp::eval(T(x[i] - m));
         const T inv = T(scalar_t<T>(1)) / sum_n<X.size()>(y);
         for (std::size_t i = 0; i < X.size(); ++i) y[i] *= inv;
     }
     template <dims Y, dims X, class T>
-    static void adjoint(arg_t<0>, sig<Y, X>, const T* yb, T* xb, const T* y, const T*) {
+    static void adjoint(arg_t<0>, sig<Y, X>, const T* yb, T* __restrict xb, const T* __restrict y, const T*) {
         const T inner = dot_n<X.size()>(yb, y);
         for (std::size_t i = 0; i < X.size(); ++i) xb[i] += y[i] * (yb[i] - inner);
     }
     template <dims Y, dims X, class T>
-    static void tangent(arg_t<0>, sig<Y, X>, T* yd, const T* xd, const T* y, const T*) {
+    static void tangent(arg_t<0>, sig<Y, X>, T* __restrict yd, const T* xd, const T* __restrict y, const T*) {
         const T inner = dot_n<X.size()>(xd, y);
         for (std::size_t i = 0; i < X.size(); ++i) yd[i] += y[i] * (xd[i] - inner);
     }
