@@ -11,7 +11,10 @@
 ///    contribution to ẏ;
 ///  - `adjoint_text[K]`: that adjoint in words, for printed programs.
 /// Every array is a pointer to its first value, row-major; shapes are template arguments,
-/// so every loop bound is a constant. The value type T is a number or a SIMD batch (one
+/// so every loop bound is a constant. The array an operation writes (y, an operand's
+/// adjoint, ẏ) is `__restrict`: it never overlaps what the operation reads (the lowering
+/// gives every node its own value and adjoint ranges), and saying so lets the compiler
+/// keep the operands in registers instead of reloading them after every store. The value type T is a number or a SIMD batch (one
 /// point per lane).
 
 #include <array>
