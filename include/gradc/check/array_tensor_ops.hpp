@@ -17,6 +17,7 @@
 #include <gradc/rules/arrays/building.hpp>
 #include <gradc/rules/arrays/products.hpp>
 #include <gradc/rules/arrays/reductions.hpp>
+#include <gradc/rules/arrays/triangular.hpp>
 
 namespace gradc::check::detail {
 
@@ -116,6 +117,10 @@ struct array_tensor_op<ra::lower_triangular_of<D>> {
         const Tensor padded = cat({v, zeros({1}, TensorOptions().dtype(kDouble))}, 0);
         return index_select(padded, 0, index_tensor(index)).reshape({std::int64_t(D), std::int64_t(D)});
     }
+};
+template <std::size_t D>
+struct array_tensor_op<ra::packed_lower_matvec<D>> {
+    static Tensor apply(const Tensor& v, const Tensor& x) { return mv(array_tensor_op<ra::lower_triangular_of<D>>::apply(v), x); }
 };
 template <>
 struct array_tensor_op<ra::concat_parts> {

@@ -11,6 +11,7 @@
 #include <utility>
 
 #include <gradc/expr/nodes.hpp>
+#include <gradc/expr/operators.hpp>
 #include <gradc/expr/shape_errors.hpp>
 #include <gradc/rules/arithmetic.hpp>
 #include <gradc/rules/arrays/access.hpp>
@@ -29,7 +30,7 @@ constexpr auto matvec(const A& a, const X& x) {
     static_assert((A::shape.is_matrix() && X::shape.is_vector() && A::shape.cols == X::shape.rows) ||
                       shapes_are<A::shape, X::shape>::fine,
                   "gradc::matvec(A, x): A must be a mat<R, C> and x a vec<C> (shapes_are<...> below lists the shapes)");
-    return make_node<arrays::matvec>(a, x);
+    return a * x;  // the product operator, which also knows a packed lower-triangular A
 }
 
 template <Expression A, Expression B>

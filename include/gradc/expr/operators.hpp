@@ -6,6 +6,7 @@
 #include <gradc/expr/shape_errors.hpp>
 #include <gradc/rules/arithmetic.hpp>
 #include <gradc/rules/arrays/products.hpp>
+#include <gradc/rules/arrays/triangular.hpp>
 #include <gradc/rules/compare.hpp>
 
 namespace gradc::expr {
@@ -23,6 +24,23 @@ GRADC_BINARY_OPERATOR(-, rules::sub)
 GRADC_BINARY_OPERATOR(/, rules::div)
 #undef GRADC_BINARY_OPERATOR
 
+/// A lower-triangular matrix made from packed values, and those values.
+template <class A>
+inline constexpr bool is_packed_lower = false;
+template <std::size_t D, class V>
+inline constexpr bool is_packed_lower<node<rules::arrays::lower_triangular_of<D>, V>> = true;
+template <std::size_t D, class V>
+constexpr V packed_operand(const node<rules::arrays::lower_triangular_of<D>, V>& l) {
+    if constexpr (V::graph::literals == 0) {
+        return V{};
+    } else {
+        // The node keeps its subtree's literals in graph order, its operand's first.
+        V v{};
+        for (std::size_t i = 0; i < V::graph::literals; ++i) v.literal_values[i] = l.literal_values[i];
+        return v;
+    }
+}
+
 /// `*`: a product for matrix · vector and matrix · matrix (rules/arrays/products.hpp),
 /// elementwise otherwise (a scalar beside an array, or two arrays of one shape).
 template <class A, class B> requires(Expression<A> || Expression<B>)
@@ -35,7 +53,12 @@ constexpr auto operator*(const A& a, const B& b) {
             static_assert(sa.cols == sb.rows || shapes_are<sa, sb>::fine,
                           "gradc: mat<R, C> * vec<N> is a matrix-vector product and needs N == C "
                           "(shapes_are<...> below lists the shapes)");
-            return make_node<rules::arrays::matvec>(a, b);
+            if constexpr (is_packed_lower<A>) {
+                // lower_triangular<D>(v) * x: straight from the packed values (rules/arrays/triangular.hpp).
+                return make_node<rules::arrays::packed_lower_matvec<sa.rows>>(packed_operand(a), b);
+            } else {
+                return make_node<rules::arrays::matvec>(a, b);
+            }
         } else if constexpr (sa.is_matrix() && sb.is_matrix()) {
             static_assert(sa.cols == sb.rows || shapes_are<sa, sb>::fine,
                           "gradc: mat<R, K> * mat<K2, C> is a matrix product and needs K == K2; the "

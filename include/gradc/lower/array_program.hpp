@@ -15,6 +15,7 @@
 #include <utility>
 
 #include <gradc/lower/array_describe.hpp>
+#include <gradc/lower/array_first_writes.hpp>
 #include <gradc/lower/steps.hpp>
 #include <gradc/rules/partial.hpp>
 #include <gradc/rules/value_traits.hpp>
@@ -110,15 +111,21 @@ struct array_steps {
     // ---- one edge of the adjoint and of the tangent sweep ------------------------------
 
     /// Operand K of node I (an apply) adds its share of ȳ to its adjoint.
-    template <std::size_t I, int K, class R, class... O, class T, std::size_t A>
+    template <std::size_t I, int K, bool Assign, class R, class... O, class T, std::size_t A>
     static void adjoint_edge(apply<R, O...>, const array_frame<T, A>& f, const derivative_frame<T>& d) {
         constexpr std::size_t c = pack_element<K, std::integral_constant<std::size_t, operand_node<O>>...>::value;
         const T* yb = derivative_of<I>(d);
         T* __restrict cb = derivative_of<c>(d);
         const T* y = value_of<I>(f);
         if constexpr (array_node_traits<apply<R, O...>>::elementwise) {
-            for (std::size_t e = 0; e < L.shape[I].size(); ++e)
-                cb[operand_index<c>(e)] += rules::scale(R::partial(rules::arg<K>, entry<O>::at(f, e)..., y[e]), yb[e]);
+            for (std::size_t e = 0; e < L.shape[I].size(); ++e) {
+                const T term = rules::scale(R::partial(rules::arg<K>, entry<O>::at(f, e)..., y[e]), yb[e]);
+                if constexpr (Assign) {
+                    cb[e] = term;  // the first write, covering every entry (lower/array_first_writes.hpp)
+                } else {
+                    cb[operand_index<c>(e)] += term;
+                }
+            }
         } else {
             R::adjoint(rules::arg<K>, rules::arrays::sig<L.shape[I], L.shape[operand_node<O>]...>{}, yb, cb, y,
                        value_of<operand_node<O>>(f)...);
@@ -142,19 +149,19 @@ struct array_steps {
     }
 
     /// Every swept edge of node I: operands in reverse order for the adjoint.
-    template <std::size_t I, bool Swept, class Node, class T, std::size_t A>
+    template <std::size_t I, bool Swept, auto Assign, class Node, class T, std::size_t A>
     static step::in_reverse adjoint_node(Node node, const array_frame<T, A>& f, const derivative_frame<T>& d) {
         if constexpr (Swept && array_node_traits<Node>::kind == node_kind::primitive && L.live[I]) {
             constexpr std::size_t n = array_node_traits<Node>::arity;
             [&]<int... K>(std::integer_sequence<int, K...>) {
-                (void)std::initializer_list<int>{(adjoint_edge_if<I, int(n) - 1 - K>(node, f, d), 0)...};
+                (void)std::initializer_list<int>{(adjoint_edge_if<I, int(n) - 1 - K, Assign[int(n) - 1 - K]>(node, f, d), 0)...};
             }(std::make_integer_sequence<int, int(n)>{});
         }
         return {};
     }
-    template <std::size_t I, int K, class Node, class T, std::size_t A>
+    template <std::size_t I, int K, bool Assign, class Node, class T, std::size_t A>
     static void adjoint_edge_if(Node node, const array_frame<T, A>& f, const derivative_frame<T>& d) {
-        if constexpr (Analysis::template swept<I, Node>(K)) adjoint_edge<I, K>(node, f, d);
+        if constexpr (Analysis::template swept<I, Node>(K)) adjoint_edge<I, K, Assign>(node, f, d);
     }
 
     template <std::size_t I, class Node, class T, std::size_t A>
@@ -180,6 +187,7 @@ struct array_program<Set, flat<Nodes...>, std::index_sequence<O...>, std::index_
     : array_analysis<Set, flat<Nodes...>, std::index_sequence<O...>, std::index_sequence<J...>> {
     using analysis = array_analysis<Set, flat<Nodes...>, std::index_sequence<O...>, std::index_sequence<J...>>;
     using steps = array_steps<analysis>;
+    using first_writes = array_first_writes<analysis, flat<Nodes...>>;
     using set = Set;
     using flat_type = flat<Nodes...>;
     static constexpr auto& L = analysis::layout;
@@ -215,10 +223,15 @@ struct array_program<Set, flat<Nodes...>, std::index_sequence<O...>, std::index_
     template <auto Part = all_nodes, bool Clear = true, class T>
     GRADC_INLINE static void adjoint(const array_frame<T, arity>& f, const derivative_frame<T>& d,
                                      const T* const* w) {
-        if constexpr (Clear) clear<Part>(d);
+        constexpr auto& plan = first_writes::template plan<Part>;
+        if constexpr (Clear) {
+            [&]<std::size_t... n>(std::index_sequence<n...>) GRADC_INLINE_LAMBDA {
+                (clear_node<n, plan.clear[n]>(d), ...);
+            }(std::index_sequence_for<Nodes...>{});
+        }
         if (w != nullptr) {
             [&]<std::size_t... m>(std::index_sequence<m...>) GRADC_INLINE_LAMBDA {
-                (void)std::initializer_list<int>{(seed<output_node(m)>(d, w[m]), 0)...};
+                (void)std::initializer_list<int>{(seed<output_node(m), Clear && plan.seed_assigns[m]>(d, w[m]), 0)...};
             }(std::make_index_sequence<output_count>{});
         }
         // Last node first (lower/steps.hpp, `sweep_in_reverse`, says why two ways).
@@ -226,11 +239,14 @@ struct array_program<Set, flat<Nodes...>, std::index_sequence<O...>, std::index_
         constexpr std::size_t n = sizeof...(Nodes);
         [&]<std::size_t... R>(std::index_sequence<R...>) GRADC_INLINE_LAMBDA {
             (void)std::initializer_list<int>{
-                (steps::template adjoint_node<n - 1 - R, Part[n - 1 - R]>(pack_element<n - 1 - R, Nodes...>{}, f, d), 0)...};
+                (steps::template adjoint_node<n - 1 - R, Part[n - 1 - R], assign_of<Part, Clear, n - 1 - R>()>(
+                    pack_element<n - 1 - R, Nodes...>{}, f, d),
+                 0)...};
         }(std::make_index_sequence<n>{});
 #else
         [&]<std::size_t... I>(std::index_sequence<I...>) GRADC_INLINE_LAMBDA {
-            (steps::template adjoint_node<I, Part[I]>(Nodes{}, f, d) = ... = step::in_reverse{});
+            (steps::template adjoint_node<I, Part[I], assign_of<Part, Clear, I>()>(Nodes{}, f, d) = ... =
+                 step::in_reverse{});
         }(std::index_sequence_for<Nodes...>{});
 #endif
     }
@@ -250,31 +266,52 @@ struct array_program<Set, flat<Nodes...>, std::index_sequence<O...>, std::index_
     static constexpr std::size_t output_node(std::size_t m) { return analysis::output_nodes[m]; }
 
     /// Clears the adjoints of the live nodes of Part (not the wrt variables': the caller's).
+    /// One constant range per node, so the stores are inlined (a loop over the nodes
+    /// became a call to memset per node, measured at a quarter of a map-reduce step).
     template <auto Part = all_nodes, class T>
     GRADC_INLINE static void clear(const derivative_frame<T>& d) {
-        if constexpr (Part == all_nodes) {
-            for (std::size_t k = 0; k < L.derivative_size; ++k) d.nodes[k] = T(rules::scalar_t<T>(0));
-        } else {
-            for (std::size_t n = 0; n < sizeof...(Nodes); ++n) {
-                if (!Part[n] || !L.live[n] || L.is_input[n]) continue;
-                for (std::size_t e = 0; e < L.shape[n].size(); ++e)
-                    d.nodes[L.derivative_offset[n] + e] = T(rules::scalar_t<T>(0));
-            }
-        }
+        [&]<std::size_t... n>(std::index_sequence<n...>) GRADC_INLINE_LAMBDA {
+            (clear_node<n, Part[n]>(d), ...);
+        }(std::index_sequence_for<Nodes...>{});
     }
 
 private:
+    template <std::size_t N, bool In, class T>
+    GRADC_INLINE static void clear_node(const derivative_frame<T>& d) {
+        if constexpr (In && L.live[N] && !L.is_input[N]) {
+            T* a = d.nodes + L.derivative_offset[N];
+            for (std::size_t e = 0; e < L.shape[N].size(); ++e) a[e] = T(rules::scalar_t<T>(0));
+        }
+    }
+
     template <std::size_t I, bool In, class Node, class T>
     GRADC_INLINE static void evaluate_if(Node node, const array_frame<T, arity>& f) {
         if constexpr (In) steps::template evaluate<I>(node, f);
     }
 
-    template <std::size_t N, class T>
+    template <std::size_t N, bool Assign, class T>
     static void seed(const derivative_frame<T>& d, const T* w) {
         if constexpr (L.live[N]) {
             T* a = steps::template derivative_of<N>(d);
-            for (std::size_t e = 0; e < L.shape[N].size(); ++e) a[e] += w[e];
+            for (std::size_t e = 0; e < L.shape[N].size(); ++e) {
+                if constexpr (Assign) {
+                    a[e] = w[e];
+                } else {
+                    a[e] += w[e];
+                }
+            }
         }
+    }
+
+    /// Which of node I's operand edges assign (their child's first write) in the sweep of
+    /// Part; none in a sweep that does not clear (map-reduce's last sweep adds to sums).
+    template <auto Part, bool Clear, std::size_t I>
+    static constexpr auto assign_of() {
+        constexpr std::size_t a = first_writes::arity[I];
+        std::array<bool, a == 0 ? 1 : a> f{};
+        if constexpr (Clear)
+            for (std::size_t k = 0; k < a; ++k) f[k] = first_writes::template plan<Part>.assign[first_writes::operand_begin[I] + k];
+        return f;
     }
     template <std::size_t N, class T>
     static void read_tangent(const derivative_frame<T>& d, T* out) {

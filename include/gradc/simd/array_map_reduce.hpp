@@ -20,6 +20,7 @@
 #include <utility>
 
 #include <gradc/lower/array_arguments.hpp>
+#include <gradc/lower/array_program.hpp>
 #include <gradc/lower/array_results.hpp>
 #include <gradc/parallel/reduce.hpp>
 #include <gradc/simd/arguments.hpp>
