@@ -46,8 +46,9 @@ struct gmm_model {
 
     /// One point's term: log Σ_k exp(α_k + Σ log-diag_k - ½‖Q_k (x - μ_k)‖²).
     static auto point_term() {
-        const auto& [alphas, means, icf, x] = vars;
-        return log_sum_exp(gradc::concat_over<K>([&](auto k) {
+        // Init-captures: clang 14 cannot capture structured bindings themselves.
+        const auto& [alphas_, means_, icf_, x_] = vars;
+        return log_sum_exp(gradc::concat_over<K>([alphas = alphas_, means = means_, icf = icf_, x = x_](auto k) {
             return alphas[k] + sum(gradc::segment<0, d>(row(icf, k))) -
                    0.5 * squared_norm(inverse_cholesky(k) * (x - row(means, k)));
         }));
@@ -55,8 +56,7 @@ struct gmm_model {
 
     /// The terms without points: the Wishart prior, and the alphas' normaliser (per point).
     static auto prior() {
-        const auto& icf = std::get<2>(vars);
-        return gradc::sum_over<K>([&](auto k) {
+        return gradc::sum_over<K>([icf = std::get<2>(vars)](auto k) {
             const auto packed = row(icf, k);
             return 0.5 * (squared_norm(exp(gradc::segment<0, d>(packed))) + squared_norm(gradc::segment<d, P - d>(packed)));
         });

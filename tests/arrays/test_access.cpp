@@ -44,7 +44,8 @@ TEST_CASE("concat, stack, lower_triangular (ADBench's packed order)", "[arrays][
 
 TEST_CASE("sum_over: K structurally equal terms indexed at compile time", "[arrays][access]") {
     auto [W, x] = gradc::variables(gradc::mat<4, 3>, gradc::vec<3>);
-    const auto f = gradc::sum_over<4>([&](auto k) { return exp(dot(row(W, k), x)) * double(k + 1); });
+    // Init-captures: clang 14 cannot capture structured bindings themselves.
+    const auto f = gradc::sum_over<4>([W = W, x = x](auto k) { return exp(dot(row(W, k), x)) * double(k + 1); });
     const auto wv = filled<12>(-1, 1, 5);
     const auto xv = filled<3>(-1, 1, 6);
     check_expression(f, wv, xv);

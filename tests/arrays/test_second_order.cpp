@@ -79,6 +79,6 @@ TEST_CASE("array Hessians against differences of the gradient", "[arrays][second
                   xv, pv);
     check_hessian(gradc::compile(sum(where(b > 0.0, exp(b), b * b)) * max(x) + mean(hadamard(W, W)) * sum(outer(b, x))),
                   wv, bv, xv, pv);
-    check_hessian(gradc::compile(gradc::sum_over<3>([&](auto k) { return exp(dot(row(W, k), x)) * b[k]; })), wv, bv,
+    check_hessian(gradc::compile(gradc::sum_over<3>([W = W, x = x, b = b](auto k) { return exp(dot(row(W, k), x)) * b[k]; })), wv, bv,
                   xv, pv);
 }
