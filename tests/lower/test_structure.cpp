@@ -141,3 +141,24 @@ TEST_CASE("float kernels work like double ones", "[lower]") {
     CHECK_THAT(rf.gradient[0], is_close_to(rd.gradient[0], 1e-6));
     CHECK_THAT(rf.gradient[1], is_close_to(rd.gradient[1], 1e-6));
 }
+
+namespace {
+struct quarter {
+    static constexpr double value = 0.25;
+};
+}  // namespace
+
+TEST_CASE("a named constant is one node, and the subtrees using it are merged", "[lower][structure]") {
+    auto [x, y] = gradc::variables<2>();
+    const auto half = gradc::constant([] { return 0.5; });
+    const auto t = half * (x * y);
+    const auto named = gradc::compile(t * t + exp(t) + sin(t));
+    const auto u = 0.5 * (x * y);  // a literal: each use of u keeps its own copy
+    const auto literal = gradc::compile(u * u + exp(u) + sin(u));
+    STATIC_REQUIRE(decltype(named)::program::size == 10);
+    STATIC_REQUIRE(decltype(literal)::program::size == 16);
+    const auto a = named.gradient(0.3, 0.7), b = literal.gradient(0.3, 0.7);
+    CHECK(a.value == b.value);
+    CHECK(a.gradient == b.gradient);
+    CHECK(gradc::compile(gradc::constant<quarter>() * x)(2.0, 0.0) == 0.5);
+}

@@ -166,6 +166,10 @@ template <std::size_t L, class Literals>
 Tensor node_tensor(lower::constant<L>, const tensor_list&, const tensor_list&, const Literals& literals) {
     return scalar_tensor(literals[L]);
 }
+template <class Tag, class Literals>
+Tensor node_tensor(lower::named<Tag>, const tensor_list&, const tensor_list&, const Literals&) {
+    return scalar_tensor(graphs::named_value<Tag>());
+}
 template <class R, class... O, class Literals>
 Tensor node_tensor(lower::apply<R, O...>, const tensor_list& nodes, const tensor_list&, const Literals&) {
     return tensor_op<R>(operand_tensor<O>::get(nodes)...);

@@ -176,6 +176,19 @@ constexpr auto stack(const A0& a0, const A&... a) {
 
 namespace gradc {
 
+/// A named constant: `const auto half = gradc::constant([] { return 0.5; });` (or a type
+/// with a static `value`: `gradc::constant<my_tag>()`). Its value is part of its type,
+/// so every subtree using it is one node however often it appears, where a literal 0.5
+/// keeps each subtree around it apart (docs/static.md, "Named constants").
+template <class F>
+constexpr auto constant(F) {
+    return expr::named_constant<F>{};
+}
+template <class Tag>
+constexpr auto constant() {
+    return expr::named_constant<Tag>{};
+}
+
 /// `gradc::index<2>`: a compile-time index, for `x[gradc::index<2>]` and `W(gradc::index<1>, gradc::index<0>)`.
 template <std::size_t I>
 inline constexpr std::integral_constant<std::size_t, I> index{};

@@ -46,6 +46,20 @@ struct input {};
 /// Node: entry L of the literal values, numbered in graph order.
 template <std::size_t L>
 struct constant {};
+/// Node: a named constant, its value `Tag{}()` or `Tag::value` known from its type (so
+/// that, unlike a literal, it carries no payload and equal uses of it are merged).
+template <class Tag>
+struct named {};
+/// The value of a named constant's tag: a captureless lambda returning it, or a type
+/// with a static `value`.
+template <class Tag>
+constexpr double named_value() {
+    if constexpr (requires { Tag::value; }) {
+        return double(Tag::value);
+    } else {
+        return double(Tag{}());
+    }
+}
 /// Node: a primitive of the rule table applied to operands.
 template <class Rule, class... Operands>
 struct apply {};
@@ -92,6 +106,10 @@ struct relocate_entry<entry<Key, input<J>>, Positions, LiteralShift> {
 template <class Key, std::size_t L, class Positions, std::size_t LiteralShift>
 struct relocate_entry<entry<Key, constant<L>>, Positions, LiteralShift> {
     using type = entry<Key, constant<L + LiteralShift>>;
+};
+template <class Key, class Tag, class Positions, std::size_t LiteralShift>
+struct relocate_entry<entry<Key, named<Tag>>, Positions, LiteralShift> {
+    using type = entry<Key, named<Tag>>;
 };
 template <class Key, class R, class... O, class Positions, std::size_t LiteralShift>
 struct relocate_entry<entry<Key, apply<R, O...>>, Positions, LiteralShift> {

@@ -90,6 +90,18 @@ struct array_variable : entry_access<array_variable<I, Set>> {
     using graph = graphs::graph<0, entry<array_variable, input<I>>>;
 };
 
+using graphs::named_value;
+
+/// A constant known by its type (`gradc::constant([] { return 0.5; })`): no payload, so a
+/// subtree that uses it is merged with its equal uses (a literal `0.5` is kept apart,
+/// and with it every subtree around it).
+template <class Tag>
+struct named_constant {
+    static constexpr dims shape = scalar_dims;
+    static constexpr double value = named_value<Tag>();
+    using graph = graphs::graph<0, entry<named_constant, graphs::named<Tag>>>;
+};
+
 template <class V>
 struct literal {
     V value;
@@ -308,6 +320,10 @@ constexpr std::array<double, 0> literal_values(const variable<I, N, Set>&) {
 }
 template <std::size_t I, class Set>
 constexpr std::array<double, 0> literal_values(const array_variable<I, Set>&) {
+    return {};
+}
+template <class Tag>
+constexpr std::array<double, 0> literal_values(const named_constant<Tag>&) {
     return {};
 }
 

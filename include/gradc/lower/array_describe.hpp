@@ -75,6 +75,9 @@ struct array_node_traits<constant<L>> {
     static constexpr std::array<bool, 1> differentiable{false};
 };
 
+template <class Tag>
+struct array_node_traits<named<Tag>> : array_node_traits<constant<0>> {};
+
 template <class R, class... O>
 struct array_node_traits<apply<R, O...>> {
     static constexpr node_kind kind = node_kind::primitive;

@@ -98,6 +98,11 @@ struct array_steps {
         result_of<I>(f)[0] = T(rules::scalar_t<T>(f.literals[Lit]));
     }
 
+    template <std::size_t I, class Tag, class T, std::size_t A>
+    static void evaluate(named<Tag>, const array_frame<T, A>& f) {
+        result_of<I>(f)[0] = T(rules::scalar_t<T>(graphs::named_value<Tag>()));
+    }
+
     template <std::size_t I, class R, class... O, class T, std::size_t A>
     static void evaluate(apply<R, O...>, const array_frame<T, A>& f) {
         T* __restrict y = result_of<I>(f);

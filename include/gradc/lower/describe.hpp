@@ -42,6 +42,11 @@ struct describe<constant<L>> {
     static constexpr node_desc value{};
 };
 
+template <class Tag>
+struct describe<named<Tag>> {
+    static constexpr node_desc value{};
+};
+
 template <class R, class... Operands>
 struct describe<apply<R, Operands...>> {
     static constexpr node_desc value = [] {

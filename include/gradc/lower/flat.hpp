@@ -18,6 +18,7 @@ using expr::pack_element;
 using graphs::apply;
 using graphs::constant;
 using graphs::input;
+using graphs::named;
 using graphs::ref;
 using graphs::test;
 

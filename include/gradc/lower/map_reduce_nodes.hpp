@@ -56,6 +56,13 @@ struct invariant_node<constant<L>> {
         return true;
     }
 };
+template <class Tag>
+struct invariant_node<named<Tag>> {
+    template <std::size_t A, std::size_t N>
+    static constexpr bool given(const variable_mask<A>&, const std::array<bool, N>&) {
+        return true;
+    }
+};
 template <class R, class... Operands>
 struct invariant_node<apply<R, Operands...>> {
     template <std::size_t A, std::size_t N>

@@ -98,6 +98,12 @@ struct node_text<lower::constant<L>> {
     static std::string get(const Literals& literals) { return number_text(literals[L]); }
 };
 
+template <class Tag>
+struct node_text<lower::named<Tag>> {
+    template <class Literals>
+    static std::string get(const Literals&) { return number_text(graphs::named_value<Tag>()); }
+};
+
 template <class R, class... Operands>
 struct node_text<lower::apply<R, Operands...>> {
     /// Names of the operands, then the node's own value (for a, b, c and y).

@@ -89,6 +89,12 @@ inline void store_partial(const T& p, std::array<T, N>& v) {
     if constexpr (Slot != no_node) v[Slot] = p;
 }
 
+template <std::size_t I, evaluation How, partial_slots Slots, operand_activity Active = operand_activity{},
+          class Tag, class Literals, class T, std::size_t N>
+inline void evaluate(named<Tag>, const Literals&, const T*, std::array<T, N>& v) {
+    if constexpr (How != evaluation::skip) v[I] = T(rules::scalar_t<T>(graphs::named_value<Tag>()));
+}
+
 /// A primitive: fused, the value into v[I] and the partial with respect to operand k
 /// into Slots.slot[k] for every swept operand (the others are dropped); fixed (operand 1
 /// the same at every point, in map-reduce), the rule's `eval_fixed(arg<1>, ...)` when it
