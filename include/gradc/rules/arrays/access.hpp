@@ -38,13 +38,11 @@ template <std::size_t R, std::size_t C>
 struct element : selection<element<R, C>> {
     static constexpr std::string_view name = "element";
     template <std::size_t N>
-    static constexpr dims result_shape(const std::array<dims, N>& s) {
-        if constexpr (N != 1) {
-            return invalid_dims;
-        } else {
+    static constexpr dims result_shape(const std::array<dims, N>& operands) {
+        return shape_with_arity<1>(operands, [](const auto& s) {
             if (s[0].is_scalar() || R >= s[0].rows || C >= s[0].cols) return invalid_dims;
             return scalar_dims;
-        }
+        });
     }
     template <dims X>
     static constexpr std::size_t source(std::size_t) {
@@ -57,13 +55,11 @@ template <std::size_t I>
 struct row_of : selection<row_of<I>> {
     static constexpr std::string_view name = "row";
     template <std::size_t N>
-    static constexpr dims result_shape(const std::array<dims, N>& s) {
-        if constexpr (N != 1) {
-            return invalid_dims;
-        } else {
+    static constexpr dims result_shape(const std::array<dims, N>& operands) {
+        return shape_with_arity<1>(operands, [](const auto& s) {
             if (!s[0].is_matrix() || I >= s[0].rows) return invalid_dims;
             return vector_dims(s[0].cols);
-        }
+        });
     }
     template <dims X>
     static constexpr std::size_t source(std::size_t k) {
@@ -76,13 +72,11 @@ template <std::size_t J>
 struct col_of : selection<col_of<J>> {
     static constexpr std::string_view name = "col";
     template <std::size_t N>
-    static constexpr dims result_shape(const std::array<dims, N>& s) {
-        if constexpr (N != 1) {
-            return invalid_dims;
-        } else {
+    static constexpr dims result_shape(const std::array<dims, N>& operands) {
+        return shape_with_arity<1>(operands, [](const auto& s) {
             if (!s[0].is_matrix() || J >= s[0].cols) return invalid_dims;
             return vector_dims(s[0].rows);
-        }
+        });
     }
     template <dims X>
     static constexpr std::size_t source(std::size_t k) {
@@ -95,13 +89,11 @@ template <std::size_t Offset, std::size_t Count>
 struct segment_of : selection<segment_of<Offset, Count>> {
     static constexpr std::string_view name = "segment";
     template <std::size_t N>
-    static constexpr dims result_shape(const std::array<dims, N>& s) {
-        if constexpr (N != 1) {
-            return invalid_dims;
-        } else {
+    static constexpr dims result_shape(const std::array<dims, N>& operands) {
+        return shape_with_arity<1>(operands, [](const auto& s) {
             if (!s[0].is_vector() || Count == 0 || Offset + Count > s[0].rows) return invalid_dims;
             return vector_dims(Count);
-        }
+        });
     }
     template <dims X>
     static constexpr std::size_t source(std::size_t k) {
@@ -113,13 +105,11 @@ struct segment_of : selection<segment_of<Offset, Count>> {
 struct diag_of : selection<diag_of> {
     static constexpr std::string_view name = "diag";
     template <std::size_t N>
-    static constexpr dims result_shape(const std::array<dims, N>& s) {
-        if constexpr (N != 1) {
-            return invalid_dims;
-        } else {
+    static constexpr dims result_shape(const std::array<dims, N>& operands) {
+        return shape_with_arity<1>(operands, [](const auto& s) {
             if (!s[0].is_matrix()) return invalid_dims;
             return vector_dims(s[0].rows < s[0].cols ? s[0].rows : s[0].cols);
-        }
+        });
     }
     template <dims X>
     static constexpr std::size_t source(std::size_t k) {
@@ -137,13 +127,11 @@ struct lower_triangular_of {
     static constexpr std::array<std::string_view, 1> adjoint_text{"L̄'s lower triangle packed"};
     static constexpr std::size_t packed = D * (D + 1) / 2;
     template <std::size_t N>
-    static constexpr dims result_shape(const std::array<dims, N>& s) {
-        if constexpr (N != 1) {
-            return invalid_dims;
-        } else {
+    static constexpr dims result_shape(const std::array<dims, N>& operands) {
+        return shape_with_arity<1>(operands, [](const auto& s) {
             if (!s[0].is_vector() || s[0].rows != packed) return invalid_dims;
             return matrix_dims(D, D);
-        }
+        });
     }
     /// The packed position of L(r, c), r > c.
     static constexpr std::size_t strict(std::size_t r, std::size_t c) {

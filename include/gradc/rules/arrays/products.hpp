@@ -17,13 +17,11 @@ struct matvec {
     static constexpr std::string_view name = "matvec";
     static constexpr std::array<std::string_view, 2> adjoint_text{"ȳ·xᵀ", "Aᵀ·ȳ"};
     template <std::size_t N>
-    static constexpr dims result_shape(const std::array<dims, N>& s) {
-        if constexpr (N != 2) {
-            return invalid_dims;
-        } else {
+    static constexpr dims result_shape(const std::array<dims, N>& operands) {
+        return shape_with_arity<2>(operands, [](const auto& s) {
             if (!s[0].is_matrix() || !s[1].is_vector() || s[0].cols != s[1].rows) return invalid_dims;
             return vector_dims(s[0].rows);
-        }
+        });
     }
     template <dims Y, dims A, dims X, class T>
     static void value(sig<Y, A, X>, T* __restrict y, const T* a, const T* x) {
@@ -56,13 +54,11 @@ struct matmul {
     static constexpr std::string_view name = "matmul";
     static constexpr std::array<std::string_view, 2> adjoint_text{"Ȳ·Bᵀ", "Aᵀ·Ȳ"};
     template <std::size_t N>
-    static constexpr dims result_shape(const std::array<dims, N>& s) {
-        if constexpr (N != 2) {
-            return invalid_dims;
-        } else {
+    static constexpr dims result_shape(const std::array<dims, N>& operands) {
+        return shape_with_arity<2>(operands, [](const auto& s) {
             if (!s[0].is_matrix() || !s[1].is_matrix() || s[0].cols != s[1].rows) return invalid_dims;
             return matrix_dims(s[0].rows, s[1].cols);
-        }
+        });
     }
     /// Row r of Y is Σₖ A(r,k)·B(k,:): rows of B, contiguous, scaled and added.
     template <dims Y, dims A, dims B, class T>
@@ -100,13 +96,11 @@ struct transpose {
     static constexpr std::string_view name = "transpose";
     static constexpr std::array<std::string_view, 1> adjoint_text{"Ȳᵀ"};
     template <std::size_t N>
-    static constexpr dims result_shape(const std::array<dims, N>& s) {
-        if constexpr (N != 1) {
-            return invalid_dims;
-        } else {
+    static constexpr dims result_shape(const std::array<dims, N>& operands) {
+        return shape_with_arity<1>(operands, [](const auto& s) {
             if (!s[0].is_matrix()) return invalid_dims;
             return matrix_dims(s[0].cols, s[0].rows);
-        }
+        });
     }
     template <dims Y, dims A, class T>
     static void value(sig<Y, A>, T* __restrict y, const T* a) {
@@ -130,13 +124,11 @@ struct dot {
     static constexpr std::string_view name = "dot";
     static constexpr std::array<std::string_view, 2> adjoint_text{"ȳ·b", "ȳ·a"};
     template <std::size_t N>
-    static constexpr dims result_shape(const std::array<dims, N>& s) {
-        if constexpr (N != 2) {
-            return invalid_dims;
-        } else {
+    static constexpr dims result_shape(const std::array<dims, N>& operands) {
+        return shape_with_arity<2>(operands, [](const auto& s) {
             if (!s[0].is_vector() || !(s[0] == s[1])) return invalid_dims;
             return scalar_dims;
-        }
+        });
     }
     template <dims Y, dims A, dims B, class T>
     static void value(sig<Y, A, B>, T* __restrict y, const T* a, const T* b) {
@@ -165,13 +157,11 @@ struct outer {
     static constexpr std::string_view name = "outer";
     static constexpr std::array<std::string_view, 2> adjoint_text{"Ȳ·b", "Ȳᵀ·a"};
     template <std::size_t N>
-    static constexpr dims result_shape(const std::array<dims, N>& s) {
-        if constexpr (N != 2) {
-            return invalid_dims;
-        } else {
+    static constexpr dims result_shape(const std::array<dims, N>& operands) {
+        return shape_with_arity<2>(operands, [](const auto& s) {
             if (!s[0].is_vector() || !s[1].is_vector()) return invalid_dims;
             return matrix_dims(s[0].rows, s[1].rows);
-        }
+        });
     }
     template <dims Y, dims A, dims B, class T>
     static void value(sig<Y, A, B>, T* __restrict y, const T* a, const T* b) {

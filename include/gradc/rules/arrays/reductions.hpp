@@ -27,6 +27,14 @@ constexpr dims reduction_shape(const std::array<dims, N>& s) {
     }
 }
 
+/// The result shape of every full reduction: a scalar from one array.
+struct full_reduction {
+    template <std::size_t N>
+    static constexpr dims result_shape(const std::array<dims, N>& s) {
+        return reduction_shape(s);
+    }
+};
+
 /// Adds ȳ·w to every entry of x̄, with w a constant.
 template <std::size_t N, class T>
 inline void spread(T* __restrict xb, const T& v) {
@@ -41,13 +49,9 @@ inline T sum_n(const T* x) {
     return s;
 }
 
-struct sum {
+struct sum : full_reduction {
     static constexpr std::string_view name = "sum";
     static constexpr std::array<std::string_view, 1> adjoint_text{"ȳ"};
-    template <std::size_t N>
-    static constexpr dims result_shape(const std::array<dims, N>& s) {
-        return reduction_shape(s);
-    }
     template <dims Y, dims X, class T>
     static void value(sig<Y, X>, T* __restrict y, const T* x) {
         y[0] = sum_n<X.size()>(x);
@@ -62,13 +66,9 @@ struct sum {
     }
 };
 
-struct mean {
+struct mean : full_reduction {
     static constexpr std::string_view name = "mean";
     static constexpr std::array<std::string_view, 1> adjoint_text{"ȳ/n"};
-    template <std::size_t N>
-    static constexpr dims result_shape(const std::array<dims, N>& s) {
-        return reduction_shape(s);
-    }
     template <dims X, class T>
     static T inverse_count() {
         return T(scalar_t<T>(1) / scalar_t<T>(X.size()));
@@ -88,13 +88,9 @@ struct mean {
 };
 
 /// Σ xᵢ².
-struct squared_norm {
+struct squared_norm : full_reduction {
     static constexpr std::string_view name = "squared_norm";
     static constexpr std::array<std::string_view, 1> adjoint_text{"2·ȳ·x"};
-    template <std::size_t N>
-    static constexpr dims result_shape(const std::array<dims, N>& s) {
-        return reduction_shape(s);
-    }
     template <dims Y, dims X, class T>
     static void value(sig<Y, X>, T* __restrict y, const T* x) {
         y[0] = dot_n<X.size()>(x, x);
@@ -113,12 +109,8 @@ struct squared_norm {
 /// max and min: the extreme entry, NaN propagating (the binary rules' own selection).
 /// The adjoint goes to the entries equal to the result, shared evenly among them.
 template <class Pick>
-struct extreme {
+struct extreme : full_reduction {
     static constexpr std::array<std::string_view, 1> adjoint_text{"ȳ·[x = y]/#{x = y}"};
-    template <std::size_t N>
-    static constexpr dims result_shape(const std::array<dims, N>& s) {
-        return reduction_shape(s);
-    }
     template <dims Y, dims X, class T>
     static void value(sig<Y, X>, T* __restrict y, const T* x) {
         T m = x[0];
@@ -163,13 +155,9 @@ inline T stable_shift(const T* x) {
 }
 
 /// log Σ exp(xᵢ), stable; its gradient is softmax(x) = exp(x - y).
-struct log_sum_exp {
+struct log_sum_exp : full_reduction {
     static constexpr std::string_view name = "log_sum_exp";
     static constexpr std::array<std::string_view, 1> adjoint_text{"ȳ·exp(x - y)"};
-    template <std::size_t N>
-    static constexpr dims result_shape(const std::array<dims, N>& s) {
-        return reduction_shape(s);
-    }
     template <dims Y, dims X, class T>
     static void value(sig<Y, X>, T* __restrict y, const T* x) {
         const T m = stable_shift<X.size()>(x);
@@ -195,12 +183,10 @@ struct softmax {
     static constexpr std::string_view name = "softmax";
     static constexpr std::array<std::string_view, 1> adjoint_text{"y⊙(ȳ - ⟨ȳ,y⟩)"};
     template <std::size_t N>
-    static constexpr dims result_shape(const std::array<dims, N>& s) {
-        if constexpr (N != 1) {
-            return invalid_dims;
-        } else {
+    static constexpr dims result_shape(const std::array<dims, N>& operands) {
+        return shape_with_arity<1>(operands, [](const auto& s) {
             return s[0].is_vector() ? s[0] : invalid_dims;
-        }
+        });
     }
     template <dims Y, dims X, class T>
     static void value(sig<Y, X>, T* __restrict y, const T* x) {

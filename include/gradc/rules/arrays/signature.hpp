@@ -29,6 +29,17 @@ namespace gradc::rules::arrays {
 template <dims Y, dims... In>
 struct sig {};
 
+/// A result_shape for an operation of Arity operands: `shape(operands)` when it is given
+/// that many, invalid otherwise.
+template <std::size_t Arity, std::size_t N, class Shape>
+constexpr dims shape_with_arity(const std::array<dims, N>& s, Shape shape) {
+    if constexpr (N != Arity) {
+        return invalid_dims;
+    } else {
+        return shape(s);
+    }
+}
+
 /// An array operation (a type with `result_shape`), as opposed to a scalar rule.
 template <class Op>
 concept array_operation = requires { Op::template result_shape<1>(std::array<dims, 1>{}); };

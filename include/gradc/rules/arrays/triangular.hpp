@@ -21,14 +21,12 @@ struct packed_lower_matvec {
     using packing = lower_triangular_of<D>;
 
     template <std::size_t N>
-    static constexpr dims result_shape(const std::array<dims, N>& s) {
-        if constexpr (N != 2) {
-            return invalid_dims;
-        } else {
+    static constexpr dims result_shape(const std::array<dims, N>& operands) {
+        return shape_with_arity<2>(operands, [](const auto& s) {
             if (!s[0].is_vector() || s[0].rows != packing::packed || !s[1].is_vector() || s[1].rows != D)
                 return invalid_dims;
             return vector_dims(D);
-        }
+        });
     }
     /// y[r] = v[r]·x[r] + Σ_{c<r} v[strict(r, c)]·x[c], row by row. (Column by column, D
     /// sums at once, measured 1.7× slower on batches: the sums did not stay in registers.)
