@@ -3,6 +3,7 @@
 /// their formulas written once for every peer's scalar type), and the registry each
 /// implementation adds its runners to.
 
+#include <array>
 #include <cmath>
 #include <cstddef>
 #include <functional>
@@ -71,6 +72,25 @@ inline double mlp_u(int j) { return 0.5 * std::cos(double(j)); }
 inline constexpr int mlp_inputs = 4;
 inline constexpr int mlp_hidden = 8;
 
+/// The weights, computed once: every implementation reads this table inside its
+/// per-point code (a formula calling mlp_w/mlp_u there would pay 36 sin/cos per point
+/// that the others do not; docs/benchmarks.md, "Fairness of the peers").
+struct mlp_table {
+    std::array<std::array<double, mlp_inputs>, mlp_hidden> w;
+    std::array<double, mlp_hidden> u;
+};
+inline const mlp_table& mlp_weights() {
+    static const mlp_table t = [] {
+        mlp_table m;
+        for (int j = 0; j < mlp_hidden; ++j) {
+            for (int i = 0; i < mlp_inputs; ++i) m.w[std::size_t(j)][std::size_t(i)] = mlp_w(i, j);
+            m.u[std::size_t(j)] = mlp_u(j);
+        }
+        return m;
+    }();
+    return t;
+}
+
 /// Φ(z) = erfc(-z/√2)/2 for a peer's scalar type; specialised where a peer has no erfc.
 template <class S>
 struct normal_cdf {
@@ -110,9 +130,13 @@ S black_scholes(const S& s, const S& k, const S& t, const S& r, const S& v) {
 template <class S>
 S mlp(const S& x0, const S& x1, const S& x2, const S& x3) {
     using std::tanh;
-    S out = mlp_u(0) * tanh(mlp_w(0, 0) * x0 + mlp_w(1, 0) * x1 + mlp_w(2, 0) * x2 + mlp_w(3, 0) * x3);
-    for (int j = 1; j < mlp_hidden; ++j)
-        out = out + mlp_u(j) * tanh(mlp_w(0, j) * x0 + mlp_w(1, j) * x1 + mlp_w(2, j) * x2 + mlp_w(3, j) * x3);
+    const mlp_table& t = mlp_weights();
+    auto unit = [&](std::size_t j) -> S {  // S, not auto: an expression-template peer would return references to temporaries
+        const auto& w = t.w[j];
+        return t.u[j] * tanh(w[0] * x0 + w[1] * x1 + w[2] * x2 + w[3] * x3);
+    };
+    S out = unit(0);
+    for (std::size_t j = 1; j < std::size_t(mlp_hidden); ++j) out = out + unit(j);
     return out;
 }
 

@@ -80,17 +80,7 @@ void black_scholes(const V* x, V* out) {
     out[5] = spdf1 * sqt;
 }
 
-struct mlp_weights {
-    std::array<std::array<double, mlp_inputs>, mlp_hidden> w;
-    std::array<double, mlp_hidden> u;
-    mlp_weights() {
-        for (int j = 0; j < mlp_hidden; ++j) {
-            for (int i = 0; i < mlp_inputs; ++i) w[j][i] = mlp_w(i, j);
-            u[j] = mlp_u(j);
-        }
-    }
-};
-const mlp_weights weights;
+const mlp_table& weights = mlp_weights();
 
 template <class V>
 void mlp(const V* x, V* out) {
