@@ -22,3 +22,9 @@
 #include <gradc/autograd/tensor_impl.hpp>
 #include <gradc/autograd/view.hpp>
 #include <gradc/parallel/threads.hpp>
+
+// With the static mode also included: the operations that join the two (gradc/fused.hpp).
+#define GRADC_DYNAMIC_MODE_INCLUDED
+#ifdef GRADC_STATIC_MODE_INCLUDED
+#include <gradc/fused.hpp>
+#endif

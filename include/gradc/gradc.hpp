@@ -8,3 +8,9 @@
 #include <gradc/expr.hpp>
 #include <gradc/lower.hpp>
 #include <gradc/rules.hpp>
+
+// With the dynamic mode also included: the operations that join the two (gradc/fused.hpp).
+#define GRADC_STATIC_MODE_INCLUDED
+#ifdef GRADC_DYNAMIC_MODE_INCLUDED
+#include <gradc/fused.hpp>
+#endif

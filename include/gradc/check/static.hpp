@@ -26,6 +26,7 @@
 #include <gradc/autograd/engine.hpp>
 #include <gradc/check/options.hpp>
 #include <gradc/check/report.hpp>
+#include <gradc/fused/dynamic_expression.hpp>
 #include <gradc/gradc.hpp>
 #include <gradc/rules/table.hpp>
 
@@ -143,50 +144,9 @@ inline constexpr auto tensor_op = [](const auto&... x) { return rule_tensor_op<R
 
 namespace detail {
 
-/// The compiled kernel's flat program evaluated with tensors, node by node: variables
-/// are `leaves`, literals 0-dim float64 tensors, each rule its tensor operation, each
-/// condition its comparison. The same nodes as the kernel's (equal subtrees merged), but
-/// every derivative comes from the dynamic engine.
-template <class Operand>
-struct operand_tensor;
-template <std::size_t I>
-struct operand_tensor<lower::ref<I>> {
-    static Tensor get(const tensor_list& nodes) { return nodes[I]; }
-};
-template <class Op, class... O>
-struct operand_tensor<lower::test<Op, O...>> {
-    static Tensor get(const tensor_list& nodes) { return Op::eval(operand_tensor<O>::get(nodes)...); }
-};
-
-template <std::size_t J, class Literals>
-Tensor node_tensor(lower::input<J>, const tensor_list&, const tensor_list& leaves, const Literals&) {
-    return leaves[J];
-}
-template <std::size_t L, class Literals>
-Tensor node_tensor(lower::constant<L>, const tensor_list&, const tensor_list&, const Literals& literals) {
-    return scalar_tensor(literals[L]);
-}
-template <class Tag, class Literals>
-Tensor node_tensor(lower::named<Tag>, const tensor_list&, const tensor_list&, const Literals&) {
-    return scalar_tensor(graphs::named_value<Tag>());
-}
-template <class R, class... O, class Literals>
-Tensor node_tensor(lower::apply<R, O...>, const tensor_list& nodes, const tensor_list&, const Literals&) {
-    return tensor_op<R>(operand_tensor<O>::get(nodes)...);
-}
-
-template <class Flat>
-struct flat_tensors;
-template <class... Nodes>
-struct flat_tensors<lower::flat<Nodes...>> {
-    template <class Literals>
-    static tensor_list get(const tensor_list& leaves, const Literals& literals) {
-        tensor_list nodes;
-        nodes.reserve(sizeof...(Nodes));
-        (void)std::initializer_list<int>{(nodes.push_back(node_tensor(Nodes{}, nodes, leaves, literals)), 0)...};
-        return nodes;
-    }
-};
+using autograd::fusion::flat_tensors;
+using autograd::fusion::detail::node_tensor;
+using autograd::fusion::detail::operand_tensor;
 
 /// One pass of the cross-check over `outputs` (a tuple of expressions of one variable
 /// set): the dynamic engine's value and reverse-mode gradient of each output against the

@@ -134,6 +134,14 @@ public:
         Program::tangent(lin, dx, tangents);
     }
 
+    /// grad[j] = Σₘ w[m]·∂(output m)/∂(wrt variable j) at x, w one weight per output.
+    template <class T>
+    GRADC_INLINE void vjp_at(const T* x, const T* w, T* grad) const {
+        typename Program::template values<T> v;
+        const auto lin = Program::linearize(literals_, x, v);
+        Program::adjoint(lin, w, grad);
+    }
+
     /// Values and wᵀJ, with w one weight per output.
     template <class T>
     vjp_result<T, output_count, wrt_count> vjp(const std::array<T, arity>& x,

@@ -5,6 +5,7 @@
 ///     k.value_batch(in, values);                           // values[i] = f(x_i)
 ///     k.gradient_batch(in, values, grad);                  // and grad[j][i] = df/dwrt_j
 ///     k.jvp_batch(in, tangents_in, values, tangents_out);  // J(x_i)·dx_i at every point
+///     k.vjp_batch(in, weights, grad);                      // w_iᵀ·J(x_i) at every point
 ///     auto [sum, g] = k.map_reduce(data, theta);           // Σᵢ f(θ, xᵢ) and its θ-gradient
 ///
 /// Lanes are points: the kernel's lowered programs run on `xsimd::batch<T, A>` with T the
@@ -97,6 +98,30 @@ public:
             out[M + m] = t[m];
         }
         detail::jvp_points<arch_of<A>>(self(), n, xin, out, threads_of(option));
+    }
+
+    /// grad[j][i] = Σₘ weights[m][i]·∂f_m/∂(wrt variable j) at x_i: the vector-Jacobian
+    /// product at every point, one weight span per output, one gradient span per wrt
+    /// variable (the backward pass of an elementwise operation: weights are the incoming
+    /// gradients).
+    template <span_list In, span_list Weights, class Grad, call_option A = default_arch>
+    void vjp_batch(const In& in, const Weights& weights, Grad&& grad, A option = {}) const {
+        static_assert(mutable_span_list<Grad>,
+                      "gradc vjp_batch: `grad` must be a list of spans or vectors (one per wrt "
+                      "variable) that can be written, not const");
+        using T = checked_lane_type<In>;
+        static_assert(std::is_same_v<span_list_value_t<Weights>, T> && std::is_same_v<span_list_value_t<Grad>, T>,
+                      "gradc vjp_batch: `weights` and `grad` must hold the same lane type as `in`");
+        constexpr std::size_t M = K::output_count;
+        const std::size_t n = detail::point_count(in);
+        const auto x = detail::checked_pointers<T, K::arity>("vjp_batch", "in", "one per variable", in, n);
+        const auto w = detail::checked_pointers<T, M>("vjp_batch", "weights", "one per output", weights, n);
+        const auto g = detail::checked_pointers<T, K::wrt_count>("vjp_batch", "grad", "one per wrt variable",
+                                                                 std::forward<Grad>(grad), n);
+        std::array<const T*, K::arity + M> xin;
+        for (std::size_t j = 0; j < K::arity; ++j) xin[j] = x[j];
+        for (std::size_t m = 0; m < M; ++m) xin[K::arity + m] = w[m];
+        detail::vjp_points<arch_of<A>>(self(), n, xin, g, threads_of(option));
     }
 
     /// Σᵢ f(θ, xᵢ) and its gradient with respect to θ (a `gradient_result`), for a kernel

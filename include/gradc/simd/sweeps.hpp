@@ -48,4 +48,17 @@ void jvp_points(const Kernel& k, std::size_t n, const std::array<const T*, Kerne
     }, threads);
 }
 
+/// Vector-Jacobian products at every point: out[j] = Σₘ w_m·∂f_m/∂(wrt variable j), the
+/// weights given after the inputs (in[arity + m], one per output).
+template <class A, class Kernel, class T>
+void vjp_points(const Kernel& k, std::size_t n, const std::array<const T*, Kernel::arity + Kernel::output_count>& in,
+                const std::array<T*, Kernel::wrt_count>& out, int threads = 1) {
+    using B = xsimd::batch<T, A>;
+    run_batches<A>(n, in, out, [&](const std::array<B, Kernel::arity + Kernel::output_count>& x) {
+        std::array<B, Kernel::wrt_count> g;
+        k.vjp_at(x.data(), x.data() + Kernel::arity, g.data());
+        return g;
+    }, threads);
+}
+
 }  // namespace gradc::simd::detail

@@ -1,0 +1,69 @@
+#pragma once
+// The parts of a fused operation (fused/fuse.hpp), shared by its source files.
+
+#include <cstdint>
+#include <vector>
+
+#include <gradc/autograd/tensor.hpp>
+#include <gradc/fused/block_programs.hpp>
+#include <gradc/parallel/reduce.hpp>
+#include <gradc/parallel/threads.hpp>
+
+namespace gradc::autograd::fusion {
+
+/// Where a fused operation runs: the broadcast shape of its inputs, the lane type of the
+/// kernel's programs (Float or Double: the promoted dtype of the inputs) and the number
+/// of points.
+struct geometry {
+    Shape sizes;
+    ScalarType dtype = kFloat64;
+    std::int64_t points = 0;
+};
+
+/// Points per chunk when a fused operation runs on several threads; each chunk is
+/// processed in blocks of `block_points` (kernel_programs.hpp).
+inline constexpr std::int64_t points_per_chunk = 16384;
+
+/// f(begin, end) for the chunks of [begin, end), on gradc::get_num_threads() threads
+/// when there are at least two chunks. Each chunk is computed alone.
+template <class F>
+void for_each_chunk_of(std::int64_t begin, std::int64_t end, F&& f) {
+    const std::int64_t n = end - begin;
+    const std::int64_t chunks = (n + points_per_chunk - 1) / points_per_chunk;
+    const int threads = get_num_threads();
+    if (chunks < 2 || threads < 2) {
+        if (n > 0) f(begin, end);
+        return;
+    }
+    parallel::for_each_chunk(static_cast<std::size_t>(chunks), threads, [&](std::size_t c) {
+        const std::int64_t b = begin + static_cast<std::int64_t>(c) * points_per_chunk;
+        f(b, std::min(end, b + points_per_chunk));
+    });
+}
+
+/// "fuse(name)", for error messages.
+std::string operation_text(const block_programs& p);
+
+/// The outputs' values at every point (fused_forward.cpp).
+tensor_list forward_values(const block_programs& p, const tensor_list& inputs, const geometry& g);
+
+/// The gradients of the wrt inputs (one entry each, undefined where `needed` is false)
+/// for the output gradients `grads`, by the batch adjoint program (fused_backward.cpp).
+tensor_list batch_vjp(const block_programs& p, const tensor_list& inputs, const tensor_list& grads,
+                      const std::vector<bool>& needed, const geometry& g);
+
+/// The same, recorded with the dynamic mode's operations so that it can be differentiated
+/// again (create_graph).
+tensor_list recorded_vjp(const block_programs& p, const tensor_list& inputs, const tensor_list& grads,
+                         const std::vector<bool>& needed);
+
+/// The outputs' tangents for the wrt inputs' tangents (undefined: zero), by the batch
+/// tangent program (fused_tangent.cpp).
+tensor_list batch_jvp(const block_programs& p, const tensor_list& inputs, const tensor_list& tangents, const geometry& g);
+
+/// The same, recorded with the dynamic mode's operations (a tangent that must itself be
+/// differentiable).
+tensor_list recorded_jvp(const block_programs& p, const tensor_list& inputs, const tensor_list& tangents,
+                         const geometry& g);
+
+}  // namespace gradc::autograd::fusion
