@@ -31,10 +31,11 @@ void run_vjp(const block_programs& p, const tensor_list& inputs, const tensor_li
     for (const Tensor& t : inputs) ops.push_back(strided_operand::of(t, g.sizes));
     for (const Tensor& t : grads) weights.push_back(strided_operand::of(t, g.sizes));
     // Gradients summed over broadcast dimensions go through a scratch array per round of
-    // points (the points the threads run at once), then are summed in point order, so
-    // the sums are the same for any number of threads. Nothing is allocated per point
-    // beyond the gradients themselves.
-    const std::int64_t round = points_per_chunk * std::max(1, get_num_threads());
+    // points (the chunks the threads run at once), then are summed in point order. The
+    // rounds are cut by the number of points alone, so the sums are the same for any
+    // number of threads. Nothing is allocated per point beyond the gradients themselves
+    // (a round's scratch is 1 MiB per summed double gradient).
+    const std::int64_t round = points_per_chunk * chunks_per_round;
     const std::int64_t round_size = std::min(round, g.points);
     std::vector<T> scratch(summed_count * static_cast<std::size_t>(round_size));
     for (std::int64_t r = 0; r < g.points; r += round) {

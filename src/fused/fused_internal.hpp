@@ -23,6 +23,9 @@ struct geometry {
 /// Points per chunk when a fused operation runs on several threads; each chunk is
 /// processed in blocks of `block_points` (kernel_programs.hpp).
 inline constexpr std::int64_t points_per_chunk = 16384;
+/// Chunks per round of a backward pass that sums gradients over broadcast dimensions
+/// (fused_backward.cpp): the most threads such a pass keeps busy.
+inline constexpr std::int64_t chunks_per_round = 8;
 
 /// f(begin, end) for the chunks of [begin, end), on gradc::get_num_threads() threads
 /// when there are at least two chunks. Each chunk is computed alone.

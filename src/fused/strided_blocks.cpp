@@ -1,6 +1,8 @@
 // Gathering and summing blocks of points along a broadcast shape (strided_blocks.hpp).
 #include "strided_blocks.hpp"
 
+#include "../autograd/kernels/sum.hpp"
+
 #include <algorithm>
 
 #include <gradc/autograd/tensor_impl.hpp>
@@ -107,9 +109,9 @@ void scatter_add(T* dst, const Shape& strides, const Shape& sizes, std::int64_t 
     for_each_piece(sizes, strides, begin, count, [&](std::int64_t off, std::int64_t stride, std::int64_t length, std::int64_t done) {
         const T* s = src + done;
         if (stride == 0) {
-            T sum = dst[off];
-            for (std::int64_t i = 0; i < length; ++i) sum += s[i];
-            dst[off] = sum;
+            // A run of points that all add to one element: a SIMD sum (its grouping
+            // depends only on where the run starts and ends, which the caller fixes).
+            dst[off] += kernels::sum_run_serial(s, length);
         } else {
             for (std::int64_t i = 0; i < length; ++i) dst[off + i * stride] += s[i];
         }

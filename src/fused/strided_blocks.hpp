@@ -33,7 +33,9 @@ const T* gather(const strided_operand& op, const Shape& sizes, std::int64_t begi
 
 /// dst[point] += src[point - begin] for points [begin, begin + count), dst laid out by
 /// `strides` along the broadcast shape (0 along the dimensions it is summed over), in
-/// point order.
+/// point order; a run of points that add to one element is summed first (with SIMD), so
+/// the result depends on `begin` and `count`: callers cut the points the same way
+/// whatever the number of threads.
 template <class T>
 void scatter_add(T* dst, const Shape& strides, const Shape& sizes, std::int64_t begin, std::int64_t count, const T* src);
 

@@ -100,17 +100,21 @@ TEST_CASE("fused backward with create_graph is differentiable again (double back
     const auto k = gradc::compile(sin(x) * y + exp(x * y));
     const auto f = ag::fuse(k);
     gradc::manual_seed(8);
-    const Tensor X = gradc::randn({7, 3}, gradc::requires_grad()), Y = gradc::randn({3}, gradc::requires_grad());
-    const Tensor X2 = leaf_like(X), Y2 = leaf_like(Y);
-    const tensor_list g = ag::grad({f(X, Y).sum()}, {X, Y}, {}, true, /*create_graph=*/true);
-    const tensor_list g2 = ag::grad({unfused(k, {X2, Y2})[0].sum()}, {X2, Y2}, {}, true, true);
-    REQUIRE(g[0].requires_grad());
-    check_close(g[0], g2[0], "dX");
-    check_close(g[1], g2[1], "dY", 7);
-    const tensor_list h = ag::grad({(g[0] * g[0]).sum() + g[1].sum()}, {X, Y});
-    const tensor_list h2 = ag::grad({(g2[0] * g2[0]).sum() + g2[1].sum()}, {X2, Y2});
-    check_close(h[0], h2[0], "d(dX)/dX", 3);
-    check_close(h[1], h2[1], "d(dX)/dY", 7);
+    for (const auto dtype : {gradc::kFloat64, gradc::kFloat32}) {
+        INFO((dtype == gradc::kFloat32 ? "Float" : "Double"));
+        const Tensor X = leaf_like(make_input({7, 3}, dtype, layout::transposed));
+        const Tensor Y = leaf_like(make_input({3}, dtype, layout::contiguous));
+        const Tensor X2 = leaf_like(X), Y2 = leaf_like(Y);
+        const tensor_list g = ag::grad({f(X, Y).sum()}, {X, Y}, {}, true, /*create_graph=*/true);
+        const tensor_list g2 = ag::grad({unfused(k, {X2, Y2})[0].sum()}, {X2, Y2}, {}, true, true);
+        REQUIRE(g[0].requires_grad());
+        check_close(g[0], g2[0], "dX");
+        check_close(g[1], g2[1], "dY", 7);
+        const tensor_list h = ag::grad({(g[0] * g[0]).sum() + g[1].sum()}, {X, Y});
+        const tensor_list h2 = ag::grad({(g2[0] * g2[0]).sum() + g2[1].sum()}, {X2, Y2});
+        check_close(h[0], h2[0], "d(dX)/dX", 3);
+        check_close(h[1], h2[1], "d(dX)/dY", 7);
+    }
 }
 
 TEST_CASE("gradcheck and gradgradcheck pass on fused kernels", "[fused][gradcheck]") {

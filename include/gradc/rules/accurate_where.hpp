@@ -17,7 +17,7 @@ namespace gradc::rules {
 /// `cheap_is_accurate()` is the lane-wise condition (called for scalars and batches only);
 /// `cheap()` and `dear()` compute the two forms.
 template <class T, class Test, class Cheap, class Dear>
-T accurate_where(const Test& cheap_is_accurate, const Cheap& cheap, const Dear& dear) {
+GRADC_RULE_INLINE T accurate_where(const Test& cheap_is_accurate, const Cheap& cheap, const Dear& dear) {
     if constexpr (std::is_floating_point_v<T>) {
         return cheap_is_accurate() ? T(cheap()) : T(dear());
     } else if constexpr (simd_batch<T>) {

@@ -21,7 +21,7 @@ namespace gradc::rules {
 /// exp(a); on batches, lanes at the edges of xsimd's range are computed as exp(a/2)²
 /// (a/2 is exact; two roundings more), only when a batch has such a lane.
 template <class T>
-T exponential(const T& a) {
+GRADC_RULE_INLINE T exponential(const T& a) {
     using std::exp;
     if constexpr (!simd_batch<T>) {
         return exp(a);
@@ -40,7 +40,7 @@ T exponential(const T& a) {
 /// two (exact) when the larger one is so large or so small that its square would
 /// overflow or underflow.
 template <class T>
-T hypotenuse(const T& a, const T& b) {
+GRADC_RULE_INLINE T hypotenuse(const T& a, const T& b) {
     using std::hypot;
     if constexpr (!simd_batch<T>) {
         return hypot(a, b);
@@ -63,7 +63,7 @@ T hypotenuse(const T& a, const T& b) {
 
 /// atan2(a, b) with C's values where both operands are zero or both infinite.
 template <class T>
-T arc_tangent2(const T& a, const T& b) {
+GRADC_RULE_INLINE T arc_tangent2(const T& a, const T& b) {
     using std::atan2;
     if constexpr (!simd_batch<T>) {
         return atan2(a, b);
@@ -84,7 +84,7 @@ T arc_tangent2(const T& a, const T& b) {
 
 /// `r` = f(a) for a function with f(±0) = ±0: on batches, ±0 where a is ±0.
 template <class T>
-T keep_zero_sign(const T& a, const T& r) {
+GRADC_RULE_INLINE T keep_zero_sign(const T& a, const T& r) {
     if constexpr (!simd_batch<T>) {
         return r;
     } else {
@@ -95,7 +95,7 @@ T keep_zero_sign(const T& a, const T& r) {
 /// erf(a) (Erfc = false) or erfc(a) (Erfc = true) given a batch result `r` that may be NaN
 /// far in the tail: beyond |a| = 30 erf is ±1 and erfc is 0 or 2 in float and double.
 template <bool Erfc, class T>
-T error_function_tail(const T& a, const T& r) {
+GRADC_RULE_INLINE T error_function_tail(const T& a, const T& r) {
     if constexpr (!simd_batch<T>) {
         return r;
     } else {

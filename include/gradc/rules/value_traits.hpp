@@ -6,6 +6,12 @@
 
 #include <type_traits>
 
+/// The helpers that give SIMD batches C's special values and accurate partials
+/// (batch_special_values.hpp, subnormal_batch.hpp, accurate_where.hpp) are forced inline:
+/// each tests its lanes (`any`, `all`) and branches, which made g++ keep them out of line
+/// in large kernels, and an out-of-line call passes its batch operands through memory.
+#define GRADC_RULE_INLINE [[gnu::always_inline]] inline
+
 namespace gradc::rules {
 
 /// Scalar type of a value type: `double` for `double`, `float` for
