@@ -1,0 +1,19 @@
+# ns/point against N, log-log, one panel per kernel, every implementation; data from
+# bench/sweep_report.py (sweep_<kernel>.dat). Variables: datadir, outfile, term (png|svg).
+if (!exists("term")) term = 'png'
+if (term eq 'png') { set terminal pngcairo size 1500,900 font "sans,10" background rgb "white" } else { set terminal svg size 1500,900 dynamic font "sans,10" background rgb "white" }
+set output outfile
+set termoption noenhanced
+set datafile missing "-"
+set logscale xy 10
+set grid xtics ytics mytics
+set key top right font ",8" box opaque
+set xlabel "N (points)"
+set ylabel "ns per point"
+set multiplot layout 2,3 title "gradc benchmark at every size: value + gradient, best of the passes, one core"
+do for [k in "seed normal_logpdf black_scholes mlp loglik"] {
+    f = sprintf("%s/sweep_%s.dat", datadir, k)
+    set title k
+    plot for [c=2:11] f using 1:c with linespoints title columnheader(c)
+}
+unset multiplot
