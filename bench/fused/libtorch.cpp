@@ -3,12 +3,13 @@
 #include <benchmark/benchmark.h>
 #include <torch/torch.h>
 
-#include "allocations.hpp"
 #include "data.hpp"
+#include "measure.hpp"
 
 namespace {
 
 namespace fb = fused_bench;
+using fb::sizes;
 
 std::vector<torch::Tensor> leaves(const std::vector<fb::operand>& ops) {
     std::vector<torch::Tensor> t;
@@ -27,18 +28,7 @@ void BM_libtorch(benchmark::State& state) {
         }(std::make_index_sequence<F::inputs>{});
         return torch::autograd::grad({z.sum()}, in);
     };
-    // Once untimed, counting the large allocations (as main.cpp's measure()).
-    const auto before = fb::large_allocations();
-    benchmark::DoNotOptimize(step());
-    const auto after = fb::large_allocations();
-    for (auto _ : state) benchmark::DoNotOptimize(step());
-    state.counters["allocs"] = double(after.count - before.count);
-    state.counters["alloc_MB"] = double(after.bytes - before.bytes) / 1e6;
-    state.SetItemsProcessed(state.iterations() * state.range(0));
-}
-
-void sizes(benchmark::internal::Benchmark* b) {
-    b->Arg(1000000)->Arg(10000000)->Unit(benchmark::kMillisecond)->UseRealTime();
+    fb::measure(state, step);
 }
 
 }  // namespace

@@ -13,12 +13,14 @@
 #include <gradc/autograd.hpp>
 #include <gradc/gradc.hpp>
 
-#include "allocations.hpp"
 #include "data.hpp"
+#include "measure.hpp"
 
 namespace {
 
 namespace fb = fused_bench;
+using fb::measure;
+using fb::sizes;
 namespace ag = gradc::autograd;
 using gradc::Tensor;
 using gradc::tensor_list;
@@ -32,19 +34,6 @@ tensor_list leaves(const std::vector<fb::operand>& ops) {
 template <class F>
 auto compiled() {
     return std::apply([](auto... v) { return gradc::compile(F::f(v...)); }, gradc::variables<F::inputs>());
-}
-
-/// Runs `step` (one forward + backward) once untimed, counting its large allocations (and
-/// growing the heap to what it needs), then in the timed loop.
-template <class Step>
-void measure(benchmark::State& state, Step&& step) {
-    const auto before = fb::large_allocations();
-    benchmark::DoNotOptimize(step());
-    const auto after = fb::large_allocations();
-    for (auto _ : state) benchmark::DoNotOptimize(step());
-    state.counters["allocs"] = double(after.count - before.count);
-    state.counters["alloc_MB"] = double(after.bytes - before.bytes) / 1e6;
-    state.SetItemsProcessed(state.iterations() * state.range(0));
 }
 
 template <class F>
@@ -66,10 +55,6 @@ void BM_unfused(benchmark::State& state) {
                                     }(std::make_index_sequence<F::inputs>{}));
         return ag::grad({z.sum()}, in);
     });
-}
-
-void sizes(benchmark::internal::Benchmark* b) {
-    b->Arg(1000000)->Arg(10000000)->Unit(benchmark::kMillisecond)->UseRealTime();
 }
 
 }  // namespace
