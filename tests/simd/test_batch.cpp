@@ -182,6 +182,33 @@ TEMPLATE_TEST_CASE("value_batch and jvp_batch of a kernel with two outputs", "[s
     });
 }
 
+TEMPLATE_TEST_CASE("vjp_batch equals vjp at every point, every lane and the tail", "[simd]", double, float) {
+    using T = TestType;
+    auto [x, y, z] = gradc::variables<3>();
+    // Two outputs, derivatives by z and x only (in that order).
+    const auto k = gradc::compile(x * y + sin(z), x / y - z * z, gradc::wrt(z, x));
+    for_each_arch([&]<class A>(A arch) {
+        constexpr std::size_t L = batch<T, A>::size;
+        for (std::size_t n = 0; n <= 3 * L + 1; ++n) {
+            const auto p = random_points<T>(3, n, 0.5, 2.0, 11 + unsigned(n));
+            const auto w = random_points<T>(2, n, -1, 1, 17 + unsigned(n));
+            soa<T> g(2, n);
+            k.vjp_batch(p.template in<3>(), w.template in<2>(), g.template out<2>(), arch);
+            for (std::size_t i = 0; i < n; ++i) {
+                const auto s = k.vjp(std::array<T, 3>{p.spans[0][i], p.spans[1][i], p.spans[2][i]},
+                                     std::array<T, 2>{w.spans[0][i], w.spans[1][i]});
+                for (std::size_t j = 0; j < 2; ++j) CHECK(same(g.spans[j][i], s.gradient[j], arithmetic_ulps + 2));
+            }
+        }
+    });
+    // One weight span per output, one gradient span per wrt variable: checked first.
+    const auto p = random_points<T>(3, 4, 0.5, 2.0, 1);
+    const auto w1 = random_points<T>(1, 4, -1, 1, 2);
+    soa<T> g(2, 4);
+    CHECK_THROWS_WITH(k.vjp_batch(p.template in<3>(), w1.template in<1>(), g.template out<2>()),
+                      Catch::Matchers::Contains("vjp_batch") && Catch::Matchers::Contains("weights"));
+}
+
 TEMPLATE_TEST_CASE("max and min propagate NaN in batch calls as in scalar calls", "[simd]", double, float) {
     // xsimd evaluates a != a as an ordered comparison; the rules test isnan instead.
     auto [x, y] = gradc::variables<2>();
