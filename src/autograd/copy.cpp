@@ -9,9 +9,9 @@
 namespace gradc {
 
 namespace kernels {
-Shape broadcast_strides(const Tensor& t, const Shape& out) {
-    const auto& sizes = t.sizes();
-    const auto& strides = t.strides();
+Shape broadcast_strides(const Tensor& t, const Shape& out) { return broadcast_strides(t.sizes(), t.strides(), out); }
+
+Shape broadcast_strides(const Shape& sizes, const Shape& strides, const Shape& out) {
     Shape s(out.size(), 0);
     const std::size_t lead = out.size() - sizes.size();
     for (std::size_t i = 0; i < sizes.size(); ++i) s[lead + i] = sizes[i] == 1 ? 0 : strides[i];

@@ -63,6 +63,13 @@ ScalarType result_dtype(const tensor_list& inputs) {
     return kFloat32;
 }
 
+/// Whether a derivative computed from `tensors` must record a graph (with grad mode on).
+bool any_requires_grad(const tensor_list& tensors) {
+    for (const Tensor& t : tensors)
+        if (t.defined() && t.requires_grad()) return true;
+    return false;
+}
+
 /// The gradients of the wrt inputs: by the batch adjoint program, or recorded when they
 /// must be differentiable (a graph is being built and something in it requires grad).
 tensor_list backward(const block_programs& p, const tensor_list& grads, const BackwardContext& ctx, const geometry& g) {
@@ -74,21 +81,13 @@ tensor_list backward(const block_programs& p, const tensor_list& grads, const Ba
         any = any || needed[j];
     }
     if (!any) return tensor_list(needed.size());
-    bool differentiable = false;
-    if (GradMode::is_enabled()) {
-        for (const Tensor& t : inputs) differentiable = differentiable || t.requires_grad();
-        for (const Tensor& t : grads) differentiable = differentiable || t.requires_grad();
-    }
+    const bool differentiable = GradMode::is_enabled() && (any_requires_grad(inputs) || any_requires_grad(grads));
     return differentiable ? recorded_vjp(p, inputs, grads, needed) : batch_vjp(p, inputs, grads, needed, g);
 }
 
 tensor_list tangents_of(const block_programs& p, const tensor_list& inputs, const tensor_list& tangents,
                         const geometry& g) {
-    bool differentiable = false;
-    if (GradMode::is_enabled()) {
-        for (const Tensor& t : inputs) differentiable = differentiable || t.requires_grad();
-        for (const Tensor& t : tangents) differentiable = differentiable || (t.defined() && t.requires_grad());
-    }
+    const bool differentiable = GradMode::is_enabled() && (any_requires_grad(inputs) || any_requires_grad(tangents));
     return differentiable ? recorded_jvp(p, inputs, tangents, g) : batch_jvp(p, inputs, tangents, g);
 }
 

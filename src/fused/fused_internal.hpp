@@ -6,8 +6,7 @@
 
 #include <gradc/autograd/tensor.hpp>
 #include <gradc/fused/block_programs.hpp>
-#include <gradc/parallel/reduce.hpp>
-#include <gradc/parallel/threads.hpp>
+#include "../autograd/kernels/parallel.hpp"
 
 namespace gradc::autograd::fusion {
 
@@ -27,21 +26,12 @@ inline constexpr std::int64_t points_per_chunk = 16384;
 /// (fused_backward.cpp): the most threads such a pass keeps busy.
 inline constexpr std::int64_t chunks_per_round = 8;
 
-/// f(begin, end) for the chunks of [begin, end), on gradc::get_num_threads() threads
-/// when there are at least two chunks. Each chunk is computed alone.
+/// f(b, e) for the chunks of [begin, end), on gradc::get_num_threads() threads when there
+/// are at least two (the dynamic kernels' split, kernels/parallel.hpp, with this grain).
 template <class F>
 void for_each_chunk_of(std::int64_t begin, std::int64_t end, F&& f) {
-    const std::int64_t n = end - begin;
-    const std::int64_t chunks = (n + points_per_chunk - 1) / points_per_chunk;
-    const int threads = get_num_threads();
-    if (chunks < 2 || threads < 2) {
-        if (n > 0) f(begin, end);
-        return;
-    }
-    parallel::for_each_chunk(static_cast<std::size_t>(chunks), threads, [&](std::size_t c) {
-        const std::int64_t b = begin + static_cast<std::int64_t>(c) * points_per_chunk;
-        f(b, std::min(end, b + points_per_chunk));
-    });
+    kernels::parallel_ranges(
+        end - begin, [&](std::int64_t b, std::int64_t e) { if (e > b) f(begin + b, begin + e); }, points_per_chunk);
 }
 
 /// "fuse(name)", for error messages.

@@ -1,6 +1,7 @@
 // Gathering and summing blocks of points along a broadcast shape (strided_blocks.hpp).
 #include "strided_blocks.hpp"
 
+#include "../autograd/kernels/loop.hpp"
 #include "../autograd/kernels/sum.hpp"
 
 #include <algorithm>
@@ -77,19 +78,14 @@ strided_operand strided_operand::of(const Tensor& t, const Shape& sizes) {
     strided_operand op;
     op.data = t.raw_data();
     op.dtype = t.dtype();
-    const std::size_t nd = sizes.size(), td = t.sizes().size();
-    op.strides = Shape(nd);
-    op.constant = true;
-    for (std::size_t d = 0; d < nd; ++d) {
-        const bool present = d >= nd - td;
-        const std::int64_t size = present ? t.sizes()[d - (nd - td)] : 1;
-        op.strides[d] = (present && size != 1) ? t.strides()[d - (nd - td)] : 0;
-        if (sizes[d] != 1 && op.strides[d] != 0) op.constant = false;
-    }
+    op.strides = kernels::broadcast_strides(t, sizes);
     const Shape want = contiguous_strides(sizes);
-    op.contiguous = true;
-    for (std::size_t d = 0; d < nd; ++d)
-        if (sizes[d] != 1 && op.strides[d] != want[d]) op.contiguous = false;
+    op.constant = op.contiguous = true;
+    for (std::size_t d = 0; d < sizes.size(); ++d) {
+        if (sizes[d] == 1) continue;  // a dimension of size 1 has any stride
+        op.constant = op.constant && op.strides[d] == 0;
+        op.contiguous = op.contiguous && op.strides[d] == want[d];
+    }
     return op;
 }
 
@@ -119,14 +115,7 @@ void scatter_add(T* dst, const Shape& strides, const Shape& sizes, std::int64_t 
 }
 
 Shape summed_strides(const Shape& own, const Shape& sizes) {
-    const Shape c = contiguous_strides(own);
-    const std::size_t nd = sizes.size(), od = own.size();
-    Shape s(nd);
-    for (std::size_t d = 0; d < nd; ++d) {
-        const bool present = d >= nd - od;
-        s[d] = (present && own[d - (nd - od)] != 1) ? c[d - (nd - od)] : 0;
-    }
-    return s;
+    return kernels::broadcast_strides(own, contiguous_strides(own), sizes);
 }
 
 template const double* gather(const strided_operand&, const Shape&, std::int64_t, std::int64_t, double*);

@@ -56,5 +56,7 @@ void for_each_run(const Shape& sizes, const std::array<const Shape*, N>& strides
 
 /// Strides of `t` seen with the broadcast shape `out` (0 along broadcast dimensions).
 Shape broadcast_strides(const Tensor& t, const Shape& out);
+/// The same for a layout given as sizes and strides.
+Shape broadcast_strides(const Shape& sizes, const Shape& strides, const Shape& out);
 
 }  // namespace gradc::kernels

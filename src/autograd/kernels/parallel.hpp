@@ -21,18 +21,19 @@ namespace gradc::kernels {
 inline constexpr std::int64_t elementwise_grain = std::int64_t{1} << 18;
 inline constexpr std::int64_t sum_chunk = std::int64_t{1} << 14;
 
-/// f(begin, end) over [0, n), on gradc::get_num_threads() threads for large n.
+/// f(begin, end) over [0, n), on gradc::get_num_threads() threads for large n, in chunks
+/// of `grain` elements.
 template <class F>
-void parallel_ranges(std::int64_t n, F&& f) {
-    const std::int64_t chunks = (n + elementwise_grain - 1) / elementwise_grain;
+void parallel_ranges(std::int64_t n, F&& f, std::int64_t grain = elementwise_grain) {
+    const std::int64_t chunks = (n + grain - 1) / grain;
     const int threads = get_num_threads();
     if (chunks < 2 || threads < 2) {
         f(std::int64_t{0}, n);
         return;
     }
     parallel::for_each_chunk(static_cast<std::size_t>(chunks), threads, [&](std::size_t c) {
-        const std::int64_t begin = static_cast<std::int64_t>(c) * elementwise_grain;
-        f(begin, std::min(n, begin + elementwise_grain));
+        const std::int64_t begin = static_cast<std::int64_t>(c) * grain;
+        f(begin, std::min(n, begin + grain));
     });
 }
 
