@@ -44,6 +44,8 @@ struct Twice_ : gradc::autograd::Function<Twice_> {
 };
 
 int main() {
+    // Computes in double, as numerical code does; gradc's default (LibTorch's) is float32.
+    gradc::set_default_dtype(gradc::kFloat64);
     bool ok = true;
     auto x = gradc::tensor({-1.0, 0.0, 2.0}, gradc::requires_grad());
     auto y = Softplus::apply(x, 1.0);

@@ -7,6 +7,8 @@
 #include <gradc/autograd.hpp>
 
 int main() {
+    // Computes in double, as numerical code does; gradc's default (LibTorch's) is float32.
+    gradc::set_default_dtype(gradc::kFloat64);
     // Scalar inputs, as in the tutorial's first run.
     auto x1 = gradc::tensor({0.5}, gradc::requires_grad());
     auto x2 = gradc::tensor({0.5}, gradc::requires_grad());

@@ -12,6 +12,8 @@
 #include <gradc/gradc.hpp>
 
 int main() {
+    // Computes in double, as numerical code does; gradc's default (LibTorch's) is float32.
+    gradc::set_default_dtype(gradc::kFloat64);
     namespace ag = gradc::autograd;
     // gelu(u) = u·Φ(u), u = x + b: the bias broadcasts along the rows of x.
     auto [x, b] = gradc::variables<2>();

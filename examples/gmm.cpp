@@ -63,6 +63,8 @@ gmm_result dynamic_objective(const std::vector<std::vector<double>>& points, con
 }
 
 int main() {
+    // Computes in double, as numerical code does; gradc's default (LibTorch's) is float32.
+    gradc::set_default_dtype(gradc::kFloat64);
     const std::size_t n = 1000;
     std::vector<std::vector<double>> points(d, std::vector<double>(n));
     for (std::size_t j = 0; j < d; ++j)

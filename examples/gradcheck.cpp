@@ -26,6 +26,8 @@ struct WrongXExp : gradc::autograd::Function<WrongXExp> {
 };
 
 int main() {
+    // Computes in double, as numerical code does; gradc's default (LibTorch's) is float32.
+    gradc::set_default_dtype(gradc::kFloat64);
     namespace ag = gradc::autograd;
     bool ok = true;
     gradc::manual_seed(7);

@@ -13,6 +13,8 @@ using gradc::Tensor;
 using gradc::tensor_list;
 
 int main() {
+    // Computes in double, as numerical code does; gradc's default (LibTorch's) is float32.
+    gradc::set_default_dtype(gradc::kFloat64);
     bool ok = true;
     std::vector<std::string> log;
 

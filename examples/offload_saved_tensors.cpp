@@ -90,6 +90,8 @@ Tensor model(const Tensor& x, const Tensor& w) {
 }  // namespace
 
 int main() {
+    // Computes in double, as numerical code does; gradc's default (LibTorch's) is float32.
+    gradc::set_default_dtype(gradc::kFloat64);
     gradc::manual_seed(7);
     const std::int64_t n = 20000;
     Tensor x = gradc::randn({n}, gradc::requires_grad());

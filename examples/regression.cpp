@@ -7,6 +7,8 @@
 #include <gradc/autograd.hpp>
 
 int main() {
+    // Computes in double, as numerical code does; gradc's default (LibTorch's) is float32.
+    gradc::set_default_dtype(gradc::kFloat64);
     gradc::manual_seed(0);
     // Data: y = X·w_true + b_true + noise, 200 samples with 3 features.
     const auto w_true = gradc::tensor({{1.5}, {-2.0}, {0.5}});

@@ -18,6 +18,8 @@
 using gradc::Tensor;
 
 int main() {
+    // Computes in double, as numerical code does; gradc's default (LibTorch's) is float32.
+    gradc::set_default_dtype(gradc::kFloat64);
     bool ok = true;
     constexpr int kThreads = 4;
 

@@ -35,7 +35,7 @@ double median_seconds(const std::function<void()>& f, int runs) {
 constexpr int kScalarOps = 100000;
 
 void gradc_scalar_chain() {
-    auto x = gradc::tensor({0.5}, gradc::requires_grad());
+    auto x = gradc::tensor({0.5}, gradc::dtype(gradc::kFloat64).requires_grad(true));
     gradc::Tensor y = x;
     for (int i = 0; i < kScalarOps / 4; ++i) y = gradc::sin(y * 0.9 + 0.1) * 1.01;  // 4 ops
     y.backward();

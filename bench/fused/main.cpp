@@ -27,7 +27,7 @@ using gradc::tensor_list;
 
 tensor_list leaves(const std::vector<fb::operand>& ops) {
     tensor_list t;
-    for (const auto& o : ops) t.push_back(gradc::from_vector(o.values, gradc::Shape(o.shape.begin(), o.shape.end()), gradc::requires_grad()));
+    for (const auto& o : ops) t.push_back(gradc::from_vector(o.values, gradc::Shape(o.shape.begin(), o.shape.end()), gradc::dtype(gradc::kFloat64).requires_grad(true)));
     return t;
 }
 

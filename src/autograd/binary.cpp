@@ -41,7 +41,7 @@ Tensor operator/(double a, const Tensor& b) { return binary_op<r::div>(Tensor(a)
 namespace kernels {
 
 ScalarType float_type(ScalarType t) {
-    return is_differentiable_type(t) ? t : kFloat64;
+    return is_differentiable_type(t) ? t : get_default_dtype();
 }
 
 ScalarType result_type(const Tensor& a, const Tensor& b) {
@@ -55,7 +55,7 @@ ScalarType result_type(const Tensor& a, const Tensor& b) {
         const ScalarType w = wa ? a.dtype() : b.dtype();
         r = d;
         if (is_complex(w) && !is_complex(d)) r = to_complex_type(float_type(d));
-        else if (is_differentiable_type(w) && !is_differentiable_type(d)) r = w;
+        else if (is_differentiable_type(w) && !is_differentiable_type(d)) r = get_default_dtype();
     }
     return float_type(r);
 }

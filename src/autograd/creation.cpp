@@ -34,7 +34,7 @@ Tensor from_values(const V* values, std::size_t n, const Shape& sizes, ScalarTyp
 }  // namespace
 
 Tensor scalar_tensor(double value, TensorOptions options) {
-    return finish(from_values(&value, 1, {}, options.dtype_or(kFloat64)), options);
+    return finish(from_values(&value, 1, {}, options.dtype()), options);
 }
 
 namespace detail {
@@ -44,7 +44,7 @@ Tensor make_tensor(const std::vector<double>& values, const Shape& sizes, Scalar
 }
 
 Tensor make_complex_tensor(const std::vector<std::complex<double>>& values, const TensorOptions& options) {
-    const ScalarType dt = options.dtype_or(kComplex128);
+    const ScalarType dt = options.dtype_or(to_complex_type(get_default_dtype()));
     if (!is_complex(dt)) throw Error("gradc: tensor: complex values need a complex dtype, got " + std::string(to_string(dt)));
     return finish(from_values(values.data(), values.size(), {static_cast<std::int64_t>(values.size())}, dt), options);
 }
@@ -66,17 +66,17 @@ Tensor tensor_i64(const std::vector<std::int64_t>& values, const Shape& sizes) {
 }
 
 Tensor from_vector(const std::vector<double>& values, const Shape& sizes, TensorOptions options) {
-    return finish(from_values(values.data(), values.size(), sizes, options.dtype_or(kFloat64)), options);
+    return finish(from_values(values.data(), values.size(), sizes, options.dtype()), options);
 }
 
 Tensor empty(const Shape& sizes, TensorOptions options) {
-    return finish(empty_tensor(sizes, options.dtype_or(kFloat64)), options);
+    return finish(empty_tensor(sizes, options.dtype()), options);
 }
 
 Tensor zeros(const Shape& sizes, TensorOptions options) { return empty(sizes, options); }
 
 Tensor full(const Shape& sizes, double value, TensorOptions options) {
-    Tensor t = empty_tensor(sizes, options.dtype_or(kFloat64));
+    Tensor t = empty_tensor(sizes, options.dtype());
     detail::fill_raw(t, value);
     return finish(t, options);
 }

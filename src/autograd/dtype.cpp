@@ -1,3 +1,5 @@
+#include <atomic>
+
 #include <gradc/autograd/dtype.hpp>
 
 namespace gradc {
@@ -12,6 +14,23 @@ std::string_view to_string(ScalarType t) {
         case ScalarType::ComplexDouble: return "ComplexDouble";
     }
     return "Unknown";
+}
+
+namespace {
+// Process-wide, as torch.set_default_dtype: threads started by a test or a program see
+// the dtype its main thread chose.
+std::atomic<ScalarType> default_dtype{kFloat32};
+}  // namespace
+
+ScalarType get_default_dtype() {
+    return default_dtype.load(std::memory_order_relaxed);
+}
+
+void set_default_dtype(ScalarType t) {
+    if (!is_floating_point(t))
+        throw Error("gradc: set_default_dtype: only floating-point types are supported as the default type, got " +
+                    std::string(to_string(t)));
+    default_dtype.store(t, std::memory_order_relaxed);
 }
 
 std::size_t element_size(ScalarType t) {

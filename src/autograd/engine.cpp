@@ -11,6 +11,7 @@
 #include <gradc/autograd/reduction.hpp>
 #include <gradc/autograd/tensor_impl.hpp>
 
+#include "anomaly_checks.hpp"
 #include "graph_task.hpp"
 #include "internal.hpp"
 
@@ -159,10 +160,11 @@ void run_ready_nodes(GraphTask& task, ReadyQueue& ready) {
         Node* node = ready.top();
         ready.pop();
         tensor_list inputs = take_inputs(task, node);
-        const bool run = any_defined(inputs) && (!task.restricted || task.needed[node]);
+        const bool run = (any_defined(inputs) || node->runs_without_gradients()) && (!task.restricted || task.needed[node]);
         tensor_list outputs;
         if (run) {
-            outputs = node->run(std::move(inputs));
+            outputs = AnomalyMode::is_enabled() ? anomaly::run_checked(*node, std::move(inputs))
+                                                : node->run(std::move(inputs));
             if (!task.keep_graph) node->release_saved_variables();
         }
         accumulate_outputs(task, node, outputs, run, ready);

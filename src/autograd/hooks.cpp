@@ -104,8 +104,26 @@ void detail::check_hookable(const Tensor& t, const char* what) {
 
 autograd::RemovableHandle Tensor::register_tensor_hook(autograd::TensorHook fn) const {
     detail::check_hookable(*this, "register_hook");
-    if (is_leaf()) return autograd::add_leaf_hook(*this, &AutogradMeta::hooks, std::move(fn));
-    return grad_fn()->add_tensor_pre_hook(output_nr(), std::move(fn));
+    autograd::RemovableHandle handle = is_leaf() ? autograd::add_leaf_hook(*this, &AutogradMeta::hooks, std::move(fn))
+                                                 : grad_fn()->add_tensor_pre_hook(output_nr(), std::move(fn));
+    AutogradMeta& meta = impl()->meta();
+    std::lock_guard<std::mutex> lock(meta.mutex);
+    const auto position = static_cast<unsigned>(meta.registered_hooks.size());
+    meta.registered_hooks.push_back(handle);
+    return autograd::RemovableHandle([handle]() mutable { handle.remove(); }, position);
+}
+
+void Tensor::remove_hook(unsigned position) const {
+    detail::check_defined(*this, "remove_hook");
+    autograd::RemovableHandle handle;
+    bool found = false;
+    if (impl()->autograd) {
+        std::lock_guard<std::mutex> lock(impl()->autograd->mutex);
+        found = position < impl()->autograd->registered_hooks.size();
+        if (found) handle = impl()->autograd->registered_hooks[position];
+    }
+    if (!found) throw Error("gradc: remove_hook: invalid index, no hook at position " + std::to_string(position));
+    handle.remove();  // a no-op for a hook already removed
 }
 
 autograd::RemovableHandle Tensor::register_post_accumulate_grad_hook(std::function<void(const Tensor&)> fn) const {

@@ -35,7 +35,7 @@ void check_inplace_allowed(const Tensor& self, const char* op) {
 }
 
 // Runs `compute(old value)` and stores the result into `self`.
-Tensor& inplace(Tensor& self, const char* op, const tensor_list& others, const std::function<Tensor(const Tensor&)>& compute) {
+Tensor& inplace(const Tensor& self, const char* op, const tensor_list& others, const std::function<Tensor(const Tensor&)>& compute) {
     check_inplace_allowed(self, op);
     tensor_list all = others;
     all.push_back(self);
@@ -66,7 +66,8 @@ Tensor& inplace(Tensor& self, const char* op, const tensor_list& others, const s
         }
     }
     autograd::forward_ad::detail::update_inplace(self, result);
-    return self;
+    // In-place methods are const, as in LibTorch: the handle is unchanged, its values change.
+    return const_cast<Tensor&>(self);
 }
 
 // A constant as the new value, with a zero gradient back to the old one.
@@ -79,17 +80,17 @@ Tensor constant_like(const Tensor& old, double v) {
 
 }  // namespace
 
-Tensor& Tensor::add_(const Tensor& o, double alpha) { return inplace(*this, "add_", {o}, [&](const Tensor& x) { return gradc::add(x, o, alpha); }); }
-Tensor& Tensor::add_(double o) { return inplace(*this, "add_", {}, [&](const Tensor& x) { return x + o; }); }
-Tensor& Tensor::sub_(const Tensor& o, double alpha) { return inplace(*this, "sub_", {o}, [&](const Tensor& x) { return gradc::sub(x, o, alpha); }); }
-Tensor& Tensor::sub_(double o) { return inplace(*this, "sub_", {}, [&](const Tensor& x) { return x - o; }); }
-Tensor& Tensor::mul_(const Tensor& o) { return inplace(*this, "mul_", {o}, [&](const Tensor& x) { return x * o; }); }
-Tensor& Tensor::mul_(double o) { return inplace(*this, "mul_", {}, [&](const Tensor& x) { return x * o; }); }
-Tensor& Tensor::div_(const Tensor& o) { return inplace(*this, "div_", {o}, [&](const Tensor& x) { return x / o; }); }
-Tensor& Tensor::div_(double o) { return inplace(*this, "div_", {}, [&](const Tensor& x) { return x / o; }); }
-Tensor& Tensor::zero_() { return fill_(0.0); }
-Tensor& Tensor::fill_(double v) { return inplace(*this, "fill_", {}, [&](const Tensor& x) { return constant_like(x, v); }); }
-Tensor& Tensor::copy_(const Tensor& src) {
+Tensor& Tensor::add_(const Tensor& o, double alpha) const { return inplace(*this, "add_", {o}, [&](const Tensor& x) { return gradc::add(x, o, alpha); }); }
+Tensor& Tensor::add_(double o) const { return inplace(*this, "add_", {}, [&](const Tensor& x) { return x + o; }); }
+Tensor& Tensor::sub_(const Tensor& o, double alpha) const { return inplace(*this, "sub_", {o}, [&](const Tensor& x) { return gradc::sub(x, o, alpha); }); }
+Tensor& Tensor::sub_(double o) const { return inplace(*this, "sub_", {}, [&](const Tensor& x) { return x - o; }); }
+Tensor& Tensor::mul_(const Tensor& o) const { return inplace(*this, "mul_", {o}, [&](const Tensor& x) { return x * o; }); }
+Tensor& Tensor::mul_(double o) const { return inplace(*this, "mul_", {}, [&](const Tensor& x) { return x * o; }); }
+Tensor& Tensor::div_(const Tensor& o) const { return inplace(*this, "div_", {o}, [&](const Tensor& x) { return x / o; }); }
+Tensor& Tensor::div_(double o) const { return inplace(*this, "div_", {}, [&](const Tensor& x) { return x / o; }); }
+Tensor& Tensor::zero_() const { return fill_(0.0); }
+Tensor& Tensor::fill_(double v) const { return inplace(*this, "fill_", {}, [&](const Tensor& x) { return constant_like(x, v); }); }
+Tensor& Tensor::copy_(const Tensor& src) const {
     detail::check_defined(src, "copy_");
     return inplace(*this, "copy_", {src}, [&](const Tensor& x) {
         broadcast_shapes(src.sizes(), x.sizes(), "copy_");
@@ -98,15 +99,15 @@ Tensor& Tensor::copy_(const Tensor& src) {
         return gradc::expand(s, x.sizes()) + constant_like(x, 0.0);
     });
 }
-Tensor& Tensor::clamp_(std::optional<double> lo, std::optional<double> hi) {
+Tensor& Tensor::clamp_(std::optional<double> lo, std::optional<double> hi) const {
     return inplace(*this, "clamp_", {}, [&](const Tensor& x) { return gradc::clamp(x, lo, hi); });
 }
-Tensor& Tensor::relu_() { return inplace(*this, "relu_", {}, [](const Tensor& x) { return gradc::relu(x); }); }
-Tensor& Tensor::sin_() { return inplace(*this, "sin_", {}, [](const Tensor& x) { return gradc::sin(x); }); }
-Tensor& Tensor::cos_() { return inplace(*this, "cos_", {}, [](const Tensor& x) { return gradc::cos(x); }); }
-Tensor& Tensor::exp_() { return inplace(*this, "exp_", {}, [](const Tensor& x) { return gradc::exp(x); }); }
-Tensor& Tensor::neg_() { return inplace(*this, "neg_", {}, [](const Tensor& x) { return gradc::neg(x); }); }
-Tensor& Tensor::sigmoid_() { return inplace(*this, "sigmoid_", {}, [](const Tensor& x) { return gradc::sigmoid(x); }); }
-Tensor& Tensor::tanh_() { return inplace(*this, "tanh_", {}, [](const Tensor& x) { return gradc::tanh(x); }); }
+Tensor& Tensor::relu_() const { return inplace(*this, "relu_", {}, [](const Tensor& x) { return gradc::relu(x); }); }
+Tensor& Tensor::sin_() const { return inplace(*this, "sin_", {}, [](const Tensor& x) { return gradc::sin(x); }); }
+Tensor& Tensor::cos_() const { return inplace(*this, "cos_", {}, [](const Tensor& x) { return gradc::cos(x); }); }
+Tensor& Tensor::exp_() const { return inplace(*this, "exp_", {}, [](const Tensor& x) { return gradc::exp(x); }); }
+Tensor& Tensor::neg_() const { return inplace(*this, "neg_", {}, [](const Tensor& x) { return gradc::neg(x); }); }
+Tensor& Tensor::sigmoid_() const { return inplace(*this, "sigmoid_", {}, [](const Tensor& x) { return gradc::sigmoid(x); }); }
+Tensor& Tensor::tanh_() const { return inplace(*this, "tanh_", {}, [](const Tensor& x) { return gradc::tanh(x); }); }
 
 }  // namespace gradc

@@ -7,6 +7,7 @@
 #include <gradc/autograd/node.hpp>
 #include <gradc/autograd/tensor_impl.hpp>
 
+#include "anomaly_checks.hpp"
 #include "internal.hpp"
 
 namespace gradc::autograd {
@@ -21,7 +22,9 @@ void check_hook_result(const Node& node, const char* kind, const tensor_list& r,
 }
 }  // namespace
 
-Node::Node() : sequence_nr_(next_sequence_nr.fetch_add(1, std::memory_order_relaxed)) {}
+Node::Node() : sequence_nr_(next_sequence_nr.fetch_add(1, std::memory_order_relaxed)) {
+    if (AnomalyMode::is_enabled()) anomaly_metadata_ = anomaly::record_metadata();
+}
 
 std::uint32_t Node::add_input_metadata(const Tensor& t) {
     input_metadata_.push_back(InputMetadata{t.sizes(), t.dtype()});

@@ -5,6 +5,7 @@
 #include <ostream>
 #include <sstream>
 
+#include <gradc/autograd/print.hpp>
 #include <gradc/autograd/tensor_impl.hpp>
 
 #include "internal.hpp"

@@ -43,6 +43,13 @@ Storage::Storage(std::size_t nbytes, bool zero) : small_{}, nbytes_(nbytes) {
     data_.reset(p);
 }
 
+Storage::Storage(std::byte* external, std::size_t nbytes, std::function<void(void*)> deleter)
+    : small_{}, nbytes_(nbytes), external_(external), deleter_(std::move(deleter)) {}
+
+Storage::~Storage() {
+    if (deleter_) deleter_(external_);
+}
+
 void Storage::Free::operator()(std::byte* p) const {
     std::free(p);
 }

@@ -9,6 +9,7 @@
 #include <gradc/autograd/grad_mode.hpp>
 #include <gradc/autograd/node.hpp>
 #include <gradc/autograd/tensor_impl.hpp>
+#include <gradc/autograd/warning.hpp>
 
 #include "internal.hpp"
 
@@ -106,6 +107,12 @@ std::int64_t Tensor::size(std::int64_t d) const { return sizes()[detail::wrap_di
 std::int64_t Tensor::stride(std::int64_t d) const { return strides()[detail::wrap_dim(d, dim(), "stride")]; }
 TensorOptions Tensor::options() const { return TensorOptions().dtype(dtype()); }
 
+void Tensor::check_dim(std::size_t expected, const char* what) const {
+    if (static_cast<std::size_t>(dim()) != expected)
+        throw Error(std::string("gradc: ") + what + ": expected " + std::to_string(expected) + " dims but tensor has " +
+                    std::to_string(dim()));
+}
+
 void Tensor::check_element_type(ScalarType expected, const char* what) const {
     if (dtype() != expected)
         throw Error(std::string("gradc: ") + what + ": expected element type " + std::string(to_string(expected)) +
@@ -166,9 +173,9 @@ const Tensor& Tensor::set_requires_grad(bool r) const {
     return *this;
 }
 
-Tensor& Tensor::requires_grad_(bool r) {
+Tensor& Tensor::requires_grad_(bool r) const {
     set_requires_grad(r);
-    return *this;
+    return const_cast<Tensor&>(*this);  // the handle is unchanged; its tensor changes
 }
 
 bool Tensor::is_leaf() const {
@@ -191,7 +198,13 @@ std::uint32_t Tensor::output_nr() const {
 const Tensor& Tensor::grad() const {
     static const Tensor none;
     auto& impl = need(impl_, "grad()");
-    return impl.autograd ? impl.autograd->grad : none;
+    const Tensor& g = impl.autograd ? impl.autograd->grad : none;
+    if (!g.defined() && !is_leaf() && !retains_grad())
+        warn("The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad attribute won't be "
+             "populated during autograd.backward(). If you indeed want the .grad field to be populated for a non-leaf "
+             "Tensor, use .retain_grad() on the non-leaf Tensor. If you access the non-leaf Tensor by mistake, make sure "
+             "you access the leaf Tensor instead.");
+    return g;
 }
 
 Tensor& Tensor::mutable_grad() const {
@@ -232,7 +245,17 @@ Tensor Tensor::detach() const {
     return alias_with_geometry(*this, impl.sizes, impl.strides, impl.offset);
 }
 
-Tensor& Tensor::detach_() {
+Tensor Tensor::tensor_data() const { return detach(); }
+
+Tensor Tensor::variable_data() const {
+    auto& impl = need(impl_, "variable_data()");
+    auto copy = std::make_shared<TensorImpl>(impl.storage, std::make_shared<VersionCounter>(), impl.dtype, impl.sizes,
+                                             impl.strides, impl.offset);
+    copy->inference = impl.inference;
+    return Tensor(std::move(copy));
+}
+
+Tensor& Tensor::detach_() const {
     auto& impl = need(impl_, "detach_()");
     if (is_view())
         throw Error("gradc: detach_(): can't detach views in-place; use detach() instead");
@@ -241,7 +264,7 @@ Tensor& Tensor::detach_() {
         impl.autograd->requires_grad = false;
         impl.autograd->output_nr = 0;
     }
-    return *this;
+    return const_cast<Tensor&>(*this);
 }
 
 std::uint32_t Tensor::_version() const { return need(impl_, "_version()").version->current(); }

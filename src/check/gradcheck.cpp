@@ -4,9 +4,9 @@
 // forward mode (J·u, column by column, with dual tensors) are each compared with the same
 // numerical Jacobian; gradcheck_internal.hpp lists the files that do each part.
 
+#include <gradc/autograd/warning.hpp>
 #include <gradc/check/gradcheck.hpp>
 
-#include <iostream>
 #include <string>
 
 #include <gradc/autograd/creation.hpp>
@@ -68,9 +68,9 @@ void add_diff_inputs(Problem& problem, const tensor_list& inputs) {
             fail("gradcheck: input " + std::to_string(position) + " requires grad but has dtype " +
                  std::string(to_string(t.dtype())) + "; only floating point and complex inputs can be checked.");
         if (t.dtype() == kFloat32 || t.dtype() == kComplex64)
-            std::cerr << "gradc gradcheck warning: input " << position << " has dtype " << to_string(t.dtype())
-                      << ": single precision is too low for reliable finite differences (eps = "
-                      << problem.options.eps << "); use float64 / complex128 inputs.\n";
+            warn("gradcheck: input " + std::to_string(position) + " has dtype " + std::string(to_string(t.dtype())) +
+                 ": single precision is too low for reliable finite differences (eps = " +
+                 std::to_string(problem.options.eps) + "); use float64 / complex128 inputs.");
         problem.diff_inputs.push_back(position);
     }
     if (problem.diff_inputs.empty())

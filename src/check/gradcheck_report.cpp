@@ -3,6 +3,7 @@
 #include <sstream>
 #include <string>
 
+#include <gradc/autograd/print.hpp>
 #include <gradc/autograd/tensor_impl.hpp>
 
 #include "gradcheck_internal.hpp"

@@ -201,6 +201,9 @@ std::vector<Case> table() {
     add("norm", one(m23), [](const tensor_list& x) -> tensor_list {
         return {gradc::norm(x[0]), gradc::norm(x[0], 2, {1}), gradc::norm(x[0], 2, {0}, true)};
     }, true);
+    add("var/std", one(b3), [](const tensor_list& x) -> tensor_list {
+        return {gradc::var(x[0]), gradc::var(x[0], {1}, false), gradc::std(x[0]), gradc::std(x[0], {0, 2}, true, true)};
+    }, true);
     add("logsumexp", one(b3), [](const tensor_list& x) -> tensor_list {
         return {gradc::logsumexp(x[0], {1}), gradc::logsumexp(x[0], {0, 2}, true)};
     }, false);

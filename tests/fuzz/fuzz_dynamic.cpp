@@ -138,7 +138,7 @@ void step(reader& in, std::vector<gradc::Tensor>& pool) {
             const std::int64_t rows = 1 + in.byte() % 2, cols = 1 + in.byte() % 2;
             std::vector<double> v;
             for (std::int64_t i = 0; i < rows * cols; ++i) v.push_back(in.value());
-            leaves.push_back(gradc::from_vector(v, {rows, cols}, gradc::TensorOptions().requires_grad(in.byte() % 2)));
+            leaves.push_back(gradc::from_vector(v, {rows, cols}, gradc::TensorOptions().dtype(gradc::kFloat64).requires_grad(in.byte() % 2)));
             push(leaves.back());
             break;
         }

@@ -1,9 +1,11 @@
 #pragma once
-/// Creating tensors. Values given as `double` make float64 tensors unless the options
-/// ask for another dtype (gradc's default dtype is float64, LibTorch's is float32).
+/// Creating tensors. Floating tensors made without a dtype in their options take the
+/// default dtype (`get_default_dtype()`: float32 unless `set_default_dtype` changed it, as
+/// in LibTorch), whatever the C++ type of the values.
 
 #include <complex>
 #include <concepts>
+#include <functional>
 #include <cstdint>
 #include <initializer_list>
 #include <type_traits>
@@ -23,14 +25,14 @@ void check_row_length(std::size_t row, std::size_t length, std::size_t expected)
 /// A 0-dim tensor holding `value`.
 Tensor scalar_tensor(double value, TensorOptions options = {});
 /// 1-D tensor from values: `gradc::tensor({0.5, 0.25}, gradc::requires_grad())`.
-/// Floating values make float64 tensors, integers int64 (as LibTorch), unless the options
-/// name a dtype. (Templates, so that `{{1.5}, {2.0}}` unambiguously means a 2×1 matrix.)
+/// Floating values (float or double) make tensors of the default dtype, integers int64 (as
+/// LibTorch), unless the options name a dtype. (Templates, so that `{{1.5}, {2.0}}` unambiguously means a 2×1 matrix.)
 template <class T>
     requires std::is_arithmetic_v<T>
 Tensor tensor(std::initializer_list<T> values, TensorOptions options = {}) {
     std::vector<double> v(values.begin(), values.end());
     return detail::make_tensor(v, {static_cast<std::int64_t>(v.size())},
-                               options.dtype_or(std::is_integral_v<T> && !std::is_same_v<T, bool> ? kInt64 : kFloat64), options);
+                               options.dtype_or(std::is_integral_v<T> && !std::is_same_v<T, bool> ? kInt64 : get_default_dtype()), options);
 }
 /// 2-D tensor from rows, which must all have the same length.
 template <class T>
@@ -44,9 +46,10 @@ Tensor tensor(std::initializer_list<std::initializer_list<T>> rows, TensorOption
         v.insert(v.end(), row.begin(), row.end());
     }
     return detail::make_tensor(v, {static_cast<std::int64_t>(rows.size()), static_cast<std::int64_t>(cols)},
-                               options.dtype_or(std::is_integral_v<T> && !std::is_same_v<T, bool> ? kInt64 : kFloat64), options);
+                               options.dtype_or(std::is_integral_v<T> && !std::is_same_v<T, bool> ? kInt64 : get_default_dtype()), options);
 }
-/// Complex 1-D tensor (complex128 unless the options say complex64).
+/// Complex 1-D tensor (the complex counterpart of the default dtype unless the options
+/// name one).
 template <class T>
 Tensor tensor(std::initializer_list<std::complex<T>> values, TensorOptions options = {}) {
     std::vector<std::complex<double>> v(values.begin(), values.end());
@@ -57,6 +60,15 @@ Tensor tensor_i64(std::initializer_list<std::int64_t> values);
 Tensor tensor_i64(const std::vector<std::int64_t>& values, const Shape& sizes);
 /// A tensor of the given shape from row-major values.
 Tensor from_vector(const std::vector<double>& values, const Shape& sizes, TensorOptions options = {});
+/// A tensor over `data`, which the caller owns, without a copy (LibTorch's from_blob):
+/// row-major unless strides are given; `deleter(data)` runs when the last tensor or view
+/// on it is gone (without one, keep the memory alive as long as the tensor). The dtype
+/// is the options' (the default dtype otherwise) and must match what `data` holds.
+Tensor from_blob(void* data, const Shape& sizes, TensorOptions options = {});
+Tensor from_blob(void* data, const Shape& sizes, const Shape& strides, TensorOptions options = {});
+Tensor from_blob(void* data, const Shape& sizes, std::function<void(void*)> deleter, TensorOptions options = {});
+Tensor from_blob(void* data, const Shape& sizes, const Shape& strides, std::function<void(void*)> deleter,
+                 TensorOptions options = {});
 
 Tensor empty(const Shape& sizes, TensorOptions options = {});
 Tensor zeros(const Shape& sizes, TensorOptions options = {});

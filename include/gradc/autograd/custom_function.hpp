@@ -106,6 +106,7 @@ class CustomNodeBase : public Node {
 public:
     CustomNodeBase(std::string name, std::vector<bool> is_tensor_arg, bool once_differentiable);
     ~CustomNodeBase() override;
+    bool runs_without_gradients() const override { return true; }
     std::string name() const override { return name_; }
     tensor_list apply(tensor_list&& grad_outputs) override;
     void release_variables() override;

@@ -51,6 +51,26 @@ ScalarType to_real_type(ScalarType t);
 /// complex64 for float32, complex128 for float64, the type itself for complex types.
 ScalarType to_complex_type(ScalarType t);
 
+/// The dtype of floating tensors made without a dtype in their options (`tensor({1.0})`,
+/// `ones`, `randn`, ...): float32 at start, as in LibTorch and PyTorch. One setting for the
+/// whole process, like `torch.set_default_dtype`. Complex factories use its complex
+/// counterpart (complex64 for float32).
+ScalarType get_default_dtype();
+/// Only kFloat32 and kFloat64 may be the default (a gradc::Error otherwise, and the
+/// default stays as it was).
+void set_default_dtype(ScalarType t);
+/// Sets the default dtype for a scope and restores the previous one at its end.
+class DefaultDtypeGuard {
+public:
+    explicit DefaultDtypeGuard(ScalarType t) : previous_(get_default_dtype()) { set_default_dtype(t); }
+    ~DefaultDtypeGuard() { set_default_dtype(previous_); }
+    DefaultDtypeGuard(const DefaultDtypeGuard&) = delete;
+    DefaultDtypeGuard& operator=(const DefaultDtypeGuard&) = delete;
+
+private:
+    ScalarType previous_;
+};
+
 /// The C++ element type of a dtype, for `data_ptr<T>()` and `item<T>()` checks.
 template <class T>
 struct dtype_of;

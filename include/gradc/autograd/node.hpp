@@ -16,6 +16,7 @@
 #include <type_traits>
 #include <vector>
 
+#include <gradc/autograd/anomaly_mode.hpp>
 #include <gradc/autograd/hook_list.hpp>
 #include <gradc/autograd/saved_variable.hpp>
 #include <gradc/autograd/small_vector.hpp>
@@ -64,6 +65,11 @@ public:
     virtual std::string name() const = 0;
     /// Gradients of the forward inputs from gradients of the forward outputs.
     virtual tensor_list apply(tensor_list&& grad_outputs) = 0;
+    /// Whether the engine runs this node when every gradient reaching it is undefined.
+    /// Built-in nodes would only pass undefined gradients on, so they are skipped; a
+    /// custom function runs, as in PyTorch (its backward sees zeros, or undefined tensors
+    /// with set_materialize_grads(false)).
+    virtual bool runs_without_gradients() const { return false; }
     /// Frees what was saved for backward (called after backward unless retain_graph).
     /// Callers other than the engine hold `mutex()` (see release_saved_variables).
     virtual void release_variables() {}
@@ -104,6 +110,8 @@ public:
     std::size_t num_inputs() const { return input_metadata_.size(); }
     /// Order of creation; the engine runs ready nodes newest first, as PyTorch does.
     std::uint64_t sequence_nr() const { return sequence_nr_; }
+    /// The forward trace recorded when the node was created in anomaly mode; null otherwise.
+    const std::shared_ptr<const AnomalyMetadata>& anomaly_metadata() const { return anomaly_metadata_; }
     const InputMetadata& input_metadata(std::size_t i) const { return input_metadata_.at(i); }
     std::uint32_t add_input_metadata(const Tensor& t);
     /// Whether input `i` of the forward op needs a gradient (its edge leads somewhere).
@@ -190,6 +198,7 @@ private:
     bool drains_release_queue_ = false;
     mutable std::mutex mutex_;
     std::uint64_t sequence_nr_;
+    std::shared_ptr<const AnomalyMetadata> anomaly_metadata_;
     hook_list<PreHook> pre_hooks_;
     hook_list<PostHook> post_hooks_;
     hook_list<OutputHook> tensor_pre_hooks_;

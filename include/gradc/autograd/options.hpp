@@ -24,10 +24,11 @@ public:
         o.requires_grad_ = r;
         return o;
     }
-    /// The dtype asked for, or `fallback` (float64 for values given as `double`).
+    /// The dtype asked for, or `fallback`.
     ScalarType dtype_or(ScalarType fallback) const { return dtype_.value_or(fallback); }
     bool has_dtype() const { return dtype_.has_value(); }
-    ScalarType dtype() const { return dtype_.value_or(kFloat64); }
+    /// The dtype asked for, or the default dtype (`get_default_dtype()`).
+    ScalarType dtype() const { return dtype_ ? *dtype_ : get_default_dtype(); }
     bool requires_grad() const { return requires_grad_; }
 
 private:

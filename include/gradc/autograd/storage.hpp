@@ -4,6 +4,7 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <utility>
 
@@ -16,9 +17,16 @@ namespace gradc {
 class Storage {
 public:
     explicit Storage(std::size_t nbytes, bool zero = true);
+    /// Memory that gradc does not own (from_blob): `deleter(data)` runs when the last
+    /// tensor on it is gone; without a deleter the caller keeps the memory alive.
+    Storage(std::byte* external, std::size_t nbytes, std::function<void(void*)> deleter);
+    ~Storage();
     Storage(const Storage&) = delete;
     Storage& operator=(const Storage&) = delete;
-    std::byte* data() const { return data_ ? data_.get() : const_cast<std::byte*>(small_); }
+    std::byte* data() const {
+        if (external_) return external_;
+        return data_ ? data_.get() : const_cast<std::byte*>(small_);
+    }
     std::size_t nbytes() const { return nbytes_; }
 
     struct Free {
@@ -32,6 +40,8 @@ private:
     alignas(16) std::byte small_[kSmall];
     std::unique_ptr<std::byte[], Free> data_;
     std::size_t nbytes_;
+    std::byte* external_ = nullptr;
+    std::function<void(void*)> deleter_;
 };
 
 /// Counts the in-place modifications of a storage. Shared by a tensor, its views and

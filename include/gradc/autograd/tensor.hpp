@@ -7,7 +7,6 @@
 #include <concepts>
 #include <cstdint>
 #include <functional>
-#include <iosfwd>
 #include <memory>
 #include <optional>
 #include <string>
@@ -15,8 +14,10 @@
 #include <type_traits>
 #include <vector>
 
+#include <gradc/autograd/accessor.hpp>
 #include <gradc/autograd/dtype.hpp>
 #include <gradc/autograd/options.hpp>
+#include <gradc/autograd/removable_handle.hpp>
 #include <gradc/autograd/scalar.hpp>
 #include <gradc/autograd/small_vector.hpp>
 #include <gradc/rules/value_traits.hpp>
@@ -29,6 +30,9 @@ using Shape = SmallVector<std::int64_t, 5>;
 class TensorImpl;
 class Tensor;
 using tensor_list = std::vector<Tensor>;
+namespace indexing {
+class TensorIndex;
+}
 
 namespace autograd {
 class Node;
@@ -39,23 +43,6 @@ using Variable = Tensor;
 using gradc::tensor_list;
 using variable_list = tensor_list;
 
-/// Returned by every hook registration; `remove()` unregisters the hook (a no-op the
-/// second time, or once the tensor or node it was registered on is gone).
-class RemovableHandle {
-public:
-    RemovableHandle() = default;
-    explicit RemovableHandle(std::function<void()> remover) : remover_(std::move(remover)) {}
-    void remove() {
-        if (auto r = std::move(remover_)) {
-            remover_ = nullptr;
-            r();
-        }
-    }
-
-private:
-    std::function<void()> remover_;
-};
-
 /// A tensor hook: receives the gradient of the tensor, returns a replacement or an
 /// undefined Tensor to keep it.
 using TensorHook = std::function<Tensor(const Tensor& grad)>;
@@ -64,7 +51,16 @@ using TensorHook = std::function<Tensor(const Tensor& grad)>;
 class Tensor {
 public:
     Tensor() = default;
+    Tensor(const Tensor&) = default;
+    Tensor(Tensor&&) noexcept = default;
     explicit Tensor(std::shared_ptr<TensorImpl> impl) : impl_(std::move(impl)) {}
+    /// Assigning to a named tensor rebinds the handle; assigning to a temporary writes
+    /// values into what it views, as in LibTorch: `x[0][1] = 2.0`, `x.slice(0, 1) = y`
+    /// (fill_ and copy_: versioned and checked like any in-place operation).
+    Tensor& operator=(const Tensor&) & = default;
+    Tensor& operator=(Tensor&&) & noexcept = default;
+    Tensor& operator=(const Tensor& values) &&;
+    Tensor& operator=(double value) &&;
     /// A 0-dim float64 "wrapped number": in mixed arithmetic it takes the dtype of the
     /// other operand (`x * 2.0` stays float32 for a float32 `x`), as Python scalars do.
     explicit Tensor(double value);
@@ -99,6 +95,17 @@ public:
         check_element_type(dtype_of_v<T>, "data_ptr");
         return static_cast<T*>(raw_data());
     }
+    /// `auto a = t.accessor<float, 2>(); a[i][j]`: element access through the strides,
+    /// checked once for element type and dimension count (not on temporaries, whose
+    /// storage could go away under the accessor).
+    template <class T, std::size_t N>
+    TensorAccessor<T, N> accessor() const& {
+        check_element_type(dtype_of_v<T>, "accessor");
+        check_dim(N, "accessor");
+        return TensorAccessor<T, N>(data_ptr<T>(), sizes().data(), strides().data());
+    }
+    template <class T, std::size_t N>
+    TensorAccessor<T, N> accessor() && = delete;
     void* raw_data() const;
     bool is_same(const Tensor& other) const { return impl_ == other.impl_; }
     TensorImpl* unsafeGetTensorImpl() const { return impl_.get(); }
@@ -113,7 +120,7 @@ public:
     bool requires_grad() const;
     /// Marks a leaf as requiring grad (or not). Throws for a non-leaf asked to stop:
     /// its requires_grad follows from its history.
-    Tensor& requires_grad_(bool requires_grad = true);
+    Tensor& requires_grad_(bool requires_grad = true) const;
     const Tensor& set_requires_grad(bool requires_grad) const;
     /// A leaf is a tensor without grad_fn: created by the user, or made while nothing it
     /// came from required grad.
@@ -127,7 +134,13 @@ public:
     bool retains_grad() const;
     /// Same data and version counter, no history, requires_grad = false.
     Tensor detach() const;
-    Tensor& detach_();
+    Tensor& detach_() const;
+    /// LibTorch's two shallow copies without history: `tensor_data()` shares the storage
+    /// and the version counter (as detach()); `variable_data()` shares the storage with a
+    /// new version counter, so in-place changes through it are invisible to the checks of
+    /// saved tensors.
+    Tensor tensor_data() const;
+    Tensor variable_data() const;
     std::uint32_t _version() const;
     bool is_inference() const;
     bool is_view() const;
@@ -153,6 +166,9 @@ public:
     /// `x.remove_hook(h)` for `auto h = x.register_hook(...)`: the handle's remove()
     /// (LibTorch returns a position instead; code that keeps it in `auto` ports as is).
     void remove_hook(autograd::RemovableHandle& handle) const { handle.remove(); }
+    /// Removes the hook at `position` (the `unsigned` a registration converts to). An
+    /// already removed position is a no-op; one never handed out is an error.
+    void remove_hook(unsigned position) const;
     /// For a leaf that requires grad: `fn(const Tensor& leaf)` runs after backward has
     /// accumulated into `leaf.grad()`. Throws for a non-leaf.
     autograd::RemovableHandle register_post_accumulate_grad_hook(std::function<void(const Tensor& leaf)> fn) const;
@@ -226,6 +242,19 @@ public:
     Tensor min() const;
     std::tuple<Tensor, Tensor> min(std::int64_t dim, bool keepdim = false) const;
     Tensor norm(double p = 2) const;
+    Tensor norm(double p, const Shape& dims, bool keepdim = false) const;
+    /// Variance and standard deviation with Bessel's correction (`unbiased`), over every
+    /// element or over `dims` (`std(0)` is one dimension, as LibTorch's int overloads).
+    Tensor var(bool unbiased = true) const;
+    Tensor var(const Shape& dims, bool unbiased = true, bool keepdim = false) const;
+    Tensor std(bool unbiased = true) const;
+    Tensor std(const Shape& dims, bool unbiased = true, bool keepdim = false) const;
+    template <std::integral I>
+        requires(!std::is_same_v<I, bool>)
+    Tensor var(I dim) const { return var(Shape{std::int64_t(dim)}); }
+    template <std::integral I>
+        requires(!std::is_same_v<I, bool>)
+    Tensor std(I dim) const { return std(Shape{std::int64_t(dim)}); }
     Tensor logsumexp(const Shape& dims, bool keepdim = false) const;
     Tensor softmax(std::int64_t dim) const;
     Tensor log_softmax(std::int64_t dim) const;
@@ -250,6 +279,14 @@ public:
     Tensor unsqueeze(std::int64_t dim) const;
     /// `t[i]`: select along dimension 0.
     Tensor operator[](std::int64_t index) const { return select(0, index); }
+    /// `t.index({Slice(1, None), 0, None, Ellipsis, idx})` (gradc::indexing): integers select,
+    /// slices narrow, None inserts a dimension, Ellipsis stands for the dimensions not
+    /// named, and one int64 tensor picks entries along its dimension (index_select).
+    Tensor index(std::initializer_list<indexing::TensorIndex> indices) const;
+    /// Writes `values` (or a number) into `index(indices)` in place; tensor indices are not
+    /// accepted here.
+    Tensor& index_put_(std::initializer_list<indexing::TensorIndex> indices, const Tensor& values) const;
+    Tensor& index_put_(std::initializer_list<indexing::TensorIndex> indices, double value) const;
 
     // ---- linear algebra and indexing ------------------------------------------------
     Tensor matmul(const Tensor& other) const;
@@ -259,26 +296,27 @@ public:
     Tensor index_select(std::int64_t dim, const Tensor& index) const;
     Tensor gather(std::int64_t dim, const Tensor& index) const;
 
-    // ---- in-place (bump the version counter) ----------------------------------------
-    Tensor& add_(const Tensor& other, double alpha = 1);
-    Tensor& add_(double other);
-    Tensor& sub_(const Tensor& other, double alpha = 1);
-    Tensor& sub_(double other);
-    Tensor& mul_(const Tensor& other);
-    Tensor& mul_(double other);
-    Tensor& div_(const Tensor& other);
-    Tensor& div_(double other);
-    Tensor& zero_();
-    Tensor& fill_(double value);
-    Tensor& copy_(const Tensor& src);
-    Tensor& clamp_(std::optional<double> min, std::optional<double> max = std::nullopt);
-    Tensor& relu_();
-    Tensor& sin_();
-    Tensor& cos_();
-    Tensor& exp_();
-    Tensor& neg_();
-    Tensor& sigmoid_();
-    Tensor& tanh_();
+    // ---- in-place (bump the version counter; const as in LibTorch, so `x.grad().zero_()`
+    //      works on the const gradient: the handle stays, the values change) -----------
+    Tensor& add_(const Tensor& other, double alpha = 1) const;
+    Tensor& add_(double other) const;
+    Tensor& sub_(const Tensor& other, double alpha = 1) const;
+    Tensor& sub_(double other) const;
+    Tensor& mul_(const Tensor& other) const;
+    Tensor& mul_(double other) const;
+    Tensor& div_(const Tensor& other) const;
+    Tensor& div_(double other) const;
+    Tensor& zero_() const;
+    Tensor& fill_(double value) const;
+    Tensor& copy_(const Tensor& src) const;
+    Tensor& clamp_(std::optional<double> min, std::optional<double> max = std::nullopt) const;
+    Tensor& relu_() const;
+    Tensor& sin_() const;
+    Tensor& cos_() const;
+    Tensor& exp_() const;
+    Tensor& neg_() const;
+    Tensor& sigmoid_() const;
+    Tensor& tanh_() const;
     /// Compound assignment is the in-place operation, as in LibTorch (`x += y` is
     /// `x.add_(y)`: it bumps the version and is refused on a leaf that requires grad).
     Tensor& operator+=(const Tensor& other) { return add_(other); }
@@ -292,6 +330,7 @@ public:
 
 private:
     void check_element_type(ScalarType expected, const char* what) const;
+    void check_dim(std::size_t expected, const char* what) const;
     std::complex<double> item_complex() const;
 
     std::shared_ptr<TensorImpl> impl_;
@@ -308,16 +347,6 @@ T Tensor::item() const {
         return static_cast<T>(v.real());
     }
 }
-
-/// LibTorch's printing: the values (one row per line for 1-D and 2-D, blocks `(i,.,.)`
-/// above) followed by `[ CPUDoubleType{2,3} ]`.
-std::ostream& operator<<(std::ostream& os, const Tensor& t);
-/// The same text as `operator<<`.
-std::string to_string(const Tensor& t);
-/// `std::cout << t.sizes()` and `<< t.dtype()` print as in LibTorch: `[2, 3]`, `double`
-/// (the names of LibTorch's TypeMeta: float, double, c10::complex<double>, bool, long int).
-std::ostream& operator<<(std::ostream& os, const Shape& sizes);
-std::ostream& operator<<(std::ostream& os, ScalarType t);
 
 }  // namespace gradc
 

@@ -35,6 +35,9 @@ struct AutogradMeta {
     // Hooks of a leaf (a non-leaf's tensor hooks live on its grad_fn).
     autograd::hook_list<autograd::TensorHook> hooks;
     autograd::hook_list<std::function<void(const Tensor&)>> post_accumulate_grad_hooks;
+    // Every register_hook on this tensor in order, so that LibTorch's
+    // `remove_hook(position)` finds the hook a position stands for.
+    std::vector<autograd::RemovableHandle> registered_hooks;
     // Forward-mode AD (forward_ad.hpp): the tangent, valid only while dual level
     // `fw_level` is the active one.
     Tensor fw_grad;

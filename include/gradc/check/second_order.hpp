@@ -158,7 +158,7 @@ bool cross_hessian(const E& e, const std::vector<std::array<double, expr::set_si
         const auto& x = points[p];
         const auto h = k.hessian(x);
         tensor_list leaves;
-        for (std::size_t v = 0; v < N; ++v) leaves.push_back(scalar_tensor(x[v]));
+        for (std::size_t v = 0; v < N; ++v) leaves.push_back(scalar_tensor(x[v], gradc::dtype(kFloat64)));
         const auto f = [&](const tensor_list& in) {
             return tensor_list{detail::flat_tensors<typename P::nodes>::get(in, k.literals())[P::output_nodes[0]]};
         };

@@ -173,7 +173,7 @@ bool cross_outputs(const std::tuple<Es...>& outputs,
             jac = J.jacobian;
         }
         tensor_list leaves;
-        for (std::size_t v = 0; v < N; ++v) leaves.push_back(scalar_tensor(x[v], gradc::requires_grad()));
+        for (std::size_t v = 0; v < N; ++v) leaves.push_back(scalar_tensor(x[v], gradc::dtype(kFloat64).requires_grad(true)));
         using P = typename decltype(k)::program;
         const tensor_list nodes = flat_tensors<typename P::nodes>::get(leaves, k.literals());
         for (std::size_t m = 0; m < M; ++m) {

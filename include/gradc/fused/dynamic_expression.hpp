@@ -36,11 +36,11 @@ Tensor node_tensor(lower::input<J>, const tensor_list&, const tensor_list& leave
 }
 template <std::size_t L, class Literals>
 Tensor node_tensor(lower::constant<L>, const tensor_list&, const tensor_list&, const Literals& literals) {
-    return scalar_tensor(literals[L]);
+    return scalar_tensor(literals[L], gradc::dtype(kFloat64));
 }
 template <class Tag, class Literals>
 Tensor node_tensor(lower::named<Tag>, const tensor_list&, const tensor_list&, const Literals&) {
-    return scalar_tensor(graphs::named_value<Tag>());
+    return scalar_tensor(graphs::named_value<Tag>(), gradc::dtype(kFloat64));
 }
 template <class R, class... O, class Literals>
 Tensor node_tensor(lower::apply<R, O...>, const tensor_list& nodes, const tensor_list&, const Literals&) {

@@ -18,7 +18,7 @@ import torch
 
 from reference_io import flat_values, write_header
 
-torch.set_default_dtype(torch.float64)
+# PyTorch's default dtype, float32, as LibTorch's: the C++ tests run under it too.
 cases = {}
 
 
@@ -225,5 +225,222 @@ y = m.masked_fill(m > 0.4, 7.0)
 (y * w).sum().backward()
 put("spelling.masked_fill.y", y); put("spelling.masked_fill.m.grad", m.grad)
 put("spelling.item", [torch.tensor([2.5]).item(), float(torch.tensor([3]).item())])
+
+# ---- 6. var, std and norm over dimensions ----------------------------------------------
+s_vals = [[0.5, -1.0, 2.0, 0.25], [1.5, 0.25, -0.75, 3.0], [-2.0, 1.0, 0.5, 0.0]]
+put("stat.x", torch.tensor(s_vals))
+statistics = [
+    ("var_all", lambda t: t.var()), ("var_all_biased", lambda t: t.var(unbiased=False)),
+    ("var_dim1", lambda t: t.var(1)), ("std_all", lambda t: t.std()),
+    ("std_dim0_keep", lambda t: t.std(0, True, True)), ("std_dim1_biased", lambda t: t.std(1, False)),
+    ("norm_p3_dim1", lambda t: t.norm(3, 1)), ("norm_p2_dim0_keep", lambda t: t.norm(2, 0, True)),
+]
+for name, f in statistics:
+    t = leaf(s_vals)
+    y = f(t)
+    w = torch.arange(1, y.numel() + 1, dtype=torch.float32).reshape(y.shape)  # weights 1, 2, ...
+    (y * w).sum().backward()
+    put("stat.%s.y" % name, y); put("stat.%s.grad" % name, t.grad)
+    cases["stat.%s.shape" % name] = [float(n) for n in y.shape]
+t = leaf([[1.0, 1.0, 1.0], [0.5, 1.5, 2.5]])  # a constant row: std 0, gradient 0
+t.std(1).sum().backward()
+put("stat.std_constant.grad", t.grad)
+cases["stat.var_one_element_isnan"] = [1.0 if torch.tensor([2.0]).var().isnan() else 0.0]
+
+# ---- 7. indexing: index, index_put_, assignment through a temporary ---------------------
+ix = leaf(s_vals)
+parts = [("rows_step", ix[0::2]), ("col1", ix[:, 1]), ("none_mid", ix[1, None, 1:3]), ("ellipsis", ix[..., -1]),
+         ("tensor_idx", ix[:, torch.tensor([3, 0, 3])]), ("tensor_2d", ix[torch.tensor([[2, 0], [1, 1]])]),
+         ("bool_true", ix[True, 0])]
+total = 0
+for i, (name, v) in enumerate(parts):
+    put("index.%s" % name, v)
+    cases["index.%s.shape" % name] = [float(n) for n in v.shape]
+    total = total + (v * (i + 1)).sum()
+total.backward()
+put("index.grad", ix.grad)
+z = torch.zeros(3, 4)
+z[1, 1:3] = 5.0
+z[..., 0] = torch.tensor([1.0, 2.0, 3.0])
+z[2][3] = 7.0
+z[0] = torch.tensor([0.5, 0.25, 0.125, 0.0625])
+put("index_put.z", z)
+a = leaf([1.0, 2.0, 3.0, 4.0])
+v = leaf([10.0, 20.0])
+b = a * 2
+b[1:3] = v * 3
+b[0] = 9.0
+(b * torch.tensor([1.0, 2.0, 3.0, 4.0])).sum().backward()
+put("index_put.b", b); put("index_put.a.grad", a.grad); put("index_put.v.grad", v.grad)
+
+# ---- 8. shallow copies: detach()/tensor_data() share the version counter, .data does not
+x = leaf([1.0, 2.0])
+y = x * 1
+y.detach().add_(1)
+cases["shallow.tensor_data.version"] = [float(y._version)]
+y2 = x * 1
+y2.data.add_(1)
+cases["shallow.variable_data.version"] = [float(y2._version)]
+put("shallow.variable_data.y2", y2)
+
+
+# ---- 9. custom functions: mark_non_differentiable, materialize_grads, nesting, reentrance
+class ScaleAndMask(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        mask = (x > 0).to(x.dtype)
+        ctx.mark_non_differentiable(mask)
+        ctx.save_for_backward(mask)
+        return x * 2, mask
+
+    @staticmethod
+    def backward(ctx, g, g_mask):
+        (mask,) = ctx.saved_tensors
+        return g * 2 + mask
+
+
+x = leaf([-1.0, 0.5, 2.0])
+y, mask = ScaleAndMask.apply(x)
+put_flags("custom.non_differentiable.requires_grad", [y.requires_grad, mask.requires_grad])
+(y * y).sum().backward()
+put("custom.non_differentiable.x.grad", x.grad)
+
+received = []
+
+
+class TwoOutputs(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x, materialize):
+        ctx.set_materialize_grads(materialize)
+        return x * 2, x * 3
+
+    @staticmethod
+    def backward(ctx, g1, g2):
+        received.append([g1 is None, g2 is None])
+        total = torch.zeros_like(g1 if g1 is not None else g2)
+        if g1 is not None:
+            total = total + g1 * 2
+        if g2 is not None:
+            total = total + g2 * 3
+        return total, None
+
+
+for flag in [True, False]:
+    x = leaf([1.0, 2.0])
+    received.clear()
+    y1, y2 = TwoOutputs.apply(x, flag)
+    y1.sum().backward()
+    put_flags("custom.materialize_%s.undefined" % ("on" if flag else "off"), received[0])
+    put("custom.materialize_%s.x.grad" % ("on" if flag else "off"), x.grad)
+
+
+class Doubler(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        return x * 2
+
+    @staticmethod
+    def backward(ctx, g):
+        received.append([g is None])
+        return g * 2 if g is not None else None
+
+
+received.clear()
+x = leaf([1.0, 2.0])
+y = torch._C._functions.UndefinedGrad()(Doubler.apply(x))
+y.sum().backward()
+put_flags("custom.undefined_grad.received_undefined", received[0])
+put_flags("custom.undefined_grad.x.grad_defined", [x.grad is not None])
+if x.grad is not None:
+    put("custom.undefined_grad.x.grad", x.grad)
+
+
+class Inner(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        return x.exp()
+
+    @staticmethod
+    def backward(ctx, g):
+        (x,) = ctx.saved_tensors
+        return g * x.exp()
+
+
+class Outer(torch.autograd.Function):
+    """Calls Inner inside its forward (not recorded: forward runs without grad mode)."""
+
+    @staticmethod
+    def forward(ctx, x):
+        y = Inner.apply(x)
+        ctx.save_for_backward(y)
+        return y * 3
+
+    @staticmethod
+    def backward(ctx, g):
+        (y,) = ctx.saved_tensors
+        return g * 3 * y
+
+
+x = leaf([0.5, -1.0])
+y = Outer.apply(x)
+put_flags("custom.nested.inner_recorded", [y.grad_fn.next_functions[0][0] is not None and
+                                           type(y.grad_fn.next_functions[0][0]).__name__ != "AccumulateGrad"])
+(y * torch.tensor([1.0, 2.0])).sum().backward()
+put("custom.nested.y", y); put("custom.nested.x.grad", x.grad)
+
+
+class SinByGrad(torch.autograd.Function):
+    """sin(x), whose backward finds cos(x) with a nested autograd.grad (a reentrant pass)."""
+
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        return x.sin()
+
+    @staticmethod
+    def backward(ctx, g):
+        (x,) = ctx.saved_tensors
+        with torch.enable_grad():
+            xx = x.detach().requires_grad_()
+            (d,) = torch.autograd.grad(xx.sin().sum(), xx)
+        return g * d
+
+
+x = leaf([0.5, -1.0, 2.0])
+(SinByGrad.apply(x) * torch.tensor([1.0, 2.0, 3.0])).sum().backward()
+put("custom.reentrant.x.grad", x.grad)
+
+# ---- 10. hooks: a tensor hook, a node post-hook, removal by position --------------------
+x = leaf([1.0, 2.0])
+y = x * x
+y.register_hook(lambda g: g * 10)
+y.grad_fn.register_hook(lambda grad_inputs, grad_outputs: (grad_inputs[0] + 1, grad_inputs[1]))
+y.sum().backward()
+put("hooks.x.grad", x.grad)
+
+
+# ---- 11. anomaly mode -------------------------------------------------------------------
+class NanGrad(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        return x * 1
+
+    @staticmethod
+    def backward(ctx, g):
+        return g * float("nan")
+
+
+x = leaf([1.0, 2.0])
+with torch.autograd.detect_anomaly():
+    try:
+        NanGrad.apply(x).sum().backward()
+        cases["anomaly.nan_raises"] = [0.0]
+    except RuntimeError as e:
+        assert "returned nan values in its 0th output" in str(e), e
+        cases["anomaly.nan_raises"] = [1.0]
+x = leaf([1.0, 2.0])
+NanGrad.apply(x).sum().backward()  # outside anomaly mode the NaN goes through
+cases["anomaly.off.x.grad_isnan"] = [1.0 if bool(x.grad.isnan().all()) else 0.0]
 
 write_header(cases, "libtorch_data.hpp", "libtorch_reference", "generate_libtorch.py")
