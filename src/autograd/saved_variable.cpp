@@ -41,7 +41,7 @@ struct PackScope {
 
 [[noreturn]] void throw_freed() {
     throw Error(
-        "gradc: trying to backward through the graph a second time (or directly access saved tensors after "
+        "gradc: Trying to backward through the graph a second time (or directly access saved tensors after "
         "they have already been freed). Saved intermediate values of the graph are freed when you call "
         "backward() or autograd::grad(). Specify retain_graph=true if you need to backward through the graph "
         "a second time or if you need to access saved tensors after calling backward.");

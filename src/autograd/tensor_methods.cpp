@@ -62,18 +62,18 @@ Tensor Tensor::any() const { return scalar_tensor(gradc::any(*this) ? 1.0 : 0.0,
 bool Tensor::equal(const Tensor& o) const { return gradc::equal(*this, o); }
 bool Tensor::allclose(const Tensor& o, double rtol, double atol) const { return gradc::allclose(*this, o, rtol, atol); }
 
-Tensor Tensor::abs() const { return gradc::abs(*this); }
+#define GRADC_TENSOR_MEMBER_UNARY(rule, op) \
+    Tensor Tensor::op() const { return gradc::op(*this); }
+#define GRADC_TENSOR_MEMBER_BINARY(rule, op) \
+    Tensor Tensor::op(const Tensor& other) const { return gradc::op(*this, other); }
+GRADC_UNARY_PRIMITIVES(GRADC_TENSOR_MEMBER_UNARY)
+GRADC_BINARY_PRIMITIVES(GRADC_TENSOR_MEMBER_BINARY)
+#undef GRADC_TENSOR_MEMBER_UNARY
+#undef GRADC_TENSOR_MEMBER_BINARY
 Tensor Tensor::neg() const { return gradc::neg(*this); }
-Tensor Tensor::exp() const { return gradc::exp(*this); }
-Tensor Tensor::log() const { return gradc::log(*this); }
-Tensor Tensor::sqrt() const { return gradc::sqrt(*this); }
-Tensor Tensor::sin() const { return gradc::sin(*this); }
-Tensor Tensor::cos() const { return gradc::cos(*this); }
-Tensor Tensor::tanh() const { return gradc::tanh(*this); }
-Tensor Tensor::sigmoid() const { return gradc::sigmoid(*this); }
-Tensor Tensor::relu() const { return gradc::relu(*this); }
-Tensor Tensor::pow(const Tensor& e) const { return gradc::pow(*this, e); }
 Tensor Tensor::pow(double e) const { return gradc::pow(*this, e); }
+Tensor Tensor::isnan() const { return gradc::isnan(*this); }
+Tensor Tensor::where(const Tensor& condition, const Tensor& other) const { return gradc::where(condition, *this, other); }
 Tensor Tensor::clamp(std::optional<double> lo, std::optional<double> hi) const { return gradc::clamp(*this, lo, hi); }
 Tensor Tensor::real() const { return gradc::real(*this); }
 Tensor Tensor::imag() const { return gradc::imag(*this); }
@@ -121,9 +121,17 @@ Tensor Tensor::unsqueeze(std::int64_t dim) const { return gradc::unsqueeze(*this
 
 Tensor Tensor::matmul(const Tensor& o) const { return gradc::matmul(*this, o); }
 Tensor Tensor::mm(const Tensor& o) const { return gradc::mm(*this, o); }
+Tensor Tensor::bmm(const Tensor& o) const { return gradc::bmm(*this, o); }
+Tensor Tensor::outer(const Tensor& o) const { return gradc::outer(*this, o); }
 Tensor Tensor::mv(const Tensor& v) const { return gradc::mv(*this, v); }
 Tensor Tensor::dot(const Tensor& o) const { return gradc::dot(*this, o); }
 Tensor Tensor::index_select(std::int64_t dim, const Tensor& index) const { return gradc::index_select(*this, dim, index); }
 Tensor Tensor::gather(std::int64_t dim, const Tensor& index) const { return gradc::gather(*this, dim, index); }
+Tensor Tensor::scatter_add(std::int64_t dim, const Tensor& index, const Tensor& src) const {
+    return gradc::scatter_add(*this, dim, index, src);
+}
+Tensor Tensor::index_add(std::int64_t dim, const Tensor& index, const Tensor& source) const {
+    return gradc::index_add(*this, dim, index, source);
+}
 
 }  // namespace gradc

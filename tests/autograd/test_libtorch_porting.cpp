@@ -77,8 +77,8 @@ TEST_CASE("var, std and norm over dimensions, with their gradients", "[autograd]
         {"var_dim1", [](const Tensor& t) { return t.var(1); }},
         {"std_all", [](const Tensor& t) { return torch::std(t); }},
         {"std_dim0_keep", [](const Tensor& t) { return t.std({0}, true, true); }},
-        {"std_dim1_biased", [](const Tensor& t) { return t.std({1}, false); }},
-        {"norm_p3_dim1", [](const Tensor& t) { return t.norm(3, {1}); }},
+        {"std_dim1_biased", [](const Tensor& t) { return t.std(1, false); }},
+        {"norm_p3_dim1", [](const Tensor& t) { return t.norm(3, 1); }},
         {"norm_p2_dim0_keep", [](const Tensor& t) { return t.norm(2, {0}, true); }},
     };
     for (const auto& [name, f] : cases) {
@@ -436,4 +436,62 @@ TEST_CASE("warnings: reading .grad() of a non-leaf warns, as LibTorch does", "[a
     r.sum().backward();
     CHECK(r.grad().defined());  // retained: no warning
     CHECK(warnings.seen.size() == 1);
+}
+
+TEST_CASE("retain_graph, a second backward, grad modes, node pre-hooks", "[autograd][libtorch]") {
+    auto x = torch::tensor({1.0, 2.0}, torch::requires_grad());
+    auto y = (x * x).sum();
+    y.backward({}, /*retain_graph=*/true);
+    y.backward();
+    CHECK_THAT(values(x.grad()), matches_float("retain.x.grad"));
+    auto x2 = torch::tensor({1.0, 2.0}, torch::requires_grad());
+    auto y2 = (x2 * x2).sum();
+    y2.backward();
+    const std::string second = error_of([&] { y2.backward(); });
+    CHECK(double(!second.empty()) == ref_scalar("retain.second_throws"));
+    CHECK_THAT(second, Contains("Trying to backward through the graph a second time"));
+
+    Tensor a, b, c;
+    {
+        torch::NoGradGuard no_grad;
+        a = x * 2;
+        torch::AutoGradMode enable_grad(true);
+        b = x * 2;
+    }
+    {
+        torch::InferenceMode guard;
+        c = x * 2;
+    }
+    CHECK(std::vector<double>{double(a.requires_grad()), double(b.requires_grad()), double(c.requires_grad()),
+                              double(c.is_inference())} == expected("grad_mode.requires_grad"));
+
+    // A node pre-hook replaces the gradient the node receives (PyTorch 2's
+    // grad_fn.register_prehook; 1.13 has none, so the value is the closed form).
+    auto x3 = torch::tensor({1.0, 2.0}, torch::requires_grad());
+    auto y3 = x3 * x3;
+    y3.grad_fn()->register_prehook([](const tensor_list& g) { return tensor_list{g[0] * 2}; });
+    y3.sum().backward();
+    CHECK_THAT(values(x3.grad()), approx({4.0, 8.0}));  // 2 · 2x
+}
+
+TEST_CASE("the rule table's functions and the other free functions are members too", "[autograd][libtorch]") {
+    auto x = torch::tensor({0.25, 0.5, 0.75});
+    auto y = torch::tensor({0.5, 0.25, 1.0});
+    CHECK(x.exp().equal(torch::exp(x)));
+    CHECK(x.expm1().equal(torch::expm1(x)));
+    CHECK(x.atanh().equal(torch::atanh(x)));
+    CHECK(x.erfc().equal(torch::erfc(x)));
+    CHECK(x.logit().equal(torch::logit(x)));
+    CHECK(x.atan2(y).equal(torch::atan2(x, y)));
+    CHECK(x.hypot(y).equal(torch::hypot(x, y)));
+    CHECK(x.maximum(y).equal(torch::maximum(x, y)));
+    CHECK(x.max(y).equal(torch::maximum(x, y)));
+    CHECK(x.min(y).equal(torch::minimum(x, y)));
+    CHECK(x.pow(y).equal(torch::pow(x, y)));
+    CHECK(x.where(x > 0.3, y).equal(torch::where(x > 0.3, x, y)));
+    CHECK(x.isnan().any().item<bool>() == false);
+    CHECK(x.outer(y).equal(torch::outer(x, y)));
+    auto idx = torch::tensor({0, 2});
+    CHECK(torch::zeros({3}).index_add(0, idx, torch::ones({2})).equal(torch::tensor({1.0, 0.0, 1.0})));
+    CHECK(torch::zeros({3}).scatter_add(0, idx, torch::ones({2})).equal(torch::tensor({1.0, 0.0, 1.0})));
 }

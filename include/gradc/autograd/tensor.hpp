@@ -20,6 +20,7 @@
 #include <gradc/autograd/removable_handle.hpp>
 #include <gradc/autograd/scalar.hpp>
 #include <gradc/autograd/small_vector.hpp>
+#include <gradc/rules/list.hpp>
 #include <gradc/rules/value_traits.hpp>
 
 namespace gradc {
@@ -204,18 +205,18 @@ public:
     bool allclose(const Tensor& other, double rtol = 1e-5, double atol = 1e-8) const;
 
     // ---- elementwise ----------------------------------------------------------------
-    Tensor abs() const;
+    // Every function of the rule table is a member too (x.exp(), x.atan2(y), x.maximum(y)).
+#define GRADC_TENSOR_MEMBER_UNARY(rule, op) Tensor op() const;
+#define GRADC_TENSOR_MEMBER_BINARY(rule, op) Tensor op(const Tensor& other) const;
+    GRADC_UNARY_PRIMITIVES(GRADC_TENSOR_MEMBER_UNARY)
+    GRADC_BINARY_PRIMITIVES(GRADC_TENSOR_MEMBER_BINARY)
+#undef GRADC_TENSOR_MEMBER_UNARY
+#undef GRADC_TENSOR_MEMBER_BINARY
     Tensor neg() const;
-    Tensor exp() const;
-    Tensor log() const;
-    Tensor sqrt() const;
-    Tensor sin() const;
-    Tensor cos() const;
-    Tensor tanh() const;
-    Tensor sigmoid() const;
-    Tensor relu() const;
-    Tensor pow(const Tensor& exponent) const;
     Tensor pow(double exponent) const;
+    Tensor isnan() const;
+    /// `x.where(condition, other)`: x where the condition holds, other elsewhere.
+    Tensor where(const Tensor& condition, const Tensor& other) const;
     Tensor clamp(std::optional<double> min, std::optional<double> max = std::nullopt) const;
     Tensor real() const;
     Tensor imag() const;
@@ -241,6 +242,9 @@ public:
     std::tuple<Tensor, Tensor> max(std::int64_t dim, bool keepdim = false) const;
     Tensor min() const;
     std::tuple<Tensor, Tensor> min(std::int64_t dim, bool keepdim = false) const;
+    /// `x.max(y)`, `x.min(y)`: LibTorch's member spelling of maximum and minimum.
+    Tensor max(const Tensor& other) const { return maximum(other); }
+    Tensor min(const Tensor& other) const { return minimum(other); }
     Tensor norm(double p = 2) const;
     Tensor norm(double p, const Shape& dims, bool keepdim = false) const;
     /// Variance and standard deviation with Bessel's correction (`unbiased`), over every
@@ -251,10 +255,16 @@ public:
     Tensor std(const Shape& dims, bool unbiased = true, bool keepdim = false) const;
     template <std::integral I>
         requires(!std::is_same_v<I, bool>)
-    Tensor var(I dim) const { return var(Shape{std::int64_t(dim)}); }
+    Tensor var(I dim, bool unbiased = true, bool keepdim = false) const {
+        return var(Shape{std::int64_t(dim)}, unbiased, keepdim);
+    }
     template <std::integral I>
         requires(!std::is_same_v<I, bool>)
-    Tensor std(I dim) const { return std(Shape{std::int64_t(dim)}); }
+    Tensor std(I dim, bool unbiased = true, bool keepdim = false) const {
+        return std(Shape{std::int64_t(dim)}, unbiased, keepdim);
+    }
+    template <std::integral I>
+    Tensor norm(double p, I dim, bool keepdim = false) const { return norm(p, Shape{std::int64_t(dim)}, keepdim); }
     Tensor logsumexp(const Shape& dims, bool keepdim = false) const;
     Tensor softmax(std::int64_t dim) const;
     Tensor log_softmax(std::int64_t dim) const;
@@ -290,11 +300,15 @@ public:
 
     // ---- linear algebra and indexing ------------------------------------------------
     Tensor matmul(const Tensor& other) const;
+    Tensor bmm(const Tensor& other) const;
+    Tensor outer(const Tensor& other) const;
     Tensor mm(const Tensor& other) const;
     Tensor mv(const Tensor& vec) const;
     Tensor dot(const Tensor& other) const;
     Tensor index_select(std::int64_t dim, const Tensor& index) const;
     Tensor gather(std::int64_t dim, const Tensor& index) const;
+    Tensor scatter_add(std::int64_t dim, const Tensor& index, const Tensor& src) const;
+    Tensor index_add(std::int64_t dim, const Tensor& index, const Tensor& source) const;
 
     // ---- in-place (bump the version counter; const as in LibTorch, so `x.grad().zero_()`
     //      works on the const gradient: the handle stays, the values change) -----------

@@ -443,4 +443,27 @@ x = leaf([1.0, 2.0])
 NanGrad.apply(x).sum().backward()  # outside anomaly mode the NaN goes through
 cases["anomaly.off.x.grad_isnan"] = [1.0 if bool(x.grad.isnan().all()) else 0.0]
 
+# ---- 12. retain_graph, a second backward, grad modes ------------------------------------
+x = leaf([1.0, 2.0])
+y = (x * x).sum()
+y.backward(retain_graph=True)
+y.backward()
+put("retain.x.grad", x.grad)
+x = leaf([1.0, 2.0])
+y = (x * x).sum()
+y.backward()
+try:
+    y.backward()
+    cases["retain.second_throws"] = [0.0]
+except RuntimeError as e:
+    assert "Trying to backward through the graph a second time" in str(e), e
+    cases["retain.second_throws"] = [1.0]
+with torch.no_grad():
+    a = x * 2
+    with torch.enable_grad():
+        b = x * 2
+with torch.inference_mode():
+    c = x * 2
+put_flags("grad_mode.requires_grad", [a.requires_grad, b.requires_grad, c.requires_grad, c.is_inference()])
+
 write_header(cases, "libtorch_data.hpp", "libtorch_reference", "generate_libtorch.py")
