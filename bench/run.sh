@@ -22,7 +22,7 @@ fi
 if [ ! -d "$build" ]; then
     meson setup "$build" -Dbenchmarks=true -Dtests=false -Dexamples=false -Dportable=$portable >/dev/null
 fi
-meson compile -C "$build" -j 2 bench/gradc-bench >/dev/null
+meson compile -C "$build" -j "${GRADC_BENCH_JOBS:-2}" bench/gradc-bench >/dev/null
 # One core, so that the figures are single-thread figures.
 pin=""
 if command -v taskset >/dev/null 2>&1; then pin="taskset -c $(($(nproc) - 1))"; fi
