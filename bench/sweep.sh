@@ -5,19 +5,24 @@
 # run. Writes into build-bench/results/sweep/ (GRADC_BENCH_OUT to change):
 #   sweep.csv      kernel,implementation,n_points,ns_per_point,max_rel_error
 #   limits.csv     bandwidth_gbs,double_gflops,float_gflops
-#   sweep.md       ns/point per size and the roofline table (bandwidth fractions at 10^7)
+#   flops.csv      flops per point of gradc's and the hand-written kernels (gradc-bench-flops)
+#   transcendental_costs.csv  flops per call of xsimd's functions (bench/flop_costs.sh)
+#   sweep.md       ns/point per size and the roofline tables (bandwidth fractions at 10^7,
+#                  FMA-peak fractions at 10^4)
 #   sweep.png/svg  ns/point against N, log-log, one panel per kernel (gnuplot)
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 build=build-bench
-bench/build-targets.sh bench/gradc-bench bench/gradc-bench-limits
+bench/build-targets.sh bench/gradc-bench bench/gradc-bench-limits bench/gradc-bench-flops
 out=${GRADC_BENCH_OUT:-$build/results}/sweep
 mkdir -p "$out"
 pin=""
 if command -v taskset >/dev/null 2>&1; then pin="taskset -c $(($(nproc) - 1))"; fi
 echo "machine limits..." >&2
 $pin "$build"/bench/gradc-bench-limits > "$out/limits.csv" 2>/dev/null
+"$build"/bench/gradc-bench-flops > "$out/flops.csv"
+bench/flop_costs.sh > "$out/transcendental_costs.csv"
 echo "kernel,implementation,n_points,ns_per_point,max_rel_error" > "$out/sweep.csv"
 for n in 1000 10000 100000 1000000 10000000; do
     passes=$((1000000 / n))

@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """Report of bench/sweep.sh: ns/point per kernel, implementation and size, gradc against
-hand-written code at every size, and the bandwidth side of the roofline (the fraction of
-the triad bandwidth each batch implementation reaches). Writes sweep.md and one
-gnuplot data file per kernel (sweep_<kernel>.dat: N, then one column per implementation)."""
+hand-written code at every size, and the roofline: the fraction of the triad bandwidth
+each batch implementation reaches at the largest N, and the fraction of the FMA peak it
+reaches in cache (flops per point from flops.csv, counted by gradc-bench-flops, and
+transcendental_costs.csv, by bench/flop_costs.sh). Writes sweep.md and one gnuplot data
+file per kernel (sweep_<kernel>.dat: N, then one column per implementation)."""
 import csv
 import sys
 from collections import defaultdict
@@ -56,4 +58,33 @@ for k in kernels:
         ns = t.get((k, i), {}).get(big)
         cells += [f"{b / ns:.1f}", f"{b / ns / bw:.0%}"] if ns else ["—", "—"]
     md.append(f"| {k} | {b} | " + " | ".join(cells) + " |")
+
+# Flop side: flops per point between a lower bound (the counted arithmetic alone) and an
+# upper bound (plus every transcendental call at the flops of its compiled code, every
+# branch counted), achieved at the in-cache size N = 10,000 (or the smallest run).
+try:
+    costs = {r["function"]: int(r["flops"]) for r in csv.DictReader(open(f"{out}/transcendental_costs.csv"))}
+    counts = {(r["kernel"], r["implementation"]): r for r in csv.DictReader(open(f"{out}/flops.csv"))}
+except FileNotFoundError:
+    counts = {}
+if counts:
+    small = 10000 if 10000 in sizes else sizes[0]
+    md.append("")
+    md.append(f"**Roofline, flop side** — flops per point (arithmetic counted on the generic program; "
+              f"with transcendental calls at their compiled cost as the upper bound), achieved GFLOP/s and "
+              f"fraction of the double FMA peak ({dflops:.0f} GFLOP/s), at N = {small:,} (in cache)")
+    md.append("")
+    md.append("| kernel | implementation | calls per point | flops/point | ns/point | GFLOP/s | fraction of peak |")
+    md.append("|---|---|---|---:|---:|---:|---:|")
+    for k in kernels:
+        for i, counted in [("gradc-batch", "gradc"), ("hand-simd", "hand")]:
+            c = counts.get((k, counted))
+            ns = t.get((k, i), {}).get(small)
+            if not c or not ns:
+                continue
+            calls = [x.split(":") for x in c["calls"].split()]
+            low = int(c["arithmetic_flops"])
+            high = low + sum(costs.get(name, 0) * int(n) for name, n in calls)
+            md.append(f"| {k} | {i} | {c['calls'] or '—'} | {low}–{high} | {ns:.3g} | "
+                      f"{low / ns:.1f}–{high / ns:.1f} | {low / ns / dflops:.0%}–{high / ns / dflops:.0%} |")
 open(f"{out}/sweep.md", "w").write("\n".join(md) + "\n")
