@@ -1,12 +1,14 @@
 #!/bin/sh
 # Build the benchmark in build-bench/ and run it: quick mode (N = 100,000) by default,
 # `bench/run.sh --full` for N = 1,000,000. Prints the Markdown table and writes
-# latest.{csv,md,dat} and latest.svg (gnuplot, when installed) into build-bench/results/,
+# latest.{csv,md,dat,json} and latest.svg (gnuplot, when installed) into build-bench/results/,
 # outside the tracked files; GRADC_BENCH_OUT=bench/results writes the committed reference
 # run instead.
 # `bench/run.sh --portable [--full]` builds the portable configuration instead
 # (build-bench-portable/, -Dportable=true: the batch code is compiled for SSE2, AVX2 and
 # AVX-512 and the widest this CPU runs is chosen at run time).
+# Other arguments go to the benchmark, Google Benchmark's flags included
+# (`bench/run.sh --benchmark_filter=mlp`).
 # The first build takes about a minute (see docs/benchmarks.md: mostly the peers' headers;
 # the gradc kernels compile in a few seconds).
 set -eu

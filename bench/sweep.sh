@@ -3,7 +3,8 @@
 # points (more passes for small N, so that each figure is the best of many repetitions),
 # and the machine's limits (gradc-bench-limits: triad bandwidth, FMA peak) in the same
 # run. Writes into build-bench/results/sweep/ (GRADC_BENCH_OUT to change):
-#   sweep.csv      kernel,implementation,n_points,ns_per_point,max_rel_error
+#   sweep.csv      kernel,implementation,n_points,ns_per_point,max_rel_error,
+#                  ns_per_point_median,passes (ns_per_point: the best pass)
 #   limits.csv     bandwidth_gbs,double_gflops,float_gflops
 #   flops.csv      flops per point of gradc's and the hand-written kernels (gradc-bench-flops)
 #   transcendental_costs.csv  flops per call of xsimd's functions (bench/flop_costs.sh)
@@ -23,7 +24,7 @@ echo "machine limits..." >&2
 $pin "$build"/bench/gradc-bench-limits > "$out/limits.csv" 2>/dev/null
 "$build"/bench/gradc-bench-flops > "$out/flops.csv"
 bench/flop_costs.sh > "$out/transcendental_costs.csv"
-echo "kernel,implementation,n_points,ns_per_point,max_rel_error" > "$out/sweep.csv"
+echo "kernel,implementation,n_points,ns_per_point,max_rel_error,ns_per_point_median,passes" > "$out/sweep.csv"
 for n in 1000 10000 100000 1000000 10000000; do
     passes=$((1000000 / n))
     [ "$passes" -lt 5 ] && passes=5
