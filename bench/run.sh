@@ -1,8 +1,8 @@
 #!/bin/sh
 # Build the benchmark in build-bench/ and run it: quick mode (N = 100,000) by default,
 # `bench/run.sh --full` for N = 1,000,000. Prints the Markdown table and writes
-# latest.{csv,md,dat,json} and latest.svg (gnuplot, when installed) into build-bench/results/,
-# outside the tracked files; GRADC_BENCH_OUT=bench/results writes the committed reference
+# latest.{csv,md,dat,json} and the plot latest.{svg,png} (gnuplot, when installed) into
+# build-bench/results/, outside the tracked files; GRADC_BENCH_OUT=bench/results writes the committed reference
 # run instead.
 # `bench/run.sh --portable [--full]` builds the portable configuration instead
 # (build-bench-portable/, -Dportable=true: the batch code is compiled for SSE2, AVX2 and
@@ -32,5 +32,7 @@ out=${GRADC_BENCH_OUT:-$build/results}
 mkdir -p "$out"
 $pin "$build"/bench/gradc-bench --out "$out" "$@"
 if command -v gnuplot >/dev/null 2>&1; then
-    gnuplot -e "datafile='$out/latest.dat'; outfile='$out/latest.svg'" bench/plot.gp
+    for term in svg png; do
+        gnuplot -e "datafile='$out/latest.dat'; outfile='$out/latest.$term'; term='$term'" bench/plot.gp
+    done
 fi
