@@ -6,8 +6,9 @@
 #   sweep.csv      kernel,implementation,n_points,ns_per_point,max_rel_error,
 #                  ns_per_point_median,passes (ns_per_point: the best pass)
 #   limits.csv     bandwidth_gbs,double_gflops,float_gflops
-#   flops.csv      flops per point of gradc's and the hand-written kernels (gradc-bench-flops)
-#   transcendental_costs.csv  flops per call of xsimd's functions (bench/flop_costs.sh)
+#   flops.csv      the generic programs' arithmetic and calls per point (gradc-bench-flops)
+#   executed_flops.csv  flops per point the batch code executes (bench/flops_executed.sh,
+#                  when gdb is installed; about 3 minutes)
 #   sweep.md       ns/point per size and the roofline tables (bandwidth fractions at 10^7,
 #                  FMA-peak fractions at 10^4)
 #   sweep.png/svg  ns/point against N, log-log, one panel per kernel (gnuplot)
@@ -15,7 +16,7 @@ set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 build=build-bench
-bench/build-targets.sh bench/gradc-bench bench/gradc-bench-limits bench/gradc-bench-flops
+bench/build-targets.sh bench/gradc-bench bench/gradc-bench-limits bench/gradc-bench-flops bench/gradc-bench-one-call
 out=${GRADC_BENCH_OUT:-$build/results}/sweep
 mkdir -p "$out"
 pin=""
@@ -23,7 +24,10 @@ if command -v taskset >/dev/null 2>&1; then pin="taskset -c $(($(nproc) - 1))"; 
 echo "machine limits..." >&2
 $pin "$build"/bench/gradc-bench-limits > "$out/limits.csv" 2>/dev/null
 "$build"/bench/gradc-bench-flops > "$out/flops.csv"
-bench/flop_costs.sh > "$out/transcendental_costs.csv"
+if command -v gdb >/dev/null 2>&1; then
+    echo "flops executed per point (gdb single-steps one call of each batch implementation)..." >&2
+    bench/flops_executed.sh > "$out/executed_flops.csv"
+fi
 echo "kernel,implementation,n_points,ns_per_point,max_rel_error,ns_per_point_median,passes" > "$out/sweep.csv"
 for n in 1000 10000 100000 1000000 10000000; do
     passes=$((1000000 / n))
