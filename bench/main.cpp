@@ -127,6 +127,50 @@ int passes_for(double seconds, int passes) {
     return std::clamp(int(10 / std::max(seconds, 1e-9)), std::min(3, passes), passes);
 }
 
+/// The inputs of kernel k at n points, drawn as every run draws them (fixed seed).
+void draw_inputs(const kernel_info& k, std::size_t n, const arrays& in) {
+    std::mt19937_64 rng(42);
+    for (std::size_t j = 0; j < k.ranges.size(); ++j) {
+        if (k.reduction) {
+            std::normal_distribution<double> d(1.5, 2.0);
+            for (std::size_t i = 0; i < n; ++i) in[j][i] = d(rng);
+        } else {
+            std::uniform_real_distribution<double> d(k.ranges[j].first, k.ranges[j].second);
+            for (std::size_t i = 0; i < n; ++i) in[j][i] = d(rng);
+        }
+    }
+}
+
+/// max |a - b| / max(|b|, 1) over the first `outputs` arrays: relative for large values,
+/// absolute near zero, where peers that build Φ from 1 - erf lose the relative accuracy
+/// of tiny prices. NaN counts as infinite.
+double max_error(const arrays& got, const arrays& reference, std::size_t outputs, std::size_t n) {
+    double err = 0;
+    for (std::size_t m = 0; m < outputs; ++m)
+        for (std::size_t i = 0; i < n; ++i) {
+            const double e = std::abs(got[m][i] - reference[m][i]) / std::max(std::abs(reference[m][i]), 1.0);
+            err = std::isnan(e) ? INFINITY : std::max(err, e);
+        }
+    return err;
+}
+
+/// Registers `run` on `p` with Google Benchmark: calls_for(seconds) calls per repetition,
+/// passes_for repetitions, wall-clock time, and a "min" statistic beside the median.
+void register_timed(const std::string& name, const runner& run, const problem& p, double call_seconds, int passes) {
+    const auto calls = calls_for(call_seconds);
+    benchmark::RegisterBenchmark(name.c_str(),
+                                 [run, p](benchmark::State& state) {
+                                     for (auto _ : state) run(p);
+                                     state.SetItemsProcessed(state.iterations() * std::int64_t(p.n));
+                                 })
+        ->Iterations(calls)
+        ->Repetitions(passes_for(call_seconds * double(calls), passes))
+        ->ComputeStatistics("min", [](const std::vector<double>& v) { return *std::min_element(v.begin(), v.end()); })
+        ->ReportAggregatesOnly(true)
+        ->UseRealTime()
+        ->Unit(benchmark::kMillisecond);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -186,16 +230,7 @@ int main(int argc, char** argv) {
         const std::size_t outputs = 1 + k.gradient_size;
         const std::size_t out_n = k.reduction ? 1 : n;
         arrays in(arity, n);
-        std::mt19937_64 rng(42);
-        for (std::size_t j = 0; j < arity; ++j) {
-            if (k.reduction) {
-                std::normal_distribution<double> d(1.5, 2.0);
-                for (std::size_t i = 0; i < n; ++i) in[j][i] = d(rng);
-            } else {
-                std::uniform_real_distribution<double> d(k.ranges[j].first, k.ranges[j].second);
-                for (std::size_t i = 0; i < n; ++i) in[j][i] = d(rng);
-            }
-        }
+        draw_inputs(k, n, in);
         arrays reference(outputs, out_n), out(outputs, out_n);
         auto make_problem = [&](const arrays& o) {
             problem p;
@@ -215,15 +250,7 @@ int main(int argc, char** argv) {
             const auto t0 = std::chrono::steady_clock::now();
             run(p);
             const double checked_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-            // |a - b| / max(|b|, 1): relative for large values, absolute near zero, where
-            // peers that build Φ from 1 - erf lose the relative accuracy of tiny prices.
-            double err = 0;
-            const bool value_only = name.ends_with("-value");
-            for (std::size_t m = 0; m < (value_only ? 1 : outputs); ++m)
-                for (std::size_t i = 0; i < out_n; ++i) {
-                    const double e = std::abs(out[m][i] - reference[m][i]) / std::max(std::abs(reference[m][i]), 1.0);
-                    err = std::isnan(e) ? INFINITY : std::max(err, e);
-                }
+            const double err = max_error(out, reference, name.ends_with("-value") ? 1 : outputs, out_n);
             errors.push_back(err);
             // A sum over N points carries N rounding errors; per-point results one.
             const double tolerance = k.reduction ? 1e-9 * std::sqrt(double(n)) : 1e-9;
@@ -234,18 +261,7 @@ int main(int argc, char** argv) {
             }
 
             p.results_needed = false;
-            const double call_seconds = warm_call_seconds(checked_seconds, [&] { run(p); });
-            benchmark::RegisterBenchmark(name_of(name).c_str(),
-                                         [run, p, n](benchmark::State& state) {
-                                             for (auto _ : state) run(p);
-                                             state.SetItemsProcessed(state.iterations() * std::int64_t(n));
-                                         })
-                ->Iterations(calls_for(call_seconds))
-                ->Repetitions(passes_for(call_seconds * double(calls_for(call_seconds)), passes))
-                ->ComputeStatistics("min", [](const std::vector<double>& v) { return *std::min_element(v.begin(), v.end()); })
-                ->ReportAggregatesOnly(true)
-                ->UseRealTime()
-                ->Unit(benchmark::kMillisecond);
+            register_timed(name_of(name), run, p, warm_call_seconds(checked_seconds, [&] { run(p); }), passes);
         }
         benchmark::RunSpecifiedBenchmarks(&reporter);
         benchmark::ClearRegisteredBenchmarks();
