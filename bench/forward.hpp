@@ -23,13 +23,15 @@ void forward_points(const problem& p, F f) {
     }
 }
 
-/// Σ log N(xᵢ; μ, σ) with derivatives in (μ, σ) only: two directions.
+/// Σ log N(xᵢ; μ, σ) with derivatives in (μ, σ) only: two directions. The data enter as
+/// doubles, not as constants of the peer's type (which would carry two zero derivatives).
 template <class Traits>
 void forward_loglik(const problem& p) {
-    const auto mu = Traits::variable(loglik_mu, 0);
-    const auto sigma = Traits::variable(loglik_sigma, 1);
-    auto sum = Traits::constant(0.0);
-    for (std::size_t i = 0; i < p.n; ++i) sum += formula::normal_logpdf(Traits::constant(p.in[0][i]), mu, sigma);
+    using S = typename Traits::S;
+    const S mu = Traits::variable(loglik_mu, 0);
+    const S sigma = Traits::variable(loglik_sigma, 1);
+    S sum = Traits::constant(0.0);
+    for (std::size_t i = 0; i < p.n; ++i) sum += formula::normal_logpdf<double, S>(p.in[0][i], mu, sigma);
     p.out[0][0] = Traits::value(sum);
     p.out[1][0] = Traits::derivative(sum, 0);
     p.out[2][0] = Traits::derivative(sum, 1);

@@ -1,8 +1,8 @@
 /// Hand-written derivatives: the reference every implementation is checked against
 /// (hand-scalar, on double) and the physical limit of this machine (hand-simd, the same
-/// formulas on xsimd batches). Written for speed: shared subexpressions, sincos, one
-/// reciprocal instead of several divisions, Black-Scholes Greeks in closed form, and for
-/// the likelihood the loop-invariant parts (1/σ, log σ) taken out of the sum.
+/// formulas on xsimd batches). The per-point formulas are in hand_formulas.hpp; here,
+/// the loops over the arrays, and the likelihood with its loop-invariant parts (1/σ,
+/// log σ) taken out of the sum.
 
 #include <array>
 #include <cmath>
@@ -12,92 +12,14 @@
 #include <gradc/simd/config.hpp>
 
 #include "bench.hpp"
+#include "hand_formulas.hpp"
 
 GRADC_SIMD_DIAGNOSTICS_PUSH
 
 namespace bench {
 namespace {
 
-using std::cos;
-using std::erfc;
-using std::exp;
-using std::log;
-using std::sin;
-using std::sqrt;
-using std::tanh;
-
-template <class V>
-void sincos_of(const V& x, V& s, V& c) {
-    if constexpr (std::is_same_v<V, double>) {
-        s = std::sin(x);
-        c = std::cos(x);
-    } else {
-        auto sc = xsimd::sincos(x);
-        s = sc.first;
-        c = sc.second;
-    }
-}
-
-template <class V>
-void seed(const V* x, V* out) {
-    V s, c;
-    sincos_of(x[0], s, c);
-    out[0] = s + x[0] * x[1];
-    out[1] = c + x[1];
-    out[2] = x[0];
-}
-
-template <class V>
-void normal_logpdf(const V* x, V* out) {
-    const V inv = V(1) / x[2];
-    const V z = (x[0] - x[1]) * inv;
-    const V zi = z * inv;
-    out[0] = V(-0.5) * z * z - log(x[2]) - V(half_log_2pi);
-    out[1] = -zi;
-    out[2] = zi;
-    out[3] = (z * z - V(1)) * inv;
-}
-
-template <class V>
-void black_scholes(const V* x, V* out) {
-    const V &s = x[0], &k = x[1], &t = x[2], &r = x[3], &v = x[4];
-    const V sqt = sqrt(t);
-    const V vs = v * sqt;
-    const V d1 = (log(s / k) + (r + V(0.5) * v * v) * t) / vs;
-    const V d2 = d1 - vs;
-    const V c = V(-0.5 * std::numbers::sqrt2);
-    const V n1 = V(0.5) * erfc(d1 * c);
-    const V n2 = V(0.5) * erfc(d2 * c);
-    const V df = exp(-r * t);
-    const V kdf = k * df;
-    const V kn2 = kdf * n2;
-    const V spdf1 = s * exp(V(-0.5) * d1 * d1) * V(0.5 * std::numbers::inv_sqrtpi * std::numbers::sqrt2);
-    out[0] = s * n1 - kn2;
-    out[1] = n1;
-    out[2] = -df * n2;
-    out[3] = spdf1 * v / (V(2) * sqt) + r * kn2;
-    out[4] = t * kn2;
-    out[5] = spdf1 * sqt;
-}
-
-const mlp_table& weights = mlp_weights();
-
-template <class V>
-void mlp(const V* x, V* out) {
-    V f(0);
-    std::array<V, mlp_inputs> g;
-    g.fill(V(0));
-    for (int j = 0; j < mlp_hidden; ++j) {
-        V a = V(weights.w[j][0]) * x[0];
-        for (int i = 1; i < mlp_inputs; ++i) a = a + V(weights.w[j][i]) * x[i];
-        const V h = tanh(a);
-        f = f + V(weights.u[j]) * h;
-        const V t = V(weights.u[j]) * (V(1) - h * h);
-        for (int i = 0; i < mlp_inputs; ++i) g[i] = g[i] + t * V(weights.w[j][i]);
-    }
-    out[0] = f;
-    for (int i = 0; i < mlp_inputs; ++i) out[1 + i] = g[i];
-}
+using namespace hand;
 
 /// A per-point kernel over all points: batches, then the remainder on scalars.
 template <std::size_t K, std::size_t M, void (*Batch)(const xsimd::batch<double>*, xsimd::batch<double>*),

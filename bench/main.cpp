@@ -1,26 +1,34 @@
 /// The benchmark: value and full gradient of five kernels at N points, by gradc, by
 /// hand-written code, and by the peer libraries that were found at configure time.
 ///
-///     gradc-bench [--full] [--n N] [--passes P] [--out DIR]
+///     gradc-bench [--full] [--n N] [--passes P] [--out DIR] [Google Benchmark's flags]
 ///
-/// Every implementation's result is checked against hand-scalar before it is timed; a
-/// mismatch is reported and the run exits with status 1. Timing is the best of several
-/// passes (the spread, median over best, goes into the Markdown table). Writes
-/// DIR/latest.csv, DIR/latest.md and DIR/latest.dat (the plot's data for plot.gp).
+/// Every implementation's result is checked against hand-scalar in an untimed pass; a
+/// mismatch is reported and the run exits with status 1. The timing loop is Google
+/// Benchmark's: P repetitions (fewer, at least 3, for a system whose call takes seconds)
+/// of one call over all N points, or of as many calls as take about 2 ms where one call
+/// is shorter (calls_for), reported as the best repetition (a "min" statistic) and the
+/// median. A pass in the reports is one repetition. Its console report, with the machine's
+/// context and its CPU-frequency-scaling warning, goes to stderr as the run progresses;
+/// the Markdown table to stdout. Writes DIR/latest.csv, DIR/latest.md, DIR/latest.dat
+/// (the plot's data for plot.gp) and DIR/latest.json (Google Benchmark's JSON, every
+/// aggregate). `--benchmark_filter=REGEX` selects benchmarks named kernel/implementation/N.
 
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
 #include <iostream>
 #include <memory>
 #include <random>
-#include <sstream>
+#include <regex>
 #include <string>
 #include <vector>
 
+#include <benchmark/benchmark.h>
+
+#include <gradc/parallel/threads.hpp>
 #include <gradc/simd/config.hpp>
 #ifdef GRADC_BENCH_DISPATCH
 #include <type_traits>
@@ -29,6 +37,7 @@
 #endif
 
 #include "bench.hpp"
+#include "report.hpp"
 
 namespace {
 
@@ -60,12 +69,6 @@ const std::vector<std::string> implementation_order{"gradc-batch", "gradc-batch-
                                                     "adolc",       "sacado-sfad",  "ceres-jet",   "eigen-autodiff",
                                                     "libtorch"};
 
-struct row {
-    std::string kernel, implementation;
-    std::size_t n;
-    double best_ns, median_ns, max_rel_error;
-};
-
 /// gradc's and the hand-written implementations, from the copy of their files compiled
 /// for this machine: the build machine's (-march=native), or in a portable build the
 /// widest architecture this CPU runs, chosen now. Returns that architecture's name.
@@ -96,13 +99,82 @@ std::string register_batch_implementations(registry& reg) {
 #endif
 }
 
-double seconds_since(std::chrono::steady_clock::time_point t0) {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+/// Seconds one call takes once warm: the checked (first) call's time when it is long
+/// enough for the first call's page faults not to matter, else the mean over doubling
+/// numbers of calls until they take a millisecond.
+template <class Call>
+double warm_call_seconds(double first_call_seconds, const Call& call) {
+    if (first_call_seconds > 0.1) return first_call_seconds;
+    for (long calls = 1;; calls *= 2) {
+        const auto t0 = std::chrono::steady_clock::now();
+        for (long c = 0; c < calls; ++c) call();
+        const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        if (s > 1e-3) return s / double(calls);
+    }
+}
+
+/// Calls per repetition for one of `seconds`: enough for about 2 ms. Google Benchmark's
+/// timer reads the thread's CPU clock inside the timed interval, which costs about 1.4 µs
+/// on this virtual machine (a system call): one call per repetition measured gradc's seed
+/// at N = 10³ at 2.3 ns a point instead of 0.9.
+benchmark::IterationCount calls_for(double seconds) {
+    return std::clamp<benchmark::IterationCount>(benchmark::IterationCount(2e-3 / std::max(seconds, 1e-9)), 1, 1'000'000);
+}
+
+/// Repetitions for one of `seconds`: `passes`, but at least 3 and no more than fit in
+/// about 10 s (ADOL-C takes seconds a pass from N = 10⁶ on).
+int passes_for(double seconds, int passes) {
+    return std::clamp(int(10 / std::max(seconds, 1e-9)), std::min(3, passes), passes);
+}
+
+/// The inputs of kernel k at n points, drawn as every run draws them (fixed seed).
+void draw_inputs(const kernel_info& k, std::size_t n, const arrays& in) {
+    std::mt19937_64 rng(42);
+    for (std::size_t j = 0; j < k.ranges.size(); ++j) {
+        if (k.reduction) {
+            std::normal_distribution<double> d(1.5, 2.0);
+            for (std::size_t i = 0; i < n; ++i) in[j][i] = d(rng);
+        } else {
+            std::uniform_real_distribution<double> d(k.ranges[j].first, k.ranges[j].second);
+            for (std::size_t i = 0; i < n; ++i) in[j][i] = d(rng);
+        }
+    }
+}
+
+/// max |a - b| / max(|b|, 1) over the first `outputs` arrays: relative for large values,
+/// absolute near zero, where peers that build Φ from 1 - erf lose the relative accuracy
+/// of tiny prices. NaN counts as infinite.
+double max_error(const arrays& got, const arrays& reference, std::size_t outputs, std::size_t n) {
+    double err = 0;
+    for (std::size_t m = 0; m < outputs; ++m)
+        for (std::size_t i = 0; i < n; ++i) {
+            const double e = std::abs(got[m][i] - reference[m][i]) / std::max(std::abs(reference[m][i]), 1.0);
+            err = std::isnan(e) ? INFINITY : std::max(err, e);
+        }
+    return err;
+}
+
+/// Registers `run` on `p` with Google Benchmark: calls_for(seconds) calls per repetition,
+/// passes_for repetitions, wall-clock time, and a "min" statistic beside the median.
+void register_timed(const std::string& name, const runner& run, const problem& p, double call_seconds, int passes) {
+    const auto calls = calls_for(call_seconds);
+    benchmark::RegisterBenchmark(name.c_str(),
+                                 [run, p](benchmark::State& state) {
+                                     for (auto _ : state) run(p);
+                                     state.SetItemsProcessed(state.iterations() * std::int64_t(p.n));
+                                 })
+        ->Iterations(calls)
+        ->Repetitions(passes_for(call_seconds * double(calls), passes))
+        ->ComputeStatistics("min", [](const std::vector<double>& v) { return *std::min_element(v.begin(), v.end()); })
+        ->ReportAggregatesOnly(true)
+        ->UseRealTime()
+        ->Unit(benchmark::kMillisecond);
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
+    benchmark::Initialize(&argc, argv);
     std::size_t n = 100'000;
     int passes = 5;
     std::string out_dir = "bench/results";
@@ -118,11 +190,17 @@ int main(int argc, char** argv) {
         } else if (arg == "--out" && a + 1 < argc) {
             out_dir = argv[++a];
         } else {
-            std::cerr << "usage: gradc-bench [--full] [--n N] [--passes P] [--out DIR]\n";
+            std::cerr << "usage: gradc-bench [--full] [--n N] [--passes P] [--out DIR] [--benchmark_...]\n";
             return 2;
         }
     }
+    const std::regex selected(benchmark::GetBenchmarkFilter().empty() || benchmark::GetBenchmarkFilter() == "all"
+                                  ? std::string(".")
+                                  : benchmark::GetBenchmarkFilter());
 
+    // One thread for every system: gradc's batch calls would otherwise use every core
+    // the process may run on (all of them when it is not pinned with taskset).
+    gradc::set_num_threads(1);
     registry reg;
     const std::string arch = register_batch_implementations(reg);
     std::fprintf(stderr, "batch code of gradc and hand-simd: %s\n", arch.c_str());
@@ -132,23 +210,27 @@ int main(int argc, char** argv) {
     register_eigen(reg);
     register_libtorch(reg);
 
+    keeping_reporter reporter;
     std::vector<row> rows;
     bool mismatch = false;
-    for (const auto& k : kernels()) {
+    for (std::size_t kernel_index = 0; kernel_index < kernels().size(); ++kernel_index) {
+        const auto& k = kernels()[kernel_index];
+        auto name_of = [&](const std::string& impl) { return k.name + "/" + impl + "/" + std::to_string(n); };
+        std::vector<std::string> impls;
+        for (const auto& name : implementation_order) {
+            const auto impl = reg.find(name);
+            if (impl != reg.end() && impl->second.contains(k.name) && std::regex_search(name_of(name), selected))
+                impls.push_back(name);
+        }
+        if (impls.empty()) continue;
+        std::fprintf(stderr, "kernel %zu of %zu: %s, N = %zu, %zu systems\n", kernel_index + 1, kernels().size(),
+                     k.name.c_str(), n, impls.size());
+
         const std::size_t arity = k.ranges.size();
         const std::size_t outputs = 1 + k.gradient_size;
         const std::size_t out_n = k.reduction ? 1 : n;
         arrays in(arity, n);
-        std::mt19937_64 rng(42);
-        for (std::size_t j = 0; j < arity; ++j) {
-            if (k.reduction) {
-                std::normal_distribution<double> d(1.5, 2.0);
-                for (std::size_t i = 0; i < n; ++i) in[j][i] = d(rng);
-            } else {
-                std::uniform_real_distribution<double> d(k.ranges[j].first, k.ranges[j].second);
-                for (std::size_t i = 0; i < n; ++i) in[j][i] = d(rng);
-            }
-        }
+        draw_inputs(k, n, in);
         arrays reference(outputs, out_n), out(outputs, out_n);
         auto make_problem = [&](const arrays& o) {
             problem p;
@@ -159,23 +241,17 @@ int main(int argc, char** argv) {
         };
         reg.at("hand-scalar").at(k.name)(make_problem(reference));
 
-        for (const auto& name : implementation_order) {
-            const auto impl = reg.find(name);
-            if (impl == reg.end() || !impl->second.contains(k.name)) continue;
-            const auto& run = impl->second.at(k.name);
-            const problem p = make_problem(out);
+        std::vector<double> errors;
+        for (const auto& name : impls) {
+            const auto& run = reg.at(name).at(k.name);
+            problem p = make_problem(out);
             for (std::size_t m = 0; m < outputs; ++m) std::fill(out[m], out[m] + out_n, std::nan(""));
 
+            const auto t0 = std::chrono::steady_clock::now();
             run(p);
-            // |a - b| / max(|b|, 1): relative for large values, absolute near zero, where
-            // peers that build Φ from 1 - erf lose the relative accuracy of tiny prices.
-            double err = 0;
-            const bool value_only = name.ends_with("-value");
-            for (std::size_t m = 0; m < (value_only ? 1 : outputs); ++m)
-                for (std::size_t i = 0; i < out_n; ++i) {
-                    const double e = std::abs(out[m][i] - reference[m][i]) / std::max(std::abs(reference[m][i]), 1.0);
-                    err = std::isnan(e) ? INFINITY : std::max(err, e);
-                }
+            const double checked_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+            const double err = max_error(out, reference, name.ends_with("-value") ? 1 : outputs, out_n);
+            errors.push_back(err);
             // A sum over N points carries N rounding errors; per-point results one.
             const double tolerance = k.reduction ? 1e-9 * std::sqrt(double(n)) : 1e-9;
             if (!(err <= tolerance)) {
@@ -184,67 +260,26 @@ int main(int argc, char** argv) {
                 mismatch = true;
             }
 
-            std::vector<double> times;
-            const auto start = std::chrono::steady_clock::now();
-            for (int pass = 0; pass < passes; ++pass) {
-                const auto t0 = std::chrono::steady_clock::now();
-                run(p);
-                times.push_back(seconds_since(t0));
-                // Slow peers: three passes are enough when one takes seconds.
-                if (pass >= 2 && seconds_since(start) > 10) break;
-            }
-            std::sort(times.begin(), times.end());
-            const double scale = 1e9 / double(n);
-            rows.push_back({k.name, name, n, times.front() * scale, times[times.size() / 2] * scale, err});
-            std::fprintf(stderr, "  %-14s %-15s %10.3f ns/point (median %.3f, %zu passes)\n", k.name.c_str(),
-                         name.c_str(), times.front() * scale, times[times.size() / 2] * scale, times.size());
+            p.results_needed = false;
+            register_timed(name_of(name), run, p, warm_call_seconds(checked_seconds, [&] { run(p); }), passes);
+        }
+        benchmark::RunSpecifiedBenchmarks(&reporter);
+        benchmark::ClearRegisteredBenchmarks();
+
+        const double scale = 1e9 / double(n);
+        for (std::size_t i = 0; i < impls.size(); ++i) {
+            const auto best = reporter.find(name_of(impls[i]), "min");
+            const auto median = reporter.find(name_of(impls[i]), "median");
+            if (!best || !median) continue;
+            rows.push_back({k.name, impls[i], n, seconds_per_iteration(*best) * scale,
+                            seconds_per_iteration(*median) * scale, errors[i], int(best->repetitions)});
         }
     }
 
-    std::ofstream csv(out_dir + "/latest.csv");
-    csv << "kernel,implementation,n_points,ns_per_point,max_rel_error\n";
-    for (const auto& r : rows) {
-        char line[256];
-        std::snprintf(line, sizeof line, "%s,%s,%zu,%.4g,%.3g\n", r.kernel.c_str(), r.implementation.c_str(), r.n,
-                      r.best_ns, r.max_rel_error);
-        csv << line;
-    }
-
-    std::ostringstream md;
-    md << "| kernel | implementation | N | ns/point (best) | spread (median/best) | vs hand-simd | max rel. error |\n"
-       << "|---|---|---:|---:|---:|---:|---:|\n";
-    for (const auto& r : rows) {
-        double hand = 0;
-        for (const auto& h : rows)
-            if (h.kernel == r.kernel && h.implementation == "hand-simd") hand = h.best_ns;
-        char line[512];
-        std::snprintf(line, sizeof line, "| %s | %s | %zu | %.3g | %.2f | %.2f× | %.1e |\n", r.kernel.c_str(),
-                      r.implementation.c_str(), r.n, r.best_ns, r.median_ns / r.best_ns, r.best_ns / hand,
-                      r.max_rel_error);
-        md << line;
-    }
-    std::ofstream(out_dir + "/latest.md") << md.str();
-    std::cout << md.str();
-
-    // Plot data: one row per kernel, one column per implementation ("-": not run).
-    std::ofstream dat(out_dir + "/latest.dat");
-    dat << "kernel";
-    for (const auto& name : implementation_order) dat << ' ' << name;
-    dat << '\n';
-    for (const auto& k : kernels()) {
-        dat << k.name;
-        for (const auto& name : implementation_order) {
-            const auto it = std::find_if(rows.begin(), rows.end(), [&](const row& r) {
-                return r.kernel == k.name && r.implementation == name;
-            });
-            if (it == rows.end()) {
-                dat << " -";
-            } else {
-                dat << ' ' << it->best_ns;
-            }
-        }
-        dat << '\n';
-    }
+    std::vector<std::string> kernel_names;
+    for (const auto& k : kernels()) kernel_names.push_back(k.name);
+    std::cout << write_reports(rows, implementation_order, kernel_names, out_dir);
+    reporter.write_json(out_dir + "/latest.json");
 
     if (mismatch) {
         std::cerr << "gradc-bench: some implementations disagree with hand-scalar (see MISMATCH above)\n";

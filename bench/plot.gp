@@ -1,10 +1,16 @@
 # ns/point per kernel (clusters) and implementation (bars), log scale; data from
 # gradc-bench's latest.dat ("-" where an implementation did not run a kernel).
+# Variables: datafile, outfile, term (svg|png).
 if (!exists("datafile")) datafile = 'bench/results/latest.dat'
 if (!exists("outfile")) outfile = 'bench/results/latest.svg'
-set terminal svg size 1100,520 dynamic font "sans,11" background rgb "white"
+if (!exists("term")) term = 'svg'
+if (term eq 'png') { set terminal pngcairo size 1100,520 font "sans,10" background rgb "white" } else { set terminal svg size 1100,520 dynamic font "sans,11" background rgb "white" }
 set output outfile
 set datafile missing "-"
+set termoption noenhanced  # kernel names have underscores
+# Ten systems: two more colours than gnuplot's default eight, so that none repeats.
+set linetype 9 lc rgb "#8c564b"
+set linetype 10 lc rgb "#7f7f7f"
 set style data histogram
 set style histogram cluster gap 1
 set style fill solid 0.9 border -1

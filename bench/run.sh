@@ -1,12 +1,14 @@
 #!/bin/sh
 # Build the benchmark in build-bench/ and run it: quick mode (N = 100,000) by default,
 # `bench/run.sh --full` for N = 1,000,000. Prints the Markdown table and writes
-# latest.{csv,md,dat} and latest.svg (gnuplot, when installed) into build-bench/results/,
-# outside the tracked files; GRADC_BENCH_OUT=bench/results writes the committed reference
+# latest.{csv,md,dat,json} and the plot latest.{svg,png} (gnuplot, when installed) into
+# build-bench/results/, outside the tracked files; GRADC_BENCH_OUT=bench/results writes the committed reference
 # run instead.
 # `bench/run.sh --portable [--full]` builds the portable configuration instead
 # (build-bench-portable/, -Dportable=true: the batch code is compiled for SSE2, AVX2 and
 # AVX-512 and the widest this CPU runs is chosen at run time).
+# Other arguments go to the benchmark, Google Benchmark's flags included
+# (`bench/run.sh --benchmark_filter=mlp`).
 # The first build takes about a minute (see docs/benchmarks.md: mostly the peers' headers;
 # the gradc kernels compile in a few seconds).
 set -eu
@@ -22,7 +24,7 @@ fi
 if [ ! -d "$build" ]; then
     meson setup "$build" -Dbenchmarks=true -Dtests=false -Dexamples=false -Dportable=$portable >/dev/null
 fi
-meson compile -C "$build" -j 2 bench/gradc-bench >/dev/null
+meson compile -C "$build" -j "${GRADC_BENCH_JOBS:-2}" bench/gradc-bench >/dev/null
 # One core, so that the figures are single-thread figures.
 pin=""
 if command -v taskset >/dev/null 2>&1; then pin="taskset -c $(($(nproc) - 1))"; fi
@@ -30,5 +32,7 @@ out=${GRADC_BENCH_OUT:-$build/results}
 mkdir -p "$out"
 $pin "$build"/bench/gradc-bench --out "$out" "$@"
 if command -v gnuplot >/dev/null 2>&1; then
-    gnuplot -e "datafile='$out/latest.dat'; outfile='$out/latest.svg'" bench/plot.gp
+    for term in svg png; do
+        gnuplot -e "datafile='$out/latest.dat'; outfile='$out/latest.$term'; term='$term'" bench/plot.gp
+    done
 fi

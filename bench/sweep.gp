@@ -5,6 +5,9 @@ if (term eq 'png') { set terminal pngcairo size 1500,900 font "sans,10" backgrou
 set output outfile
 set termoption noenhanced
 set datafile missing "-"
+# Ten systems: two more colours than gnuplot's default eight, so that none repeats.
+set linetype 9 lc rgb "#8c564b"
+set linetype 10 lc rgb "#7f7f7f"
 set logscale xy 10
 set grid xtics ytics mytics
 set key top right font ",8" box opaque

@@ -3,22 +3,32 @@
 # points (more passes for small N, so that each figure is the best of many repetitions),
 # and the machine's limits (gradc-bench-limits: triad bandwidth, FMA peak) in the same
 # run. Writes into build-bench/results/sweep/ (GRADC_BENCH_OUT to change):
-#   sweep.csv      kernel,implementation,n_points,ns_per_point,max_rel_error
+#   sweep.csv      kernel,implementation,n_points,ns_per_point,max_rel_error,
+#                  ns_per_point_median,passes (ns_per_point: the best pass)
 #   limits.csv     bandwidth_gbs,double_gflops,float_gflops
-#   sweep.md       ns/point per size and the roofline table (bandwidth fractions at 10^7)
+#   flops.csv      the generic programs' arithmetic and calls per point (gradc-bench-flops)
+#   executed_flops.csv  flops per point the batch code executes (bench/flops_executed.sh,
+#                  when gdb is installed; about 3 minutes)
+#   sweep.md       ns/point per size and the roofline tables (bandwidth fractions at 10^7,
+#                  FMA-peak fractions at 10^4)
 #   sweep.png/svg  ns/point against N, log-log, one panel per kernel (gnuplot)
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 build=build-bench
-bench/build-targets.sh bench/gradc-bench bench/gradc-bench-limits
+bench/build-targets.sh bench/gradc-bench bench/gradc-bench-limits bench/gradc-bench-flops bench/gradc-bench-one-call
 out=${GRADC_BENCH_OUT:-$build/results}/sweep
 mkdir -p "$out"
 pin=""
 if command -v taskset >/dev/null 2>&1; then pin="taskset -c $(($(nproc) - 1))"; fi
 echo "machine limits..." >&2
 $pin "$build"/bench/gradc-bench-limits > "$out/limits.csv" 2>/dev/null
-echo "kernel,implementation,n_points,ns_per_point,max_rel_error" > "$out/sweep.csv"
+"$build"/bench/gradc-bench-flops > "$out/flops.csv"
+if command -v gdb >/dev/null 2>&1; then
+    echo "flops executed per point (gdb single-steps one call of each batch implementation)..." >&2
+    bench/flops_executed.sh > "$out/executed_flops.csv"
+fi
+echo "kernel,implementation,n_points,ns_per_point,max_rel_error,ns_per_point_median,passes" > "$out/sweep.csv"
 for n in 1000 10000 100000 1000000 10000000; do
     passes=$((1000000 / n))
     [ "$passes" -lt 5 ] && passes=5

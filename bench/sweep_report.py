@@ -1,8 +1,11 @@
 #!/usr/bin/env python3
 """Report of bench/sweep.sh: ns/point per kernel, implementation and size, gradc against
-hand-written code at every size, and the bandwidth side of the roofline (the fraction of
-the triad bandwidth each batch implementation reaches). Writes sweep.md and one
-gnuplot data file per kernel (sweep_<kernel>.dat: N, then one column per implementation)."""
+hand-written code at every size, and the roofline: the fraction of the triad bandwidth
+each batch implementation reaches at the largest N, and the fraction of the FMA peak it
+reaches in cache (flops per point executed, executed_flops.csv from
+bench/flops_executed.sh, beside the generic program's count, flops.csv from
+gradc-bench-flops). Writes sweep.md and one gnuplot data
+file per kernel (sweep_<kernel>.dat: N, then one column per implementation)."""
 import csv
 import sys
 from collections import defaultdict
@@ -56,4 +59,38 @@ for k in kernels:
         ns = t.get((k, i), {}).get(big)
         cells += [f"{b / ns:.1f}", f"{b / ns / bw:.0%}"] if ns else ["—", "—"]
     md.append(f"| {k} | {b} | " + " | ".join(cells) + " |")
+
+# Flop side: the flops per point the compiled batch code executes (executed_flops.csv, by
+# bench/flops_executed.sh), achieved at the in-cache size N = 10,000 (or the smallest
+# run); beside them, the generic program's arithmetic and transcendental calls per point
+# (flops.csv, by gradc-bench-flops), which say where the flops come from.
+def read(name):
+    try:
+        return list(csv.DictReader(open(f"{out}/{name}")))
+    except FileNotFoundError:
+        return []
+executed = {(r["kernel"], r["implementation"]): r for r in read("executed_flops.csv")}
+program = {(r["kernel"], r["implementation"]): r for r in read("flops.csv")}
+if executed:
+    small = 10000 if 10000 in sizes else sizes[0]
+    md.append("")
+    md.append(f"**Roofline, flop side** — flops per point executed by the compiled batch code, achieved GFLOP/s "
+              f"(flops per point / ns per point) and its fraction of the double FMA peak ({dflops:.0f} GFLOP/s), "
+              f"at N = {small:,} (in cache); the generic program's arithmetic flops and transcendental calls per "
+              f"point beside them")
+    md.append("")
+    md.append("| kernel | implementation | program: arithmetic, calls | executed flops/point | instructions/point "
+              "| ns/point | GFLOP/s | fraction of peak |")
+    md.append("|---|---|---|---:|---:|---:|---:|---:|")
+    for k in kernels:
+        for i, counted in [("gradc-batch", "gradc"), ("hand-simd", "hand")]:
+            e = executed.get((k, i))
+            ns = t.get((k, i), {}).get(small)
+            if not e or not ns:
+                continue
+            p = program.get((k, counted))
+            origin = f"{p['arithmetic_flops']}, {p['calls'] or 'no call'}" if p else "—"
+            f = float(e["flops_per_point"])
+            md.append(f"| {k} | {i} | {origin} | {f:.4g} | {float(e['instructions_per_point']):.4g} | {ns:.3g} | "
+                      f"{f / ns:.1f} | {f / ns / dflops:.0%} |")
 open(f"{out}/sweep.md", "w").write("\n".join(md) + "\n")

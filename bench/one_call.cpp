@@ -1,0 +1,55 @@
+/// One call of one system on one kernel at N points, made through `measured_call` so that
+/// bench/flops_executed.sh can single-step exactly that call in gdb and count the
+/// floating-point instructions the compiled batch code executes (the flop side of the
+/// roofline, docs/benchmarks.md). The inputs are drawn as gradc-bench draws them.
+///
+///     gradc-bench-one-call KERNEL IMPLEMENTATION N
+///
+/// Only the systems with batch code (gradc-batch, hand-simd, and the scalar variants).
+
+#include <cstdio>
+#include <cstdlib>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "bench.hpp"
+
+extern "C" [[gnu::noinline]] void measured_call(const bench::runner& run, const bench::problem& p) { run(p); }
+
+int main(int argc, char** argv) {
+    using namespace bench;
+    if (argc != 4) {
+        std::fprintf(stderr, "usage: gradc-bench-one-call KERNEL IMPLEMENTATION N\n");
+        return 2;
+    }
+    const std::string kernel = argv[1], implementation = argv[2];
+    const std::size_t n = std::strtoul(argv[3], nullptr, 10);
+    registry reg;
+    native::register_gradc(reg);
+    native::register_hand(reg);
+    for (const auto& k : kernels()) {
+        if (k.name != kernel) continue;
+        std::vector<std::vector<double>> in(k.ranges.size(), std::vector<double>(n));
+        std::vector<std::vector<double>> out(1 + k.gradient_size, std::vector<double>(k.reduction ? 1 : n));
+        std::mt19937_64 rng(42);
+        for (std::size_t j = 0; j < in.size(); ++j) {
+            if (k.reduction) {
+                std::normal_distribution<double> d(1.5, 2.0);
+                for (auto& x : in[j]) x = d(rng);
+            } else {
+                std::uniform_real_distribution<double> d(k.ranges[j].first, k.ranges[j].second);
+                for (auto& x : in[j]) x = d(rng);
+            }
+        }
+        problem p;
+        p.n = n;
+        for (const auto& v : in) p.in.push_back(v.data());
+        for (auto& v : out) p.out.push_back(v.data());
+        measured_call(reg.at(implementation).at(kernel), p);
+        std::printf("%g\n", out[0][0]);
+        return 0;
+    }
+    std::fprintf(stderr, "gradc-bench-one-call: no kernel %s\n", kernel.c_str());
+    return 2;
+}
