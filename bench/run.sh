@@ -2,7 +2,7 @@
 # Build the benchmark in build-bench/ and run it: quick mode (N = 100,000) by default,
 # `bench/run.sh --full` for N = 1,000,000. Prints the Markdown table and writes
 # latest.{csv,md,dat,json} and the plot latest.{svg,png} (gnuplot, when installed) into
-# build-bench/results/, outside the tracked files; GRADC_BENCH_OUT=bench/results writes the committed reference
+# build-bench/results/, outside the tracked files; GRADC_BENCH_OUT=bench/results/<date>-<machine> writes a committed reference
 # run instead.
 # `bench/run.sh --portable [--full]` builds the portable configuration instead
 # (build-bench-portable/, -Dportable=true: the batch code is compiled for SSE2, AVX2 and
