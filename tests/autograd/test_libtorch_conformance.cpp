@@ -5,30 +5,15 @@
 #include <sstream>
 #include <vector>
 
-#include <gradc/torch.hpp>
+#include "libtorch_style.hpp"
 
-#include "support.hpp"
-
-namespace torch = gradc;  // the porting recipe of docs/dynamic.md
-
-using namespace testing;
-using Catch::Matchers::Contains;
-using torch::Tensor;
-using torch::autograd::AutogradContext;
-using torch::autograd::Function;
-using torch::autograd::tensor_list;
+using namespace libtorch_style;
 
 namespace {
 
 Tensor ref(const std::string& name, const torch::Shape& shape, bool requires_grad = false) {
     return ref_tensor(name, shape, torch::TensorOptions().requires_grad(requires_grad));
 }
-
-// The tests run under LibTorch's default dtype, float32, like the code they port (the
-// [libtorch] tag; tests/support/float64_default.cpp), and so did PyTorch for the values.
-auto matches_float(const std::string& name) { return matches(name, 1e-6, 1e-6); }
-
-double ref_scalar(const std::string& name) { return expected(name).at(0); }
 
 // ---- the C++ autograd tutorial ("Autograd in C++ Frontend"), as written there ---------
 

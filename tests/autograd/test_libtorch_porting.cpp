@@ -4,34 +4,22 @@
 // UndefinedGrad, nesting, reentrant backward), hooks by position, anomaly mode and
 // warnings. Expected values come from PyTorch (reference/generate_libtorch.py).
 #include <cmath>
+#include <functional>
 #include <string>
 #include <vector>
 
-#include <gradc/torch.hpp>
+#include "libtorch_style.hpp"
 
-#include "support.hpp"
-
-namespace torch = gradc;  // the porting recipe of docs/dynamic.md
-
-using namespace testing;
+using namespace libtorch_style;
 using namespace torch::indexing;
-using Catch::Matchers::Contains;
-using torch::Tensor;
-using torch::autograd::AutogradContext;
-using torch::autograd::Function;
-using torch::autograd::tensor_list;
 
 namespace {
-
-auto matches_float(const std::string& name) { return matches(name, 1e-6, 1e-6); }
 
 torch::Shape shape_of(const std::string& name) {
     torch::Shape s;
     for (double d : expected(name)) s.push_back(static_cast<std::int64_t>(d));
     return s;
 }
-
-double ref_scalar(const std::string& name) { return expected(name).at(0); }
 
 Tensor leaf(const std::string& name, const torch::Shape& shape) {
     return ref_tensor(name, shape, torch::requires_grad());

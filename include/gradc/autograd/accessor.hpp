@@ -8,39 +8,40 @@
 
 namespace gradc {
 
-template <class T, std::size_t N>
-class TensorAccessor {
+namespace detail {
+/// What every accessor holds: the first element and the sizes and strides from its
+/// dimension on.
+template <class T>
+class AccessorBase {
 public:
-    TensorAccessor(T* data, const std::int64_t* sizes, const std::int64_t* strides)
+    AccessorBase(T* data, const std::int64_t* sizes, const std::int64_t* strides)
         : data_(data), sizes_(sizes), strides_(strides) {}
-    /// The accessor of the sub-tensor at `i` along the first dimension (an element for N = 1).
-    TensorAccessor<T, N - 1> operator[](std::int64_t i) const {
-        return TensorAccessor<T, N - 1>(data_ + i * strides_[0], sizes_ + 1, strides_ + 1);
-    }
     std::int64_t size(std::size_t dim) const { return sizes_[dim]; }
     std::int64_t stride(std::size_t dim) const { return strides_[dim]; }
     T* data() const { return data_; }
 
-private:
+protected:
     T* data_;
     const std::int64_t* sizes_;
     const std::int64_t* strides_;
 };
+}  // namespace detail
+
+template <class T, std::size_t N>
+class TensorAccessor : public detail::AccessorBase<T> {
+public:
+    using detail::AccessorBase<T>::AccessorBase;
+    /// The accessor of the sub-tensor at `i` along the first dimension.
+    TensorAccessor<T, N - 1> operator[](std::int64_t i) const {
+        return TensorAccessor<T, N - 1>(this->data_ + i * this->strides_[0], this->sizes_ + 1, this->strides_ + 1);
+    }
+};
 
 template <class T>
-class TensorAccessor<T, 1> {
+class TensorAccessor<T, 1> : public detail::AccessorBase<T> {
 public:
-    TensorAccessor(T* data, const std::int64_t* sizes, const std::int64_t* strides)
-        : data_(data), sizes_(sizes), strides_(strides) {}
-    T& operator[](std::int64_t i) const { return data_[i * strides_[0]]; }
-    std::int64_t size(std::size_t dim) const { return sizes_[dim]; }
-    std::int64_t stride(std::size_t dim) const { return strides_[dim]; }
-    T* data() const { return data_; }
-
-private:
-    T* data_;
-    const std::int64_t* sizes_;
-    const std::int64_t* strides_;
+    using detail::AccessorBase<T>::AccessorBase;
+    T& operator[](std::int64_t i) const { return this->data_[i * this->strides_[0]]; }
 };
 
 }  // namespace gradc
