@@ -1,9 +1,9 @@
 // Bad input to the static mode at run time, one table: every row calls an entry point
-// that takes run-time sizes (the batch calls and map-reduce of scalar kernels, and the
-// one-point calls, batch calls and map-reduce of array kernels) with the wrong thing:
-// spans of different lengths, a wrong number of spans, an empty list of spans, outputs
-// that overlap each other or overlap an input shifted, a wrong number of parameters,
-// array arguments of the wrong size. Each must throw the documented type
+// that takes run-time sizes (the batch calls, second-order batch calls and map-reduce of
+// scalar kernels; the one-point calls, batch calls and map-reduce of array kernels) with
+// the wrong thing: spans of different lengths, a wrong number of spans, an empty list of
+// spans, outputs that overlap each other or overlap an input shifted, a wrong number of
+// parameters, array arguments of the wrong size. Each must throw the documented type
 // (std::invalid_argument for batch arguments, gradc::Error for array arguments) with a
 // message naming the call, the argument, what it got and what it expected, and leave
 // every buffer (inputs and outputs) as it was. Scalar kernels' one-point calls take
@@ -124,6 +124,22 @@ std::vector<BadInput> static_table() {
                      two.vjp_batch(in2{s.a, s.b}, in2{s.c, std::span<const double>(s.big).subspan(1, n)},
                                    out2{std::span<double>(s.big).first(n), s.g2});
                  }, I, {"gradc vjp_batch:", "`grad[0]` overlaps `weights[1]`"}});
+    // ---- hessian_batch, hvp_batch (second order) ---------------------------------------
+    t.push_back({"hessian_batch: two Hessian spans for the three of a 2x2 upper triangle", [k](Buffers& s) {
+                     k.hessian_batch(in2{s.a, s.b}, std::span<double>(s.values), out2{s.g1, s.g2}, out2{s.g3, s.c});
+                 }, I, {"gradc hessian_batch:", "`hess`", "2 spans", "expected 3", "upper triangle"}});
+    t.push_back({"hessian_batch: a Hessian entry written over a gradient", [k](Buffers& s) {
+                     k.hessian_batch(in2{s.a, s.b}, std::span<double>(s.values), out2{s.g1, s.g2},
+                                     std::array<std::span<double>, 3>{s.g3, s.g2, std::span<double>(s.big).first(n)});
+                 }, I, {"gradc hessian_batch:", "`grad[1]` overlaps `hess[1]`"}});
+    t.push_back({"hvp_batch: a direction span short", [k](Buffers& s) {
+                     k.hvp_batch(in2{s.a, s.b}, in2{s.c, std::span<const double>(s.c).first(n - 2)},
+                                 std::span<double>(s.values), out2{s.g1, s.g2}, out2{s.g3, std::span<double>(s.big).first(n)});
+                 }, I, {"gradc hvp_batch:", "`v_in[1]`", "18 entries", "expected 20"}});
+    t.push_back({"hvp_batch: the product written over the direction shifted", [k](Buffers& s) {
+                     k.hvp_batch(in2{s.a, s.b}, in2{s.c, std::span<const double>(s.big).subspan(2, n)},
+                                 std::span<double>(s.values), out2{s.g1, s.g2}, out2{s.g3, std::span<double>(s.big).first(n)});
+                 }, I, {"gradc hvp_batch:", "`hvp_out[1]` overlaps `v_in[1]`"}});
     // ---- map_reduce -------------------------------------------------------------------
     t.push_back({"map_reduce: three parameters for two", [ll](Buffers& s) {
                      (void)ll.map_reduce(std::array<std::span<const double>, 1>{s.c}, std::vector{0.0, 1.0, 2.0});
@@ -134,6 +150,9 @@ std::vector<BadInput> static_table() {
     t.push_back({"map_reduce: two data spans for one data variable", [ll](Buffers& s) {
                      (void)ll.map_reduce(in2{s.c, s.a}, std::array{0.0, 1.0});
                  }, I, {"gradc map_reduce:", "`data`", "2 spans", "expected 1", "not in wrt"}});
+    t.push_back({"map_reduce_hessian: one parameter for two", [ll](Buffers& s) {
+                     (void)ll.map_reduce_hessian(std::array<std::span<const double>, 1>{s.c}, std::array{0.0});
+                 }, I, {"gradc map_reduce_hessian:", "`theta`", "1 entries", "expected 2"}});
     // ---- array kernels ----------------------------------------------------------------
     t.push_back({"array gradient: a matrix argument with 3 entries for 2x2", [ak](Buffers&) {
                      (void)ak.gradient(std::vector<double>{1, 2, 3}, std::array{1.0, 2.0});
