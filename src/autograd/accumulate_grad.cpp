@@ -50,6 +50,12 @@ void AccumulateGrad::accumulate(const Tensor& variable, const Tensor& new_grad) 
 
 void AccumulateGrad::accumulate_unlocked(const Tensor& variable, const Tensor& new_grad) {
     Tensor& grad = variable.mutable_grad();
+    // A .grad() assigned by the user through mutable_grad() may have another shape; the
+    // sum below would then broadcast or run past its end.
+    if (grad.defined() && grad.sizes() != variable.sizes())
+        throw Error("gradc: AccumulateGrad: the .grad() of the leaf " + detail::describe(variable) + " has shape " +
+                    shape_string(grad.sizes()) + "; expected the leaf's shape " + shape_string(variable.sizes()) +
+                    " (assign a gradient of that shape, or an undefined Tensor, to mutable_grad())");
     if (GradMode::is_enabled()) {
         // create_graph: keep the gradient's own history so it can be differentiated.
         grad = grad.defined() ? grad + new_grad : new_grad;

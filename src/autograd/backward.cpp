@@ -81,6 +81,13 @@ Roots make_roots(const tensor_list& outputs, const tensor_list& gradients, const
             throw Error(std::string("gradc: ") + op + ": mismatch in shape: grad_output[" + std::to_string(i) +
                         "] has a shape of " + shape_string(g.sizes()) + " and output[" + std::to_string(i) +
                         "] has a shape of " + shape_string(out.sizes()));
+        } else if (g.is_complex() != out.is_complex()) {
+            // As PyTorch's _make_grads: a real gradient of a complex output would drop the
+            // imaginary part's function, a complex one of a real output is meaningless.
+            throw Error(std::string("gradc: ") + op + ": for complex tensors, both grad_output and output are "
+                        "required to have the same dtype: grad_output[" + std::to_string(i) + "] has dtype " +
+                        std::string(to_string(g.dtype())) + " and output[" + std::to_string(i) + "] has dtype " +
+                        std::string(to_string(out.dtype())) + "; expected both real or both complex");
         }
         r.edges.push_back(gradient_edge(out));
         r.grads.push_back(g);

@@ -24,7 +24,14 @@ std::atomic<std::uint64_t> hook_ids{1};
 void apply_tensor_hook(const TensorHook& hook, Tensor& grad) {
     if (!grad.defined()) return;
     Tensor replaced = hook(grad);
-    if (replaced.defined()) grad = std::move(replaced);
+    if (!replaced.defined()) return;
+    // As PyTorch's check of a hook's result: the engine would otherwise blame the next node
+    // for a gradient of the wrong shape, or silently cast another dtype.
+    if (replaced.sizes() != grad.sizes() || replaced.dtype() != grad.dtype())
+        throw Error("gradc: tensor hook: a hook changed the gradient from " + detail::describe(grad) + " to " +
+                    detail::describe(replaced) + "; expected a gradient of the same shape and dtype, or an "
+                    "undefined Tensor to keep the gradient");
+    grad = std::move(replaced);
 }
 
 template <class Hook>

@@ -93,7 +93,11 @@ Tensor& Tensor::fill_(double v) const { return inplace(*this, "fill_", {}, [&](c
 Tensor& Tensor::copy_(const Tensor& src) const {
     detail::check_defined(src, "copy_");
     return inplace(*this, "copy_", {src}, [&](const Tensor& x) {
-        broadcast_shapes(src.sizes(), x.sizes(), "copy_");
+        // The source must broadcast *to* the destination: [2, 3] into [3] broadcasts
+        // together but cannot be written.
+        if (broadcast_shapes(src.sizes(), x.sizes(), "copy_") != x.sizes())
+            throw Error("gradc: copy_: source " + detail::describe(src) + " cannot be broadcast to the destination's shape " +
+                        shape_string(x.sizes()) + "; expected a source of that shape or one that broadcasts to it");
         Tensor s = src.to(src.is_complex() && !x.is_complex() ? src.dtype() : x.dtype());
         // The old value gets no gradient; `fill` keeps it connected with zeros.
         return gradc::expand(s, x.sizes()) + constant_like(x, 0.0);

@@ -108,6 +108,7 @@ Tensor expand_back(const Tensor& g, const Shape& keep_sizes, const Shape& in) {
 }  // namespace
 
 Tensor sum(const Tensor& a, const Shape& dims, bool keepdim) {
+    detail::check_defined(a, "sum");  // first: dtype() would fail without naming the operation
     const ScalarType dt = kernels::float_type(a.dtype());
     Plan p = plan(a, dims, keepdim, "sum", dt);
     Tensor y = reduce_raw(p, dt, "sum", [](const auto* x, std::int64_t n) { return kernels::sum_run(x, n); });
@@ -118,6 +119,7 @@ Tensor sum(const Tensor& a, const Shape& dims, bool keepdim) {
 }
 
 Tensor mean(const Tensor& a, const Shape& dims, bool keepdim) {
+    detail::check_defined(a, "mean");  // first: dtype() would fail without naming the operation
     const ScalarType dt = kernels::float_type(a.dtype());
     Plan p = plan(a, dims, keepdim, "mean", dt);
     const double count = static_cast<double>(p.inner);
@@ -201,6 +203,7 @@ Tensor prod_others(const Tensor& x, const Tensor& y, const Shape& keep, const Sh
 }
 
 Tensor prod_impl(const Tensor& a, const Shape& dims, bool keepdim) {
+    detail::check_defined(a, "prod");  // first: dtype() would fail without naming the operation
     const ScalarType dt = kernels::float_type(a.dtype());
     Plan p = plan(a, dims, keepdim, "prod", dt);
     Tensor y = reduce_raw(p, dt, "prod", [](const auto* x, std::int64_t n) {
@@ -219,6 +222,7 @@ Tensor prod_impl(const Tensor& a, const Shape& dims, bool keepdim) {
 
 // amax/amin: the gradient is shared evenly among the elements equal to the extremum.
 Tensor extremum(const Tensor& a, const Shape& dims, bool keepdim, bool is_max, const char* op) {
+    detail::check_defined(a, op);
     if (a.is_complex()) throw Error(std::string("gradc: ") + op + " is not defined for complex tensors, got " + detail::describe(a));
     const ScalarType dt = kernels::float_type(a.dtype());
     Plan p = plan(a, dims, keepdim, op, dt);
@@ -255,6 +259,7 @@ Tensor extremum(const Tensor& a, const Shape& dims, bool keepdim, bool is_max, c
 
 // (values, indices) along one dim; the gradient goes to the index only.
 std::tuple<Tensor, Tensor> extremum_dim(const Tensor& a, std::int64_t dim, bool keepdim, bool is_max, const char* op) {
+    detail::check_defined(a, op);
     if (a.is_complex()) throw Error(std::string("gradc: ") + op + " is not defined for complex tensors, got " + detail::describe(a));
     const std::int64_t d = detail::wrap_dim(dim, a.dim(), op);
     const ScalarType dt = kernels::float_type(a.dtype());

@@ -120,6 +120,7 @@ void Tensor::check_element_type(ScalarType expected, const char* what) const {
 }
 
 std::complex<double> Tensor::item_complex() const {
+    detail::check_defined(*this, "item()");
     if (numel() != 1)
         throw Error("gradc: item(): a tensor with " + std::to_string(numel()) + " elements (shape " +
                     shape_string(sizes()) + ") cannot be converted to a scalar; expected exactly one element");

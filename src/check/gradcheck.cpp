@@ -7,6 +7,7 @@
 #include <gradc/autograd/warning.hpp>
 #include <gradc/check/gradcheck.hpp>
 
+#include <cmath>
 #include <string>
 
 #include <gradc/autograd/creation.hpp>
@@ -94,12 +95,32 @@ Problem make_problem(const GradcheckFunction& fn, const tensor_list& inputs, con
         problem.output_dtypes.push_back(out.dtype());
         problem.output_values.push_back(read_values(out));
     }
+    // Nothing to compare would be a silent pass.
+    if (problem.diff_outputs.empty())
+        fail("gradc: gradcheck: the function returned " + std::to_string(results.size()) +
+             " outputs, none of them a defined floating point or complex tensor; expected at least one to check.");
     return problem;
+}
+
+// A step of 0 or NaN makes every numerical derivative NaN, a negative one passes like a
+// positive one, and a NaN tolerance fails every comparison: each would be reported as a
+// Jacobian mismatch (or not at all) instead of as the option that is wrong.
+void check_options(const GradcheckOptions& options) {
+    const auto require = [](bool ok, const char* name, double value, const char* expected) {
+        if (!ok)
+            throw GradcheckError(std::string("gradc: gradcheck: options.") + name + " is " + format_value(value, false) +
+                                 "; expected " + expected);
+    };
+    require(std::isfinite(options.eps) && options.eps > 0, "eps", options.eps, "a finite step > 0");
+    require(options.atol >= 0, "atol", options.atol, "a tolerance >= 0");
+    require(options.rtol >= 0, "rtol", options.rtol, "a tolerance >= 0");
+    require(options.nondet_tol >= 0, "nondet_tol", options.nondet_tol, "a tolerance >= 0");
 }
 
 bool run_checked(const GradcheckOptions& options, const auto& body) {
     if (!options.check_backward_ad && !options.check_forward_ad)
         throw GradcheckError("gradcheck: expected at least one of check_forward_ad or check_backward_ad to be true.");
+    check_options(options);
     try {
         body();
     } catch (const GradcheckError&) {
@@ -119,7 +140,19 @@ tensor_list grad_output_leaves(const tensor_list& outputs, const std::vector<std
             throw GradcheckError("gradgradcheck: got " + std::to_string(grad_outputs.size()) +
                                  " grad_outputs, expected one per differentiable output (" +
                                  std::to_string(diff_outputs.size()) + ")");
-        for (const Tensor& g : grad_outputs) v.push_back(g.detach().clone().requires_grad_(true));
+        for (std::size_t k = 0; k < grad_outputs.size(); ++k) {
+            const Tensor& g = grad_outputs[k];
+            const Tensor& out = outputs[diff_outputs[k]];
+            const auto describe = [](const Tensor& t) {
+                return std::string(to_string(t.dtype())) + " " + shape_string(t.sizes());
+            };
+            if (!g.defined() || g.sizes() != out.sizes() || g.is_complex() != out.is_complex())
+                throw GradcheckError("gradc: gradgradcheck: grad_outputs[" + std::to_string(k) + "] is " +
+                                     (g.defined() ? describe(g) : std::string("an undefined Tensor")) +
+                                     "; expected a tensor of the shape of output " + std::to_string(diff_outputs[k]) +
+                                     " (" + describe(out) + "), real or complex as that output is");
+            v.push_back(g.detach().clone().requires_grad_(true));
+        }
         return v;
     }
     Rng rng(seed + 0x9e3779b97f4a7c15ULL);

@@ -9,6 +9,7 @@
 // Failures list, which the test thread checks after joining them.
 #include <algorithm>
 #include <atomic>
+#include <cstdlib>
 #include <exception>
 #include <latch>
 #include <mutex>
@@ -390,4 +391,95 @@ TEST_CASE("random tensors drawn from several threads each take a whole run of th
     std::sort(drawn.begin(), drawn.end());
     std::sort(sequential.begin(), sequential.end());
     CHECK(drawn == sequential);
+}
+
+namespace {
+
+// The stress test's iterations per thread: small in the test suite (it also runs under
+// ThreadSanitizer), set by scripts/stress through GRADC_STRESS_ITERATIONS for full counts.
+int stress_iterations() {
+    if (const char* s = std::getenv("GRADC_STRESS_ITERATIONS")) return std::max(1, std::atoi(s));
+    return 40;
+}
+
+// Shared leaves and one shared graph over them, with hooks on the leaves and on a node:
+// what every thread of the stress test uses at once, and the serial run repeats alone.
+struct StressScene {
+    Tensor w = gradc::from_vector({0.5, -1.0, 1.5, 2.0}, {4}, gradc::requires_grad());
+    Tensor b = gradc::from_vector({0.25, 0.75, -0.5, 1.0}, {4}, gradc::requires_grad());
+    Tensor shared;  // sum((w·b + w)·w): kept with retain_graph, backpropagated by all
+    std::atomic<long> w_hook_calls{0}, b_post_hook_calls{0}, node_hook_calls{0};
+
+    StressScene() {
+        auto h = w * b + w;
+        // A replacing hook on a non-leaf of the shared graph (the identity, so the values
+        // stay exact) and a pre-hook on its node.
+        h.register_hook([](const Tensor& g) { return g * 1.0; });
+        shared = (h * w).sum();
+        shared.grad_fn()->register_prehook([this](const tensor_list&) { ++node_hook_calls; });
+        w.register_hook([this](const Tensor&) { ++w_hook_calls; });
+        b.register_post_accumulate_grad_hook([this](const Tensor&) { ++b_post_hook_calls; });
+    }
+
+    // One iteration of one thread: a private graph over the shared leaves and the thread's
+    // own leaf x, then a pass over the shared graph, then autograd::grad on it (which
+    // touches no .grad()). Every value is a multiple of 1/16 far below 2^40, so sums are
+    // exact in any order and the threaded result must equal the serial one bit for bit.
+    void iterate(const Tensor& x, Failures& failures, const std::vector<double>& expected_grad_of_shared) {
+        ((w * x + b) * (w - 0.5)).sum().backward();
+        shared.backward({}, true);
+        auto g = gradc::autograd::grad({shared}, {w}, {}, true)[0];
+        if (values(g) != expected_grad_of_shared) failures.add("autograd::grad on the shared graph differs");
+    }
+};
+
+struct StressResult {
+    std::vector<double> w_grad, b_grad;
+    std::vector<std::vector<double>> x_grads;
+    long w_hook_calls, b_post_hook_calls, node_hook_calls;
+    bool operator==(const StressResult&) const = default;
+};
+
+StressResult run_stress(int threads, int iterations, bool concurrent) {
+    StressScene scene;
+    const auto expected_shared = values(gradc::autograd::grad({scene.shared}, {scene.w}, {}, true)[0]);
+    scene.w_hook_calls = scene.node_hook_calls = scene.b_post_hook_calls = 0;  // count the iterations' calls only
+    std::vector<Tensor> xs;
+    for (int t = 0; t < threads; ++t)
+        xs.push_back(gradc::from_vector({1.0 + t, -0.5, 0.25 * t, 2.0}, {4}, gradc::requires_grad()));
+    Failures failures;
+    if (concurrent) {
+        on_threads(threads, failures, [&](int t) {
+            for (int it = 0; it < iterations; ++it) scene.iterate(xs[t], failures, expected_shared);
+        });
+    } else {
+        for (int t = 0; t < threads; ++t)
+            for (int it = 0; it < iterations; ++it) scene.iterate(xs[t], failures, expected_shared);
+    }
+    check_no_failures(failures);
+    StressResult r{values(scene.w.grad()), values(scene.b.grad()), {}, scene.w_hook_calls, scene.b_post_hook_calls,
+                   scene.node_hook_calls};
+    for (const auto& x : xs) r.x_grads.push_back(values(x.grad()));
+    return r;
+}
+
+}  // namespace
+
+TEST_CASE("stress: threads backpropagating through shared and private graphs into shared leaves equal the serial run",
+          "[autograd][threads][stress]") {
+    const int iterations = stress_iterations();
+    const StressResult serial = run_stress(kThreads, iterations, false);
+    const StressResult threaded = run_stress(kThreads, iterations, true);
+    // The hooks fire as often per iteration as in one iteration alone.
+    const StressResult one = run_stress(1, 1, false);
+    const long passes = long(kThreads) * iterations;
+    CHECK(one.w_hook_calls > 0);
+    CHECK(one.node_hook_calls > 0);
+    CHECK(one.b_post_hook_calls > 0);
+    CHECK(serial.w_hook_calls == one.w_hook_calls * passes);
+    CHECK(serial.node_hook_calls == one.node_hook_calls * passes);
+    CHECK(serial.b_post_hook_calls == one.b_post_hook_calls * passes);
+    // b's gradient does not depend on the thread's own leaf: no pass was lost or doubled.
+    for (std::size_t i = 0; i < serial.b_grad.size(); ++i) CHECK(serial.b_grad[i] == one.b_grad[i] * double(passes));
+    CHECK(threaded == serial);
 }

@@ -11,6 +11,7 @@
 
 #include <array>
 #include <cstddef>
+#include <functional>
 #include <ranges>
 #include <span>
 #include <stdexcept>
@@ -109,6 +110,69 @@ std::array<T*, M> output_pointers(const char* call, const char* name, const char
         static_assert(std::is_same_v<span_list_value_t<V>, T>,
                       "gradc batch call: outputs and inputs must have the same lane type (float or double)");
         return checked_pointers<T, M>(call, name, per_span, std::forward<V>(out), n);
+    }
+}
+
+/// The spans of one argument of a batch call, for the overlap check: its name, its
+/// pointers (one span of n entries each) and whether the call writes them.
+template <class T, std::size_t K>
+struct span_group {
+    const char* name;
+    std::array<const T*, K> data;
+    bool output;
+    bool single = false;  // a lone span (`values`), named without an index
+};
+
+template <class T, std::size_t K, class P>
+span_group<T, K> read_group(const char* name, const std::array<P, K>& p) {
+    span_group<T, K> g{name, {}, false};
+    for (std::size_t j = 0; j < K; ++j) g.data[j] = p[j];
+    return g;
+}
+
+template <class T, std::size_t K>
+span_group<T, K> written_group(const char* name, const std::array<T*, K>& p, bool single = false) {
+    span_group<T, K> g{name, {}, true, single};
+    for (std::size_t j = 0; j < K; ++j) g.data[j] = p[j];
+    return g;
+}
+
+/// Outputs are written batch by batch (and by several threads at once), after the batch's
+/// inputs were read: an output may be exactly an input (in-place), but an output that
+/// overlaps an input shifted, or another output, would give results that depend on the
+/// order of the stores. Throws before anything is written.
+template <class T, std::size_t... K>
+void check_no_overlap(const char* call, std::size_t n, const span_group<T, K>&... groups) {
+    if (n == 0) return;
+    struct entry {
+        const char* name;
+        std::size_t index;
+        bool single;
+        const T* data;
+        bool output;
+    };
+    std::array<entry, (K + ... + 0)> all{};
+    std::size_t count = 0;
+    const auto add = [&](const auto& g) {
+        for (std::size_t j = 0; j < g.data.size(); ++j) all[count++] = entry{g.name, j, g.single, g.data[j], g.output};
+    };
+    (add(groups), ...);
+    const auto name_of = [](const entry& e) {
+        return "`" + std::string(e.name) + (e.single ? "" : "[" + std::to_string(e.index) + "]") + "`";
+    };
+    const std::less<const T*> before;
+    for (std::size_t a = 0; a < count; ++a) {
+        if (!all[a].output) continue;
+        for (std::size_t b = 0; b < count; ++b) {
+            if (a == b || (all[b].output && b < a)) continue;  // each pair of outputs once
+            const T* p = all[a].data;
+            const T* q = all[b].data;
+            const bool disjoint = !before(p, q + n) || !before(q, p + n);
+            if (disjoint || (!all[b].output && p == q)) continue;
+            bad_argument(call, name_of(all[a]) + " overlaps " + name_of(all[b]) + " (" + std::to_string(n) +
+                                   " entries each); expected an output to share no memory with another output, "
+                                   "and with an input none or exactly the same span (in place)");
+        }
     }
 }
 

@@ -42,6 +42,8 @@ public:
         constexpr std::size_t M = output_entries();
         const auto out = detail::output_pointers<T, M>("value_batch", "values", "one per output entry",
                                                        std::forward<Values>(values), x.n);
+        detail::check_no_overlap("value_batch", x.n, detail::read_group<T>("in", x.per_point),
+                                 detail::written_group<T>("values", out, M == 1));
         using B = xsimd::batch<T, arch_of<A>>;
         const auto fixed = x.template broadcast_batches<B>();
         detail::run_batches<arch_of<A>>(
@@ -74,6 +76,8 @@ public:
         const auto v = detail::output_pointers<T, 1>("gradient_batch", "values", "", std::forward<Values>(values), x.n);
         const auto g = detail::checked_pointers<T, W>("gradient_batch", "grad", "one per entry of each wrt variable",
                                                       std::forward<Grad>(grad), x.n);
+        detail::check_no_overlap("gradient_batch", x.n, detail::read_group<T>("in", x.per_point),
+                                 detail::written_group<T>("values", v, true), detail::written_group<T>("grad", g));
         std::array<T*, 1 + W> out;
         out[0] = v[0];
         for (std::size_t e = 0; e < W; ++e) out[1 + e] = g[e];

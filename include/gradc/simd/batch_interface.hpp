@@ -44,6 +44,8 @@ public:
         const auto x = detail::checked_pointers<T, K::arity>("value_batch", "in", "one per variable", in, n);
         const auto out = detail::output_pointers<T, K::output_count>("value_batch", "values", "one per output",
                                                                      std::forward<Values>(values), n);
+        detail::check_no_overlap("value_batch", n, detail::read_group<T>("in", x),
+                                 detail::written_group<T>("values", out, K::output_count == 1));
         detail::value_points<arch_of<A>>(self(), n, x, out, threads_of(option));
     }
 
@@ -65,6 +67,8 @@ public:
         const auto v = detail::output_pointers<T, 1>("gradient_batch", "values", "", std::forward<Values>(values), n);
         const auto g = detail::checked_pointers<T, K::wrt_count>("gradient_batch", "grad", "one per wrt variable",
                                                                  std::forward<Grad>(grad), n);
+        detail::check_no_overlap("gradient_batch", n, detail::read_group<T>("in", x),
+                                 detail::written_group<T>("values", v, true), detail::written_group<T>("grad", g));
         std::array<T*, 1 + K::wrt_count> out;
         out[0] = v[0];
         for (std::size_t j = 0; j < K::wrt_count; ++j) out[1 + j] = g[j];
@@ -89,6 +93,9 @@ public:
                                                      std::forward<Values>(values), n);
         const auto t = detail::output_pointers<T, M>("jvp_batch", "tangents_out", "one per output",
                                                      std::forward<TangentsOut>(tangents_out), n);
+        detail::check_no_overlap("jvp_batch", n, detail::read_group<T>("in", x),
+                                 detail::read_group<T>("tangents_in", dx), detail::written_group<T>("values", v, M == 1),
+                                 detail::written_group<T>("tangents_out", t, M == 1));
         std::array<const T*, K::arity + K::wrt_count> xin;
         for (std::size_t j = 0; j < K::arity; ++j) xin[j] = x[j];
         for (std::size_t j = 0; j < K::wrt_count; ++j) xin[K::arity + j] = dx[j];
@@ -118,6 +125,8 @@ public:
         const auto w = detail::checked_pointers<T, M>("vjp_batch", "weights", "one per output", weights, n);
         const auto g = detail::checked_pointers<T, K::wrt_count>("vjp_batch", "grad", "one per wrt variable",
                                                                  std::forward<Grad>(grad), n);
+        detail::check_no_overlap("vjp_batch", n, detail::read_group<T>("in", x), detail::read_group<T>("weights", w),
+                                 detail::written_group<T>("grad", g));
         std::array<const T*, K::arity + M> xin;
         for (std::size_t j = 0; j < K::arity; ++j) xin[j] = x[j];
         for (std::size_t m = 0; m < M; ++m) xin[K::arity + m] = w[m];

@@ -49,6 +49,9 @@ public:
         const auto h = detail::checked_pointers<T, H>("hessian_batch", "hess",
                                                       "one per entry of the Hessian's upper triangle, W(W+1)/2",
                                                       std::forward<Hess>(hess), n);
+        detail::check_no_overlap("hessian_batch", n, detail::read_group<T>("in", x),
+                                 detail::written_group<T>("values", v, true), detail::written_group<T>("grad", g),
+                                 detail::written_group<T>("hess", h));
         std::array<T*, 1 + W + H> out;
         out[0] = v[0];
         for (std::size_t j = 0; j < W; ++j) out[1 + j] = g[j];
@@ -74,6 +77,9 @@ public:
         const auto g = detail::checked_pointers<T, W>("hvp_batch", "grad", "one per wrt variable", std::forward<Grad>(grad), n);
         const auto hv = detail::checked_pointers<T, W>("hvp_batch", "hvp_out", "one per wrt variable",
                                                        std::forward<Hvp>(hvp_out), n);
+        detail::check_no_overlap("hvp_batch", n, detail::read_group<T>("in", x), detail::read_group<T>("v_in", d),
+                                 detail::written_group<T>("values", v, true), detail::written_group<T>("grad", g),
+                                 detail::written_group<T>("hvp_out", hv));
         std::array<const T*, K::arity + W> xin;
         for (std::size_t j = 0; j < K::arity; ++j) xin[j] = x[j];
         for (std::size_t j = 0; j < W; ++j) xin[K::arity + j] = d[j];
