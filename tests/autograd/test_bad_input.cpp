@@ -241,7 +241,7 @@ std::vector<BadInput> dynamic_table() {
                      auto y = (x.exp() * x).sum();
                      y.backward();
                      return Scene{{x}, [y] { y.backward(); }};
-                 }, {"gradc: trying to backward through the graph a second time", "retain_graph=true"}});
+                 }, {"gradc: Trying to backward through the graph a second time", "retain_graph=true"}});
     t.push_back({"backward after a saved tensor was modified in place", [] {
                      auto x = leaf_with_grad();
                      auto a = x * 1.0;
