@@ -67,8 +67,7 @@ std::string capture_trace(int skip) {
 bool has_nan(const Tensor& t) {
     if (!t.defined() || !(t.is_floating_point() || t.is_complex())) return false;
     NoGradGuard no_grad;
-    const Tensor d = t.detach();
-    return gradc::any(d != d);
+    return gradc::any(gradc::isnan(t.detach()));
 }
 }  // namespace
 

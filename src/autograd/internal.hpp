@@ -1,4 +1,5 @@
 #pragma once
+#include <vector>
 // Declarations shared by the dynamic mode's source files (not installed).
 
 #include <cstdint>
@@ -11,6 +12,9 @@ namespace gradc::detail {
 
 /// Normalises a possibly negative dimension against `ndim`, or throws naming `op`.
 std::int64_t wrap_dim(std::int64_t dim, std::int64_t ndim, const char* op);
+/// Which dimensions of `a` a reduction over `dims` reduces (every one for an empty list);
+/// throws naming `op` for a dimension out of range or given twice.
+std::vector<bool> reduced_dimensions(const Tensor& a, const Shape& dims, const char* op);
 /// "[Double [2, 3]]" for error messages.
 std::string describe(const Tensor& t);
 void check_defined(const Tensor& t, const char* op);

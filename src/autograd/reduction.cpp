@@ -38,14 +38,7 @@ Plan plan(const Tensor& a, const Shape& dims, bool keepdim, const char* op, Scal
     detail::check_defined(a, op);
     Plan p;
     const std::int64_t n = a.dim();
-    p.reduced.assign(n, dims.empty());
-    for (auto d : dims) {
-        const std::int64_t w = detail::wrap_dim(d, n, op);
-        if (n > 0) {
-            if (p.reduced[w] && !dims.empty()) throw Error(std::string("gradc: ") + op + ": dim " + std::to_string(d) + " appears multiple times in " + shape_string(dims));
-            p.reduced[w] = true;
-        }
-    }
+    p.reduced = detail::reduced_dimensions(a, dims, op);
     Shape perm;
     for (std::int64_t i = 0; i < n; ++i)
         if (!p.reduced[i]) {
@@ -106,6 +99,19 @@ Tensor expand_back(const Tensor& g, const Shape& keep_sizes, const Shape& in) {
 }
 
 }  // namespace
+
+std::vector<bool> detail::reduced_dimensions(const Tensor& a, const Shape& dims, const char* op) {
+    const std::int64_t n = a.dim();
+    std::vector<bool> reduced(n, dims.empty());
+    for (auto d : dims) {
+        const std::int64_t w = detail::wrap_dim(d, n, op);
+        if (n > 0) {
+            if (reduced[w]) throw Error(std::string("gradc: ") + op + ": dim " + std::to_string(d) + " appears multiple times in " + shape_string(dims));
+            reduced[w] = true;
+        }
+    }
+    return reduced;
+}
 
 Tensor sum(const Tensor& a, const Shape& dims, bool keepdim) {
     detail::check_defined(a, "sum");  // first: dtype() would fail without naming the operation

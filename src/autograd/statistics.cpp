@@ -33,18 +33,16 @@ Reduction reduction_of(const Tensor& a, const Shape& dims_in, bool unbiased, boo
                     std::string(to_string(a.dtype())));
     Reduction r;
     r.kept = a.sizes();
-    if (dims_in.empty()) {
-        for (std::int64_t d = 0; d < a.dim(); ++d) r.dims.push_back(d);
-    } else {
-        for (std::int64_t d : dims_in) r.dims.push_back(detail::wrap_dim(d, a.dim(), op));
-    }
+    const std::vector<bool> reduced = detail::reduced_dimensions(a, dims_in, op);
     std::int64_t n = 1;
-    for (std::int64_t d : r.dims) {
-        n *= a.sizes()[d];
-        r.kept[d] = 1;
+    for (std::int64_t d = 0; d < a.dim(); ++d) {
+        if (reduced[d]) {
+            r.dims.push_back(d);
+            n *= a.sizes()[d];
+            r.kept[d] = 1;
+        }
+        if (!reduced[d] || keepdim) r.out.push_back(r.kept[d]);
     }
-    for (std::int64_t d = 0; d < a.dim(); ++d)
-        if (keepdim || std::find(r.dims.begin(), r.dims.end(), d) == r.dims.end()) r.out.push_back(r.kept[d]);
     r.divisor = std::max(0.0, static_cast<double>(n) - (unbiased ? 1.0 : 0.0));
     return r;
 }
@@ -63,39 +61,36 @@ Tensor var_backward(const Tensor& grad_var, const Tensor& a, const Reduction& r)
     return grad_var * (a - mean(a, r.dims, true)) * (2.0 / r.divisor);
 }
 
-Tensor record_var(const Tensor& a, const Reduction& r) {
+// var, or std = sqrt(var) with PyTorch's std_backward: d std = d var / (2 std), and 0
+// where std is 0 instead of the NaN of 0/0.
+Tensor record_variance(const Tensor& a, const Reduction& r, bool standard_deviation) {
     Tensor result;
     {
         NoGradGuard no_grad;
-        result = centred_variance(a.detach(), r).reshape(r.out);
+        const Tensor v = centred_variance(a.detach(), r);
+        result = (standard_deviation ? sqrt(v) : v).reshape(r.out);
     }
-    return autograd::record_single_output("var", {a}, result, {a}, [r](const tensor_list& g, const BackwardContext& ctx) -> tensor_list {
-        return {var_backward(g[0].reshape(r.kept), ctx.saved[0], r)};
-    });
-}
-
-Tensor record_std(const Tensor& a, const Reduction& r) {
-    Tensor result;
-    {
-        NoGradGuard no_grad;
-        result = sqrt(centred_variance(a.detach(), r)).reshape(r.out);
-    }
-    return autograd::record_single_output("std", {a}, result, {a, result}, [r](const tensor_list& g, const BackwardContext& ctx) -> tensor_list {
-        const Tensor s = ctx.saved[1].reshape(r.kept);
-        const Tensor grad_var = (g[0].reshape(r.kept) / (s * 2.0)).masked_fill(s == 0.0, 0.0);
+    const char* op = standard_deviation ? "std" : "var";
+    const tensor_list saved = standard_deviation ? tensor_list{a, result} : tensor_list{a};  // std reads its result
+    return autograd::record_single_output(op, {a}, result, saved, [r, standard_deviation](const tensor_list& g, const BackwardContext& ctx) -> tensor_list {
+        Tensor grad_var = g[0].reshape(r.kept);
+        if (standard_deviation) {
+            const Tensor s = ctx.saved[1].reshape(r.kept);
+            grad_var = (grad_var / (s * 2.0)).masked_fill(s == 0.0, 0.0);
+        }
         return {var_backward(grad_var, ctx.saved[0], r)};
     });
 }
 
 }  // namespace
 
-Tensor var(const Tensor& a, bool unbiased) { return record_var(a, reduction_of(a, {}, unbiased, false, "var")); }
+Tensor var(const Tensor& a, bool unbiased) { return record_variance(a, reduction_of(a, {}, unbiased, false, "var"), false); }
 Tensor var(const Tensor& a, const Shape& dims, bool unbiased, bool keepdim) {
-    return record_var(a, reduction_of(a, dims, unbiased, keepdim, "var"));
+    return record_variance(a, reduction_of(a, dims, unbiased, keepdim, "var"), false);
 }
-Tensor std(const Tensor& a, bool unbiased) { return record_std(a, reduction_of(a, {}, unbiased, false, "std")); }
+Tensor std(const Tensor& a, bool unbiased) { return record_variance(a, reduction_of(a, {}, unbiased, false, "std"), true); }
 Tensor std(const Tensor& a, const Shape& dims, bool unbiased, bool keepdim) {
-    return record_std(a, reduction_of(a, dims, unbiased, keepdim, "std"));
+    return record_variance(a, reduction_of(a, dims, unbiased, keepdim, "std"), true);
 }
 
 Tensor Tensor::var(bool unbiased) const { return gradc::var(*this, unbiased); }

@@ -84,6 +84,7 @@ TEST_CASE("var, std and norm over dimensions, with their gradients", "[autograd]
     CHECK_THAT(values(c.grad()), matches_float("stat.std_constant.grad"));  // 0 where std is 0
     CHECK(std::isnan(torch::tensor({2.0}).var().item<double>()) == (ref_scalar("stat.var_one_element_isnan") == 1.0));
     CHECK_THAT(error_of([] { torch::tensor({1, 2}).var(); }), Contains("var: expected a floating or complex tensor"));
+    CHECK_THAT(error_of([] { torch::ones({2, 2}).std({1, -1}); }), Contains("std: dim -1 appears multiple times in [1, -1]"));
 }
 
 TEST_CASE("torch::indexing: index, index_put_ and assignment through a temporary", "[autograd][libtorch]") {
