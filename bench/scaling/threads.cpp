@@ -1,5 +1,6 @@
 /// Strong scaling over threads (Google Benchmark): map-reduce of the loglik and
-/// calibration kernels, and the calibration kernel's gradient_batch, at N points
+/// calibration kernels, the calibration kernel's gradient_batch and the ADBench GMM's
+/// objective and gradient (array kernels), at N points
 /// (GRADC_BENCH_N, default 10,000,000) on 1 and 2 threads (gradc::threads{t}).
 /// docs/scaling.md has the figures.
 
@@ -13,6 +14,7 @@
 #include <gradc/gradc.hpp>
 #include <gradc/simd.hpp>
 
+#include "gmm.hpp"
 #include "kernels.hpp"
 
 namespace {
@@ -62,8 +64,21 @@ void calibration_gradient_batch(benchmark::State& state) {
     report_points(state);
 }
 
+// The GMM (array kernels): objective and gradient, the point term's map-reduce on t threads.
+const scaling::gmm_parameters gmm_theta;
+const gmm_model<scaling::gmm_d, scaling::gmm_K> gmm;
+
+void gmm_objective_and_gradient(benchmark::State& state) {
+    static const auto points = scaling::data(n, scaling::gmm_ranges, 3);
+    for (auto _ : state)
+        benchmark::DoNotOptimize(
+            gmm.objective_and_gradient(points, gmm_theta.a, gmm_theta.mu, gmm_theta.q, gradc::threads{int(state.range(0))}));
+    report_points(state);
+}
+
 }  // namespace
 
+BENCHMARK(gmm_objective_and_gradient)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(loglik_map_reduce)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(calibration_map_reduce)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(calibration_gradient_batch)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);

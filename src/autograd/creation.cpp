@@ -125,14 +125,15 @@ Tensor eye(std::int64_t n, std::int64_t m, TensorOptions options) {
 namespace {
 // One process-wide generator, as PyTorch's default CPU generator: threads drawing at once
 // take turns (each call draws its whole tensor under the lock), so a seeded program is
-// reproducible when its threads draw in a fixed order.
+// reproducible when its threads draw in a fixed order. The distributions are <random>'s:
+// their algorithms are the standard library's, so a seed gives the same numbers wherever
+// libgradc was built with the same standard library (libstdc++ on Debian, for both g++
+// and clang).
 std::mutex generator_mutex;
 std::mt19937_64& generator() {
     static std::mt19937_64 gen(5489u);
     return gen;
 }
-// 53 random bits: uniform on [0, 1) with the same result on every standard library.
-double uniform01() { return static_cast<double>(generator()() >> 11) * 0x1.0p-53; }
 }  // namespace
 
 void manual_seed(std::uint64_t seed) {
@@ -142,32 +143,31 @@ void manual_seed(std::uint64_t seed) {
 
 Tensor rand(const Shape& sizes, TensorOptions options) {
     std::vector<double> v(static_cast<std::size_t>(shape_numel(sizes)));
+    std::uniform_real_distribution<double> uniform(0.0, 1.0);
     {
         std::lock_guard<std::mutex> lock(generator_mutex);
-        for (auto& x : v) x = uniform01();
+        for (auto& x : v) x = uniform(generator());
     }
     return from_vector(v, sizes, options);
 }
 
 Tensor randn(const Shape& sizes, TensorOptions options) {
     std::vector<double> v(static_cast<std::size_t>(shape_numel(sizes)));
-    std::unique_lock<std::mutex> lock(generator_mutex);
-    for (std::size_t i = 0; i < v.size(); i += 2) {
-        const double u1 = 1.0 - uniform01(), u2 = uniform01();  // u1 in (0, 1]: log is finite
-        const double r = std::sqrt(-2.0 * std::log(u1)), th = 2.0 * M_PI * u2;
-        v[i] = r * std::cos(th);
-        if (i + 1 < v.size()) v[i + 1] = r * std::sin(th);
+    std::normal_distribution<double> normal(0.0, 1.0);
+    {
+        std::lock_guard<std::mutex> lock(generator_mutex);
+        for (auto& x : v) x = normal(generator());
     }
-    lock.unlock();
     return from_vector(v, sizes, options);
 }
 
 Tensor randint(std::int64_t low, std::int64_t high, const Shape& sizes) {
     if (high <= low) throw Error("gradc: randint: expected low < high, got [" + std::to_string(low) + ", " + std::to_string(high) + ")");
     std::vector<std::int64_t> v(static_cast<std::size_t>(shape_numel(sizes)));
+    std::uniform_int_distribution<std::int64_t> uniform(low, high - 1);
     {
         std::lock_guard<std::mutex> lock(generator_mutex);
-        for (auto& x : v) x = low + static_cast<std::int64_t>(uniform01() * static_cast<double>(high - low));
+        for (auto& x : v) x = uniform(generator());
     }
     return tensor_i64(v, sizes);
 }

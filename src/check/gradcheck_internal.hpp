@@ -41,16 +41,13 @@ Tensor write_values(const ComplexValues& values, const Shape& sizes, ScalarType 
 /// The real (part 0) or imaginary (part 1) part of `v`.
 double part_of(Complex v, std::size_t part);
 
-/// Normal numbers from a 64-bit Mersenne twister by Box–Muller: the same on every platform.
+/// Uniform and normal numbers from a 64-bit Mersenne twister through <random>'s
+/// distributions: a seed gives the same numbers for a given standard library.
 class Rng {
 public:
     explicit Rng(std::uint64_t seed) : engine_(seed) {}
-    double uniform() { return static_cast<double>(engine_() >> 11) * 0x1.0p-53; }
-    double normal() {
-        const double u1 = 1.0 - uniform();
-        const double u2 = uniform();
-        return std::sqrt(-2.0 * std::log(u1)) * std::cos(6.283185307179586 * u2);
-    }
+    double uniform() { return std::uniform_real_distribution<double>(0.0, 1.0)(engine_); }
+    double normal() { return normal_(engine_); }
     std::vector<double> normals(std::size_t n) {
         std::vector<double> v(n);
         for (auto& x : v) x = normal();
@@ -68,6 +65,7 @@ public:
 
 private:
     std::mt19937_64 engine_;
+    std::normal_distribution<double> normal_{0.0, 1.0};
 };
 
 // ---- the problem (gradcheck.cpp) --------------------------------------------------

@@ -95,8 +95,8 @@ Tensor linspace(double start, double end, std::int64_t steps, TensorOptions opti
 Tensor eye(std::int64_t n, TensorOptions options = {});
 Tensor eye(std::int64_t n, std::int64_t m, TensorOptions options = {});
 
-/// Seeds the generator used by rand/randn (a 64-bit Mersenne twister; normals by
-/// Box–Muller), so results are the same on every platform.
+/// Seeds the generator used by rand/randn/randint (a 64-bit Mersenne twister with <random>'s
+/// distributions), so a seeded program draws the same numbers for a given standard library.
 void manual_seed(std::uint64_t seed);
 /// Uniform on [0, 1).
 Tensor rand(const Shape& sizes, TensorOptions options = {});
