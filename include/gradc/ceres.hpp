@@ -6,7 +6,9 @@
 ///  - `gradc::ceres::cost_function<Kernel, BlockSizes...>` (`make_cost_function`): a
 ///    compiled kernel whose outputs are residuals, as a `ceres::CostFunction` sized at
 ///    compile time like `ceres::AutoDiffCostFunction`, its Jacobian from the kernel's
-///    Jacobian sweep (ceres/cost_function.hpp);
+///    Jacobian sweep (ceres/cost_function.hpp); for a kernel over array variables,
+///    `array_cost_function<Kernel>`, whose blocks are its wrt variables
+///    (ceres/array_cost_function.hpp);
 ///  - `gradc::ceres::first_order_function<Kernel>` (`make_first_order_function`): a
 ///    map-reduce kernel (one point's term of a cost summed over data) as a
 ///    `ceres::FirstOrderFunction` for `ceres::GradientProblem` (ceres/first_order_function.hpp).

@@ -61,6 +61,24 @@ struct three_residuals {
     }
 };
 
+// An array residual: r = (tanh(A·p + b) + exp(q), Σ tanh(A·p)), parameters p (3) and
+// q (2), data A (2×3, row-major) and b (2).
+struct array_residuals {
+    std::array<double, 6> A;
+    std::array<double, 2> b;
+    template <class T>
+    bool operator()(const T* p, const T* q, T* r) const {
+        T total(0.0);
+        for (int i = 0; i < 2; ++i) {
+            T Ap = A[3 * i] * p[0] + A[3 * i + 1] * p[1] + A[3 * i + 2] * p[2];
+            r[i] = tanh(Ap + b[i]) + exp(q[i]);
+            total += tanh(Ap);
+        }
+        r[2] = total;
+        return true;
+    }
+};
+
 constexpr double unwritten = -12345.0;
 
 /// Residuals and Jacobian blocks of `f` at `parameters`; blocks whose entry in `wanted`
@@ -174,6 +192,20 @@ TEST_CASE("cost_function: several residuals and blocks, wrt order differing from
     const ceres::AutoDiffCostFunction<three_residuals, 3, 2, 1> ref(new three_residuals{da, db});
     check_against_autodiff(*f, ref, {{0.4, -1.1}, {2.3}});
     check_against_autodiff(*f, ref, {{-2.0, 0.25}, {-0.6}});
+}
+
+TEST_CASE("cost_function of an array kernel: blocks are the wrt variables, residuals the outputs' entries",
+          "[ceres][arrays]") {
+    auto [A, p, b, q] = gradc::variables(gradc::mat<2, 3>, gradc::vec<3>, gradc::vec<2>, gradc::vec<2>);
+    const auto k = gradc::compile(tanh(A * p + b) + exp(q), sum(tanh(A * p)), gradc::wrt(p, q));
+    const std::array<double, 6> a{0.5, -1.0, 0.25, 1.5, 0.75, -0.5};
+    const std::array<double, 2> bb{0.1, -0.3};
+    const auto f = gradc::ceres::make_cost_function(k, a, bb);
+    static_assert(std::is_same_v<std::remove_cvref_t<decltype(*f)>,
+                                 gradc::ceres::array_cost_function<std::remove_cvref_t<decltype(k)>>>);
+    const ceres::AutoDiffCostFunction<array_residuals, 3, 3, 2> ref(new array_residuals{a, bb});
+    check_against_autodiff(*f, ref, {{0.3, -0.2, 0.9}, {0.4, -1.1}});
+    check_against_autodiff(*f, ref, {{-1.3, 0.6, 0.05}, {0.0, 0.7}});
 }
 
 TEST_CASE("cost_function: a ceres::Problem owns it and fits the exponential curve as autodiff does", "[ceres]") {

@@ -6,6 +6,7 @@
 ///     auto k = gradc::compile(y - exp(m * x + c), gradc::wrt(m, c));
 ///     problem.AddResidualBlock(gradc::ceres::make_cost_function(k, xi, yi).release(), nullptr, mc);
 ///
+/// (A kernel over array variables is taken by ceres/array_cost_function.hpp.)
 /// The kernel's outputs are the residuals (M of them). Its wrt variables, in wrt order,
 /// are the parameters, split into parameter blocks of the sizes given as template
 /// arguments (`make_cost_function<1, 1>(k, ...)`: two blocks of one); without sizes, one
@@ -32,6 +33,7 @@
 #include <ceres/cost_function.h>
 #include <ceres/sized_cost_function.h>
 
+#include <gradc/ceres/array_cost_function.hpp>
 #include <gradc/ceres/scalar_kernel.hpp>
 
 namespace gradc::ceres {
@@ -149,14 +151,20 @@ private:
     std::array<double, arity> x_{};
 };
 
-/// `new cost_function<Kernel, BlockSizes...>(k, data...)`, owned until it is released to
-/// a `ceres::Problem`; without `BlockSizes`, one block of all wrt variables.
+/// `new cost_function<Kernel, BlockSizes...>(k, data...)` for a kernel over scalar
+/// variables (without `BlockSizes`, one block of all wrt variables), or
+/// `new array_cost_function<Kernel>(k, data...)` for a kernel over array variables (whose
+/// blocks are its wrt variables); owned until it is released to a `ceres::Problem`.
 template <int... BlockSizes, class Kernel, class... Data>
 auto make_cost_function(const Kernel& k, const Data&... data) {
-    static_assert(detail::is_scalar_kernel<Kernel>,
-                  "gradc::ceres::make_cost_function: the kernel must come from gradc::compile over "
-                  "gradc::variables<N>() (scalar variables)");
-    if constexpr (sizeof...(BlockSizes) == 0) {
+    static_assert(detail::is_scalar_kernel<Kernel> || detail::is_array_kernel<Kernel>,
+                  "gradc::ceres::make_cost_function: the first argument must be a kernel from gradc::compile");
+    if constexpr (detail::is_array_kernel<Kernel>) {
+        static_assert(sizeof...(BlockSizes) == 0,
+                      "gradc::ceres::make_cost_function: an array kernel's parameter blocks are its wrt variables, "
+                      "of their shapes' sizes; give no block sizes");
+        return std::make_unique<array_cost_function<Kernel>>(k, data...);
+    } else if constexpr (sizeof...(BlockSizes) == 0) {
         return std::make_unique<cost_function<Kernel, static_cast<int>(Kernel::wrt_count)>>(k, data...);
     } else {
         return std::make_unique<cost_function<Kernel, BlockSizes...>>(k, data...);
