@@ -1,7 +1,7 @@
 #pragma once
-/// Adapters to Ceres Solver (2.1; the program links Ceres itself, e.g. with Meson's
-/// `dependency('Ceres', method : 'cmake')`). Header-only, and not included by
-/// <gradc/gradc.hpp>:
+/// Adapters to Ceres Solver (2.1; the program links Ceres itself, e.g. `-lceres -lglog`
+/// with Eigen's include path, as gradc's meson.build finds it). Header-only, and not
+/// included by <gradc/gradc.hpp>:
 ///
 ///  - `gradc::ceres::cost_function<Kernel, BlockSizes...>` (`make_cost_function`): a
 ///    compiled kernel whose outputs are residuals, as a `ceres::CostFunction` sized at
@@ -13,7 +13,7 @@
 ///    map-reduce kernel (one point's term of a cost summed over data) as a
 ///    `ceres::FirstOrderFunction` for `ceres::GradientProblem` (ceres/first_order_function.hpp).
 ///
-/// Both are handed to Ceres as it expects, and Ceres deletes them (docs/ceres.md).
+/// Each is handed to Ceres as it expects, and Ceres deletes it (docs/ceres.md).
 
 #include <gradc/ceres/cost_function.hpp>
 #include <gradc/ceres/first_order_function.hpp>

@@ -116,15 +116,15 @@ public:
                       "variable order (see data_count_matches<expected, got> below)");
         static_assert((std::is_arithmetic_v<Data> && ...),
                       "gradc::ceres::cost_function: the data of a residual block are numbers");
-        if constexpr (sizeof...(Data) == data_count) {
-            x_.fill(0.0);
-            const std::array<double, data_count> d{static_cast<double>(data)...};
-            for (std::size_t i = 0; i < data_count; ++i) x_[data_variables[i]] = d[i];
-        }
+        if constexpr (sizeof...(Data) == data_count) data_ = {static_cast<double>(data)...};
     }
 
     bool Evaluate(double const* const* parameters, double* residuals, double** jacobians) const override {
-        std::array<double, arity> x = x_;
+        // Entry by entry, not as a copy of a prepared array: each value then goes straight
+        // to the register the program reads it from (a copy of the whole array went
+        // through memory, as wide stores read back by narrow loads).
+        std::array<double, arity> x;
+        for (std::size_t i = 0; i < data_count; ++i) x[data_variables[i]] = data_[i];
         for (std::size_t b = 0; b < blocks::count; ++b)
             for (std::size_t e = 0; e < blocks::size[b]; ++e)
                 x[Kernel::wrt_variables[blocks::start[b] + e]] = parameters[b][e];
@@ -147,8 +147,8 @@ public:
 
 private:
     Kernel kernel_;
-    /// The kernel's arguments with the data in place; the parameters are filled per call.
-    std::array<double, arity> x_{};
+    /// The data, in variable order (the kernel's variables data_variables[i]).
+    std::array<double, data_count> data_{};
 };
 
 /// `new cost_function<Kernel, BlockSizes...>(k, data...)` for a kernel over scalar
