@@ -179,6 +179,10 @@ TEST_CASE("cost_function: the exponential residual matches AutoDiffCostFunction 
         const ceres::AutoDiffCostFunction<exponential_residual_split, 1, 1, 1> ref_two(
             new exponential_residual_split{xi, yi});
         check_against_autodiff(*two_blocks, ref_two, {{-0.2}, {0.7}});
+        // Made directly, as Ceres's own cost functions are, from the const kernel's type.
+        const std::unique_ptr<ceres::CostFunction> direct(
+            new gradc::ceres::cost_function<decltype(k), 1, 1>(k, xi, yi));
+        check_against_autodiff(*direct, ref_two, {{0.9}, {-0.4}});
     }
 }
 

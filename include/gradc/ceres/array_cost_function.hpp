@@ -19,6 +19,7 @@
 
 #include <array>
 #include <cstddef>
+#include <type_traits>
 #include <utility>
 
 #include <ceres/cost_function.h>
@@ -32,9 +33,11 @@ namespace gradc::ceres {
 namespace detail {
 
 template <class T>
-inline constexpr bool is_array_kernel = false;
+inline constexpr bool is_array_kernel_type = false;
 template <class Program, std::size_t LiteralCount>
-inline constexpr bool is_array_kernel<gradc::array_kernel<Program, LiteralCount>> = true;
+inline constexpr bool is_array_kernel_type<gradc::array_kernel<Program, LiteralCount>> = true;
+template <class T>
+inline constexpr bool is_array_kernel = is_array_kernel_type<std::remove_cv_t<T>>;
 
 /// Where each variable of an array kernel comes from, and where each output goes.
 template <class Kernel>
