@@ -46,7 +46,6 @@ template <int... Sizes>
 struct block_layout {
     static constexpr std::size_t count = sizeof...(Sizes);
     static constexpr std::array<std::size_t, count> size{static_cast<std::size_t>(Sizes)...};
-    static constexpr std::size_t total = (std::size_t{0} + ... + static_cast<std::size_t>(Sizes));
     static constexpr std::array<std::size_t, count> start = [] {
         std::array<std::size_t, count> s{};
         std::size_t at = 0;
