@@ -75,6 +75,11 @@ bool Node::has_post_hooks() const {
     return !post_hooks_.empty();
 }
 
+Node::HookCounts Node::hook_counts() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return HookCounts{pre_hooks_.size(), post_hooks_.size(), tensor_pre_hooks_.size(), retained_grads_.size()};
+}
+
 void Node::add_retained_grad(std::uint32_t output_nr, const std::shared_ptr<TensorImpl>& t) {
     std::lock_guard<std::mutex> lock(mutex_);
     const bool known = retained_grads_.any_of(
