@@ -98,6 +98,13 @@ TEST_CASE("to_dot counts the hooks of nodes and leaves", "[autograd][dot]") {
           std::string::npos);
     CHECK(dot.find("[label=\"SumBackward\", fillcolor=lightgrey]") != std::string::npos);
     CHECK(testing::dot_syntax_error(dot).empty());
+    // A retained gradient counts while its tensor lives.
+    auto z = gradc::exp(x);
+    auto fn = z.grad_fn();
+    z.retain_grad();
+    CHECK(to_dot(z).find("ExpBackward\\nretain_grad: 1") != std::string::npos);
+    z = Tensor();  // fn lives on through `fn`, the retained tensor does not
+    CHECK(fn->hook_counts().retained_grads == 0);
 }
 
 TEST_CASE("to_dot draws several outputs over one graph, and outputs without one", "[autograd][dot]") {
