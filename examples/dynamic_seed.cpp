@@ -1,7 +1,9 @@
 // The worked examples of the tutorial reverse-mode implementation in gradc's dynamic mode:
-// v3 = sin(x1), v4 = x1·x2, v5 = v3 + v4, then backward.
+// v3 = sin(x1), v4 = x1·x2, v5 = v3 + v4, then backward. Writes the graph's picture to
+// dynamic_seed.dot (and dynamic_seed.png where Graphviz's `dot` is installed).
 #include <cmath>
 #include <cstdlib>
+#include <fstream>
 #include <iostream>
 
 #include <gradc/autograd.hpp>
@@ -16,6 +18,13 @@ int main() {
     auto v4 = gradc::mul(x1, x2);
     auto v5 = gradc::add(v3, v4);
     std::cout << "v5 = " << v5.item<double>() << ", grad_fn = " << v5.grad_fn()->name() << "\n";
+    // The picture, before backward frees the saved tensors: nodes, saved tensors, leaves.
+    std::ofstream("dynamic_seed.dot") << gradc::autograd::to_dot(v5, {{"x1", x1}, {"x2", x2}, {"v5", v5}});
+    if (std::system("command -v dot > /dev/null 2>&1") == 0 &&
+        std::system("dot -Tpng dynamic_seed.dot -o dynamic_seed.png") == 0)
+        std::cout << "wrote dynamic_seed.dot and dynamic_seed.png\n";
+    else
+        std::cout << "wrote dynamic_seed.dot (render it with Graphviz: dot -Tpng dynamic_seed.dot -o dynamic_seed.png)\n";
     v5.backward(gradc::tensor({1.0}));
     std::cout << "x1.grad =\n" << x1.grad() << "\nx2.grad =\n" << x2.grad() << "\n";  // 1.37758, 0.5
 

@@ -1,9 +1,12 @@
 // The worked example of the tutorial reverse-mode implementation: v5 = sin(x1) + x1*x2 at
 // x1 = x2 = 0.5.
-// Prints the value, the gradient (1.37758256, 0.5), a JVP and the lowered programs.
+// Prints the value, the gradient (1.37758256, 0.5), a JVP and the lowered programs, and
+// writes the kernel's picture to seed.dot (and seed.png where Graphviz's `dot` is installed).
 
 #include <array>
 #include <cstdio>
+#include <cstdlib>
+#include <fstream>
 #include <iostream>
 
 #include <gradc/gradc.hpp>
@@ -24,5 +27,12 @@ int main() {
     std::printf("d/dx2 only         = %.8f\n\n", kw.gradient(0.5, 0.5).gradient[0]);
 
     std::cout << gradc::to_string(k);
+
+    // The picture: the primal graph and the adjoint edges with their partials.
+    std::ofstream("seed.dot") << gradc::to_dot(k);
+    if (std::system("command -v dot > /dev/null 2>&1") == 0 && std::system("dot -Tpng seed.dot -o seed.png") == 0)
+        std::cout << "\nwrote seed.dot and seed.png\n";
+    else
+        std::cout << "\nwrote seed.dot (render it with Graphviz: dot -Tpng seed.dot -o seed.png)\n";
     return (r.gradient[0] > 1.3775825 && r.gradient[0] < 1.3775826 && r.gradient[1] == 0.5) ? 0 : 1;
 }

@@ -13,6 +13,7 @@
 #include <gradc/autograd/function.hpp>
 #include <gradc/autograd/functional.hpp>
 #include <gradc/autograd/grad_mode.hpp>
+#include <gradc/autograd/graph_dot.hpp>
 #include <gradc/autograd/hook_list.hpp>
 #include <gradc/autograd/indexing.hpp>
 #include <gradc/autograd/linalg.hpp>

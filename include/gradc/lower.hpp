@@ -3,9 +3,11 @@
 /// tangent, adjoint and map-reduce programs; the kernel's calls on one point.
 
 #include <gradc/lower/activity.hpp>
+#include <gradc/lower/array_dot.hpp>
 #include <gradc/lower/array_kernel.hpp>
 #include <gradc/lower/array_print.hpp>
 #include <gradc/lower/describe.hpp>
+#include <gradc/lower/dot.hpp>
 #include <gradc/lower/flat.hpp>
 #include <gradc/lower/kernel.hpp>
 #include <gradc/lower/map_reduce_nodes.hpp>

@@ -75,6 +75,14 @@ bool Node::has_post_hooks() const {
     return !post_hooks_.empty();
 }
 
+Node::HookCounts Node::hook_counts() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    HookCounts counts{pre_hooks_.size(), post_hooks_.size(), tensor_pre_hooks_.size(), 0};
+    // A retained gradient whose tensor is gone is never delivered again: not counted.
+    retained_grads_.run([&](const RetainedGrad& r) { counts.retained_grads += r.tensor.expired() ? 0 : 1; });
+    return counts;
+}
+
 void Node::add_retained_grad(std::uint32_t output_nr, const std::shared_ptr<TensorImpl>& t) {
     std::lock_guard<std::mutex> lock(mutex_);
     const bool known = retained_grads_.any_of(

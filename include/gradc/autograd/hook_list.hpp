@@ -10,6 +10,7 @@
 /// pass sees the list as copied (PyTorch's "Autograd mechanics" notes, "Backward Hooks
 /// execution").
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -43,6 +44,7 @@ public:
             }
     }
     bool empty() const { return entries_.empty(); }
+    std::size_t size() const { return entries_.size(); }
     /// Whether some hook satisfies `pred` (e.g. the same retained tensor added twice).
     template <class Pred>
     bool any_of(Pred&& pred) const {

@@ -155,6 +155,13 @@ public:
     virtual tensor_list call_tensor_pre_hooks(tensor_list grads);
     bool has_pre_hooks() const;
     bool has_post_hooks() const;
+    /// How many hooks of each kind the node holds now (for pictures of the graph,
+    /// autograd/graph_dot.hpp): pre-hooks, post-hooks, tensor hooks on its outputs, and
+    /// outputs whose gradient is retained (retain_grad).
+    struct HookCounts {
+        std::size_t pre = 0, post = 0, tensor = 0, retained_grads = 0;
+    };
+    HookCounts hook_counts() const;
     /// Makes output `output_nr`'s gradient accumulate into `t.grad()` whenever this node
     /// runs (Tensor::retain_grad; weakly held: the tensor owns this node). Adding the same
     /// tensor twice is a no-op.

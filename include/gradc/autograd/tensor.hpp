@@ -116,6 +116,10 @@ public:
     Tensor contiguous() const;
     Tensor clone() const;
     Tensor to(ScalarType t) const;
+    /// A copy as an Eigen matrix (Eigen::MatrixXd unless named): declared here, defined in
+    /// <gradc/eigen.hpp>, which a program calling it includes, so this header needs no Eigen.
+    template <class Matrix = void>
+    auto to_eigen() const;
 
     // ---- autograd -------------------------------------------------------------------
     bool requires_grad() const;
