@@ -1,6 +1,6 @@
 #pragma once
 // Batched matrix products for the dynamic mode, computed by Eigen's product (its packed,
-// cache-blocked GEMM; docs/dynamic.md, "Matrix products").
+// cache-blocked GEMM; docs/dynamic.md, "Performance").
 
 #include <complex>
 #include <cstdint>
