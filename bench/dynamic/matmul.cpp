@@ -6,6 +6,14 @@
 //    objective (the second operand a transposed view, as there); and the weight gradient
 //    of its backward, [5,10,1000]·[5,1000,10] with the first operand a transposed view.
 // Each product's result is checked against a plain triple loop before timing.
+//
+// GCC 12 reports -W(maybe-)uninitialized inside its own avx512fintrin.h where Eigen's
+// AVX-512 packets are inlined (GCC bug 105593, see gradc/simd/config.hpp).
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
+
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
