@@ -1,76 +1,73 @@
-// Blocked, vectorised matrix product. The k dimension is split into panels that stay in
-// cache; inside a panel a 4-row × 2-batch register tile of C accumulates with fused
-// multiply-adds while rows of B stream through.
-#include <algorithm>
+// The dynamic mode's matrix products through Eigen's product. Each operand is mapped in
+// place (Eigen::Map) in the storage order its strides give, so a transposed view is read
+// as a column-major matrix instead of being copied; Eigen packs the blocks it needs.
+//
+// GCC 12 reports -W(maybe-)uninitialized inside its own avx512fintrin.h where Eigen's
+// AVX-512 packets are inlined (GCC bug 105593, see gradc/simd/config.hpp); the warnings are
+// off for this file, which holds nothing but the product.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
+
+#include <Eigen/Core>
 
 #include "kernels/gemm.hpp"
-#include "kernels/simd.hpp"
 
 namespace gradc::kernels {
 
 namespace {
 
-constexpr std::int64_t kPanel = 256;  // k-panel depth
-constexpr std::int64_t kCols = 512;   // columns of B per block
+template <class T, int Order>
+using Matrix = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Order>;
+template <class T, int Order>
+using ConstMap = Eigen::Map<const Matrix<T, Order>, Eigen::Unaligned, Eigen::OuterStride<>>;
+using GeneralStride = Eigen::Stride<Eigen::Dynamic, Eigen::Dynamic>;
 
-template <class T>
-void gemm_simd(const T* a, const T* b, T* c, std::int64_t m, std::int64_t k, std::int64_t n) {
-    using B = batch<T>;
-    constexpr std::int64_t W = B::size;
-    for (std::int64_t j0 = 0; j0 < n; j0 += kCols) {
-        const std::int64_t j1 = std::min(n, j0 + kCols);
-        for (std::int64_t p0 = 0; p0 < k; p0 += kPanel) {
-            const std::int64_t p1 = std::min(k, p0 + kPanel);
-            std::int64_t i = 0;
-            for (; i + 4 <= m; i += 4) {
-                std::int64_t j = j0;
-                for (; j + 2 * W <= j1; j += 2 * W) {
-                    B acc[4][2];
-                    for (int r = 0; r < 4; ++r) {
-                        acc[r][0] = B::load_unaligned(c + (i + r) * n + j);
-                        acc[r][1] = B::load_unaligned(c + (i + r) * n + j + W);
-                    }
-                    for (std::int64_t p = p0; p < p1; ++p) {
-                        const B b0 = B::load_unaligned(b + p * n + j), b1 = B::load_unaligned(b + p * n + j + W);
-                        for (int r = 0; r < 4; ++r) {
-                            const B ar(a[(i + r) * k + p]);
-                            acc[r][0] = xsimd::fma(ar, b0, acc[r][0]);
-                            acc[r][1] = xsimd::fma(ar, b1, acc[r][1]);
-                        }
-                    }
-                    for (int r = 0; r < 4; ++r) {
-                        acc[r][0].store_unaligned(c + (i + r) * n + j);
-                        acc[r][1].store_unaligned(c + (i + r) * n + j + W);
-                    }
-                }
-                for (; j < j1; ++j)
-                    for (int r = 0; r < 4; ++r) {
-                        T s = c[(i + r) * n + j];
-                        for (std::int64_t p = p0; p < p1; ++p) s += a[(i + r) * k + p] * b[p * n + j];
-                        c[(i + r) * n + j] = s;
-                    }
-            }
-            for (; i < m; ++i) {
-                for (std::int64_t p = p0; p < p1; ++p) {
-                    const T aip = a[i * k + p];
-                    const B av(aip);
-                    std::int64_t j = j0;
-                    for (; j + W <= j1; j += W)
-                        xsimd::fma(av, B::load_unaligned(b + p * n + j), B::load_unaligned(c + i * n + j)).store_unaligned(c + i * n + j);
-                    for (; j < j1; ++j) c[i * n + j] += aip * b[p * n + j];
-                }
-            }
-        }
+/// Calls f with the operand's s-th rows × cols matrix as an Eigen map: row-major when its
+/// columns are adjacent, column-major when its rows are (a transposed view), a row-major
+/// copy otherwise. A dimension of size 1 has no stride to respect, so it never forces the
+/// copy.
+template <class T, class F>
+void with_matrix(const strided_matrices<T>& x, std::int64_t s, std::int64_t rows, std::int64_t cols, F&& f) {
+    const T* p = x.data + s * x.batch_stride;
+    if (cols == 1 || x.col_stride == 1)
+        f(ConstMap<T, Eigen::RowMajor>(p, rows, cols, Eigen::OuterStride<>(rows == 1 ? cols : x.row_stride)));
+    else if (rows == 1 || x.row_stride == 1)
+        f(ConstMap<T, Eigen::ColMajor>(p, rows, cols, Eigen::OuterStride<>(x.col_stride)));
+    else {
+        // Gathered once into a row-major copy, so that the product has two storage orders
+        // per operand to instantiate instead of three.
+        const Matrix<T, Eigen::RowMajor> gathered = Eigen::Map<const Matrix<T, Eigen::RowMajor>, Eigen::Unaligned, GeneralStride>(
+            p, rows, cols, GeneralStride(x.row_stride, x.col_stride));
+        f(ConstMap<T, Eigen::RowMajor>(gathered.data(), rows, cols, Eigen::OuterStride<>(cols)));
     }
 }
 
 }  // namespace
 
-void gemm_f32(const float* a, const float* b, float* c, std::int64_t m, std::int64_t k, std::int64_t n) {
-    gemm_simd(a, b, c, m, k, n);
+template <class T>
+void gemm(strided_matrices<T> a, strided_matrices<T> b, T* c, std::int64_t count, std::int64_t m, std::int64_t k,
+          std::int64_t n) {
+    for (std::int64_t s = 0; s < count; ++s) {
+        Eigen::Map<Matrix<T, Eigen::RowMajor>> out(c + s * m * n, m, n);
+        if (k == 0) {
+            out.setZero();
+            continue;
+        }
+        with_matrix(a, s, m, k, [&](const auto& lhs) {
+            with_matrix(b, s, k, n, [&](const auto& rhs) { out.noalias() = lhs * rhs; });
+        });
+    }
 }
-void gemm_f64(const double* a, const double* b, double* c, std::int64_t m, std::int64_t k, std::int64_t n) {
-    gemm_simd(a, b, c, m, k, n);
-}
+
+template void gemm(strided_matrices<float>, strided_matrices<float>, float*, std::int64_t, std::int64_t, std::int64_t,
+                   std::int64_t);
+template void gemm(strided_matrices<double>, strided_matrices<double>, double*, std::int64_t, std::int64_t,
+                   std::int64_t, std::int64_t);
+template void gemm(strided_matrices<std::complex<float>>, strided_matrices<std::complex<float>>, std::complex<float>*,
+                   std::int64_t, std::int64_t, std::int64_t, std::int64_t);
+template void gemm(strided_matrices<std::complex<double>>, strided_matrices<std::complex<double>>,
+                   std::complex<double>*, std::int64_t, std::int64_t, std::int64_t, std::int64_t);
 
 }  // namespace gradc::kernels

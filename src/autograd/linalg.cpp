@@ -7,7 +7,6 @@
 #include <gradc/autograd/view.hpp>
 
 #include "internal.hpp"
-#include "kernels/convert.hpp"
 #include "kernels/gemm.hpp"
 
 namespace gradc {
@@ -41,21 +40,28 @@ void check_same_dtype(const Tensor& a, const Tensor& b, const char* op) {
         throw Error(std::string("gradc: ") + op + " expects floating or complex tensors, got " + detail::describe(a));
 }
 
-// batch × (m×k)·(k×n) on contiguous operands, no autograd.
-Tensor batched_product(const Tensor& a_in, const Tensor& b_in, std::int64_t batch, std::int64_t m, std::int64_t k,
+/// The matrices of a product operand: `t` read as `batch` matrices of rows × cols. Its
+/// last two dimensions are the matrix (a 1-D operand is one row or one column, as
+/// `vector_is_row` says) and a 3-D operand's first dimension is the batch.
+template <class T>
+kernels::strided_matrices<T> matrices_of(const Tensor& t, bool vector_is_row) {
+    const T* data = static_cast<const T*>(t.raw_data());
+    switch (t.dim()) {
+        case 1: return vector_is_row ? kernels::strided_matrices<T>{data, 0, 0, t.stride(0)}
+                                     : kernels::strided_matrices<T>{data, 0, t.stride(0), 0};
+        case 2: return {data, 0, t.stride(0), t.stride(1)};
+        default: return {data, t.stride(0), t.stride(1), t.stride(2)};
+    }
+}
+
+// batch × (m×k)·(k×n), no autograd. The operands are read in place through their strides
+// (a transposed view is not copied).
+Tensor batched_product(const Tensor& a, const Tensor& b, std::int64_t batch, std::int64_t m, std::int64_t k,
                        std::int64_t n, Shape out_sizes) {
-    Tensor a = detail::contiguous_as(a_in, a_in.dtype()), b = detail::contiguous_as(b_in, b_in.dtype());
     Tensor c = empty_tensor(out_sizes, a.dtype());
     dispatch_floating(a.dtype(), "matmul", [&](auto tag) {
         using T = typename decltype(tag)::type;
-        const T* pa = static_cast<const T*>(a.raw_data());
-        const T* pb = static_cast<const T*>(b.raw_data());
-        T* pc = static_cast<T*>(c.raw_data());
-        for (std::int64_t s = 0; s < batch; ++s) {
-            if constexpr (std::is_same_v<T, float>) kernels::gemm_f32(pa + s * m * k, pb + s * k * n, pc + s * m * n, m, k, n);
-            else if constexpr (std::is_same_v<T, double>) kernels::gemm_f64(pa + s * m * k, pb + s * k * n, pc + s * m * n, m, k, n);
-            else kernels::gemm_scalar(pa + s * m * k, pb + s * k * n, pc + s * m * n, m, k, n);
-        }
+        kernels::gemm(matrices_of<T>(a, true), matrices_of<T>(b, false), static_cast<T*>(c.raw_data()), batch, m, k, n);
     });
     return c;
 }

@@ -1,4 +1,4 @@
-// Matrix products against PyTorch, including the blocked kernel's tails.
+// Matrix products against PyTorch, including operands read in place through their strides.
 #include "support.hpp"
 
 using namespace testing;
@@ -56,7 +56,7 @@ TEST_CASE("bmm and broadcast matmul", "[autograd][linalg]") {
     CHECK_THAT(values(Y0.grad()), matches("linalg.matmul_b.Y.grad", 1e-12));
 }
 
-TEST_CASE("the blocked kernel handles sizes that are not multiples of the tile", "[autograd][linalg]") {
+TEST_CASE("products of sizes that are not multiples of a register tile", "[autograd][linalg]") {
     auto P = ref_tensor("linalg.big.P", {37, 70});
     auto Q = ref_tensor("linalg.big.Q", {70, 29});
     CHECK_THAT(values(P.mm(Q)), matches("linalg.big.y", 1e-11, 1e-12));
@@ -64,6 +64,38 @@ TEST_CASE("the blocked kernel handles sizes that are not multiples of the tile",
     // Transposed (non-contiguous) operands.
     CHECK_THAT(values(P.t().contiguous().t().mm(Q)), matches("linalg.big.y", 1e-11, 1e-12));
     CHECK_THAT(values(gradc::matmul(Q.t(), P.t()).t()), matches("linalg.big.y", 1e-11, 1e-12));
+}
+
+TEST_CASE("the product reads transposed, broadcast and strided operands in place", "[autograd][linalg]") {
+    auto P = ref_tensor("linalg.big.P", {37, 70});
+    auto Q = ref_tensor("linalg.big.Q", {70, 29});
+    const auto y = values(P.mm(Q));
+    // Batches whose second operand is a transposed view (the GMM's bmm(x, L.transpose(1, 2))),
+    // and batches that repeat one matrix with batch stride 0.
+    auto Qt = gradc::stack({Q.t().contiguous(), Q.t().contiguous()}, 0);
+    auto batched = gradc::bmm(gradc::stack({P, P}, 0), Qt.transpose(1, 2));
+    CHECK_THAT(values(batched.select(0, 1)), matches("linalg.big.y", 1e-11, 1e-12));
+    auto repeated = gradc::bmm(P.unsqueeze(0).expand({3, 37, 70}), Q.unsqueeze(0).expand({3, 70, 29}));
+    CHECK(repeated.sizes() == gradc::Shape{3, 37, 29});
+    CHECK_THAT(values(repeated.select(0, 2)), matches("linalg.big.y", 1e-11, 1e-12));
+    // Neither stride 1: every other element of a [37, 140] matrix.
+    auto spread = gradc::stack({P, gradc::zeros_like(P)}, 2).select(2, 0);
+    CHECK(spread.stride(1) == 2);
+    CHECK_THAT(values(spread.mm(Q)), matches("linalg.big.y", 1e-11, 1e-12));
+    // A strided vector (a column of Q) on either side of mv and dot.
+    auto column = Q.select(1, 3);
+    CHECK(column.stride(0) == 29);
+    CHECK_THAT(values(P.mv(column)), approx(values(P.mm(column.contiguous().reshape({70, 1}))), 1e-12));
+    CHECK_THAT(values(gradc::dot(column, P.select(0, 5))),
+               approx({y[std::size_t(5 * 29 + 3)]}, 1e-12));
+    // Empty inner dimension: zeros, as LibTorch gives.
+    CHECK_THAT(values(gradc::mm(gradc::ones({2, 0}), gradc::ones({0, 3}))), approx(std::vector<double>(6, 0.0)));
+    // Complex operands through a transposed view: the same as the contiguous copy.
+    auto Z = gradc::complex(P, P * 0.5);
+    auto W = gradc::complex(Q, -Q);
+    auto direct = Z.mm(W), viewed = Z.mm(W.t().contiguous().t());
+    CHECK_THAT(values(gradc::real(viewed)), approx(values(gradc::real(direct)), 1e-12));
+    CHECK_THAT(values(gradc::imag(viewed)), approx(values(gradc::imag(direct)), 1e-12));
 }
 
 TEST_CASE("complex matmul uses the conjugate transpose in its gradient", "[autograd][linalg][complex]") {
