@@ -40,15 +40,16 @@
 
 namespace gradc::dual_numbers {
 
+/// A dual number: a value and N tangents, each primitive applied by its rule.
 template <class T, std::size_t N>
 struct dual {
     /// The scalar type (double for a batch of doubles), for `rules::scalar_t`.
     using value_type = rules::scalar_t<T>;
-    using inner_type = T;
-    static constexpr std::size_t directions = N;
+    using inner_type = T;  ///< The value type of each component (a number or a batch).
+    static constexpr std::size_t directions = N;  ///< The number of tangents.
 
-    T value;
-    std::array<T, N> tangent;
+    T value;  ///< The value.
+    std::array<T, N> tangent;  ///< The N directional derivatives.
 
     dual() = default;
     /// A constant: zero tangents.
@@ -58,6 +59,8 @@ struct dual {
         requires(std::is_arithmetic_v<K> && !std::is_same_v<K, T>)
     dual(K k) : dual(T(value_type(k))) {}
 
+    /// Compound arithmetic: the tangents follow the value's rule (rules/arithmetic.hpp).
+    /// @{
     [[gnu::always_inline]] dual& operator+=(const dual& b) {
         value += b.value;
         for (std::size_t k = 0; k < N; ++k) tangent[k] += b.tangent[k];
@@ -69,6 +72,7 @@ struct dual {
         return *this;
     }
     dual& operator*=(const dual& b);
+    /// @}
 };
 
 template <class T>
