@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// `gradc::compile(outputs..., [gradc::wrt(variables...)])`: lower expressions into a
 /// kernel. Wrong use is a compile-time error that names the mistake.
 

@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// `TensorAccessor<T, N>` (what `Tensor::accessor<T, N>()` returns, LibTorch's name):
 /// `a[i][j]` reaches an element through the tensor's strides without a check per access.
 /// It points into the tensor's storage: keep the tensor alive while using it.

@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// Anomaly detection (PyTorch's `torch.autograd.detect_anomaly`, LibTorch's
 /// `torch::autograd::DetectAnomalyGuard`): while it is enabled, every node of the backward
 /// graph records the stack of the forward call that created it, and the engine

@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// Small autograd utilities under LibTorch's names: `make_variable` and the
 /// `UndefinedGrad` function that PyTorch's own tests use to send undefined gradients
 /// into a backward pass.

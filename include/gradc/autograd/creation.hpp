@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// Creating tensors. Floating tensors made without a dtype in their options take the
 /// default dtype (`get_default_dtype()`: float32 unless `set_default_dtype` changed it, as
 /// in LibTorch), whatever the C++ type of the values.

@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// Custom autograd functions, as LibTorch's `torch::autograd::Function<T>`:
 ///
 ///     struct MyFn : gradc::autograd::Function<MyFn> {

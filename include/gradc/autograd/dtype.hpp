@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// Element types of dynamic-mode tensors, named as in LibTorch (`gradc::kFloat64`, ...).
 /// Only floating and complex tensors take part in differentiation; `kBool` holds the
 /// results of comparisons and `kInt64` holds indices.

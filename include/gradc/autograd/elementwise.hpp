@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// Elementwise operations. Every function of the rule table (include/gradc/rules/) has a
 /// tensor version here; its forward kernel instantiates `Rule::eval` on the element type
 /// (and on SIMD batches) and its backward instantiates `Rule::partial` on Tensor, so the

@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// Forward-mode AD in the dynamic mode, as `torch.autograd.forward_ad`:
 ///
 ///     namespace fwd = gradc::autograd::forward_ad;

@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// How operations record themselves: `record(name, inputs, outputs, saved, formula)`
 /// creates one `FormulaNode` whose backward is a formula written with differentiable
 /// tensor operations (so that create_graph records it again). The formula receives the

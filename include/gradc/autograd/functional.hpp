@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// Whole-function derivatives, as torch.autograd.functional: `jacobian`, `hessian`,
 /// `vjp`, `jvp`, `vhp`, `hvp` of a function from tensors to tensors.
 ///

@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// Grad modes ("Autograd mechanics" notes, "Locally disabling gradient computation"). All
 /// state is thread-local: a NoGradGuard in one thread does not affect another.
 ///  - grad mode (default): operations on tensors that require grad are recorded;

@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// The one list type behind every kind of hook of the dynamic mode: a leaf's tensor hooks
 /// and post-accumulate-grad hooks, a node's pre-hooks, post-hooks, tensor pre-hooks and
 /// retained gradients. Hooks run in registration order; each registration gets an id, and

@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// The value type of a custom function's `ctx->saved_data` (LibTorch's `IValue`, reduced
 /// to what autograd code stores there): none, bool, integer, double, string, Tensor or
 /// tensor_list, read back with LibTorch's accessors:

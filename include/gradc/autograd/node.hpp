@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// The backward graph (PyTorch's "Autograd mechanics" notes, "How autograd encodes the
 /// history"; the Operator of the tutorial reverse-mode implementation). A Node is one
 /// recorded operation seen backwards: `apply` maps the gradients of its forward outputs to

@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// `TensorOptions`: how a tensor is created (dtype, requires_grad), as in LibTorch:
 /// `gradc::zeros({2, 3}, gradc::TensorOptions().dtype(gradc::kFloat32).requires_grad(true))`
 /// or the shorthands `gradc::dtype(gradc::kFloat32)` and `gradc::requires_grad()`.

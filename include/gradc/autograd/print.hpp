@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// Printing tensors, sizes and dtypes as LibTorch prints them.
 
 #include <iosfwd>

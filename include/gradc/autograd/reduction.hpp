@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// Reductions. `dims` empty means all dimensions; negative dims count from the end;
 /// `keepdim` keeps reduced dimensions with size 1.
 

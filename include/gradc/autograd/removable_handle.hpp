@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// What every hook registration of the dynamic mode returns.
 
 #include <functional>

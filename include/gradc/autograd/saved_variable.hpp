@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// A tensor saved for backward ("Autograd mechanics" notes, "Saved tensors"). It remembers
 /// the version of the tensor when saved and refuses to be used if an in-place operation
 /// changed it since. A saved *output* of the node that saves it is kept without its grad_fn

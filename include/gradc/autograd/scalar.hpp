@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// What `Tensor::item()` returns (LibTorch's `c10::Scalar`, reduced to that use): a
 /// double, an int64, a bool or a complex<double>, by the tensor's dtype, read with
 /// `to<T>()` or LibTorch's `toDouble()`, `toFloat()`, `toLong()`, `toInt()`, `toBool()`,

@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// Variance and standard deviation, as LibTorch's `torch::var` / `torch::std`: over every
 /// element or over `dims`, divided by N - 1 (`unbiased`, Bessel's correction) or N. One
 /// element with `unbiased` gives NaN, as in PyTorch. Complex inputs give the real

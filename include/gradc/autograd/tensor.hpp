@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// `gradc::Tensor`: a reference-counted handle to a strided view of a storage, with the
 /// autograd state of PyTorch's tensors (requires_grad, grad, grad_fn, version). Copying a
 /// Tensor copies the handle, as in LibTorch; `clone()` copies the data.

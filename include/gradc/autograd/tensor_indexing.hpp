@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// LibTorch's tensor indexing API (`torch::indexing`): `t.index({Slice(1, None, 2), 0})`,
 /// `t.index_put_({Ellipsis, 0}, 1.0)`. Python's `t[1::2, 0]` is
 /// `t.index({Slice(1, None, 2), 0})`.

@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// View operations: the result shares storage and version counter with its input, so
 /// writing into a view writes into the base (and in-place operations on a view rewrite
 /// the base's history, see docs/dynamic.md). Each view's gradient is the inverse

@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// Warnings of the dynamic mode, as LibTorch's `TORCH_WARN` with c10's handlers: a warning
 /// does not stop the program; it goes to the handler of the calling thread, which by
 /// default writes `[W] message` to stderr. A program or a test captures warnings by

@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// Checking compiled array kernels (variables from `gradc::variables(shape...)`), with
 /// points given as tuples of the kernel's arguments (std::array for vectors and
 /// matrices, numbers for scalars):

@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// Options and error type of `gradc::autograd::gradcheck` / `gradgradcheck` (and of the
 /// static-kernel checker `gradc::check::gradcheck`). Defaults are PyTorch's. See
 /// docs/gradcheck.md for what each option does.

@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// What the checkers of compiled kernels share: their options, the report of
 /// disagreements (each naming the program, the point, the variable and the output), and
 /// the kernel's values at a point.

@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// `gradc::check::gradgradcheck(kernel, points, opts)`: the second-order programs of a
 /// compiled one-output kernel against central differences of its (first-order, already
 /// checked) gradient program, at every point:

@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// Functions on array expressions, found by argument-dependent lookup: products
 /// (`matvec`, `matmul`, `dot`, `outer`, `transpose`, `hadamard`), reductions (`sum`,
 /// `mean`, `squared_norm`, `max`, `min`, `log_sum_exp`) and `softmax`; parts (`row`,

@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// The node types of an expression tree. An expression's type is its structure; only
 /// literals carry a run-time value (their payload).
 ///  - `variable<I, N, Set>`: input I of a set of N scalar inputs made by one call of

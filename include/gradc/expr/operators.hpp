@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// Arithmetic and comparison operators on expressions. One side must be a gradc
 /// expression; the other may be an expression or a number.
 

@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// Shapes of expressions, fixed when the expression is built: a scalar, a vector of N
 /// entries, or an R×C matrix (row-major). Every expression type has a member
 /// `static constexpr dims shape`; a node's shape is computed from its operands' shapes

@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// Naming shapes in compile-time errors. A static_assert message cannot print numbers,
 /// so each shape check is written `static_assert(ok || shapes_are<a, b>::fine, "...")`:
 /// when it fails, the compiler shows `shapes_are<{4, 3, matrix}, {4, 1, vector}>` beside

@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// Making variables, for structured bindings:
 ///  - `auto [x, mu, sigma] = gradc::variables<3>();`: N scalar variables; a kernel
 ///    compiled from them takes N numbers (or a std::array<T, N>) and its gradient is a

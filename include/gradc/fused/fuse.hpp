@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// A compiled static kernel as one operation of the dynamic graph:
 ///
 ///     auto [x, y] = gradc::variables<2>();

@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// The one-point half of an array kernel (variables from `gradc::variables(shape...)`):
 /// the array programs (lower/array_program.hpp) bound to the expressions' literals, with
 /// calls taking one argument per variable (lower/array_arguments.hpp says which types):

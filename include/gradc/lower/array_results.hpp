@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// What an array kernel's calls return. A value of shape S is a T for a scalar and a
 /// `std::array<T, S.size()>` (row-major) for a vector or a matrix.
 

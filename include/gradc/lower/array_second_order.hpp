@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// Second order for array kernels, forward over reverse as for scalar kernels
 /// (lower/second_order.hpp): the array gradient program run on dual numbers
 /// (rules/dual.hpp). Every array operation is generic in its value type, so on duals its

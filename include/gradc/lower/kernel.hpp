@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// The scalar half of a compiled kernel: the lowered programs of some outputs, bound to
 /// the expressions' literal values. Calls are generic in the value type: doubles,
 /// floats, or any type the rules accept. The executors over arrays of points

@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// What the derivative calls of a compiled kernel return.
 
 #include <array>

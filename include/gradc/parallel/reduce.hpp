@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// Splitting work over threads (oneTBB) so that the number of threads never changes a
 /// result:
 ///  - `for_each_chunk(count, threads, f)`: f(c) for c in [0, count), chunks of points

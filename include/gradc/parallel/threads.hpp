@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// How many threads gradc's batch calls and map-reduce use: `gradc::set_num_threads(n)`
 /// for the whole program (like `torch::set_num_threads`; the default is every core), or
 /// `gradc::threads{n}` as the last argument of one call. One thread runs the calls on the

@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// Arithmetic primitives: + - * / and unary minus.
 
 #include <gradc/rules/rule.hpp>

@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// Comparisons and logical connectives. They produce conditions (for `where`), not
 /// values, and carry no derivative.
 

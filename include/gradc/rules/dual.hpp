@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// Dual numbers made from the rule table: a value and N tangents (directional
 /// derivatives), `dual<T, N>`, whose every primitive is the rule's own value and local
 /// partial applied to the tangents, y' = Σ_k ∂y/∂a_k · a_k'. No derivative formula is

@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// Exponentials, logarithms, roots and powers.
 
 #include <cmath>

@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// Hyperbolic functions and their inverses, and the logistic family (sigmoid, softplus, logit).
 
 #include <cmath>

@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// The forms a local partial derivative may take. Most partials are values (`cos(a)`),
 /// but three structural forms let the sweeps skip work and avoid `0 * inf = NaN`:
 ///  - `one` / `minus_one` for linear operations (`d(a+b)/da = 1`): no multiplication;

@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// Piecewise primitives: abs, relu, min, max and where. Their conventions at the kinks
 /// follow the autograd notes and PyTorch, and each is written next to its rule.
 

@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// What a primitive of the rule table is. A rule is a stateless type with
 ///  - `name`: the primitive's name, as printed in lowered programs;
 ///  - `arity`: the number of operands;

@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// The error functions.
 
 #include <cmath>

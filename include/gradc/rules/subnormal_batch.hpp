@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// Logarithms and the cube root of SIMD batches at subnormal arguments.
 ///
 /// xsimd 8.1's double-precision batch log, log2, log10 and cbrt read the exponent field

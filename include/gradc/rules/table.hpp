@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// The rule table: every differentiable primitive, in one Hana list. Table-driven tests
 /// iterate over it, so a primitive added here is tested (or the tests fail to compile).
 ///

@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// Circular functions and their inverses, atan2 and hypot.
 
 #include <cmath>

@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// What the rule table needs to know about a value type `T` it is instantiated on:
 /// its scalar type (for constants such as `K(0.5)`), and how to choose between two
 /// values by a condition. Plain arithmetic types are handled here; SIMD batches and

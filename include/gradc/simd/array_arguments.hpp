@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// The inputs of an array kernel's batch calls. Points are structure of arrays: a
 /// variable of shape S given per point is S.size() spans (its entries, row-major), each
 /// with one value per point. The inputs are either

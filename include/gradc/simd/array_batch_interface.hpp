@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// Batch execution of an array kernel: one point per SIMD lane, as for scalar kernels
 /// (simd/batch_interface.hpp), with array variables given as one span per entry and
 /// parameters broadcast (simd/array_arguments.hpp):

@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// Batch versions of the computations the rule table shares between a primitive's value
 /// and its partial (rules/special.hpp): erf and erfc of a batch together with e^(-a²).
 ///

@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// Reading parts of an array, with indices fixed when the expression's type is built:
 /// one entry (`x[i]`, `W(i, j)`), a row, a column, a segment of a vector, a diagonal,
 /// and the lower-triangular matrix of packed values. Each is a selection: its adjoint

@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// Building arrays from parts: `concat` puts vectors (and scalars) end to end into one
 /// vector; `stack` puts vectors of one length as the rows of a matrix. Both copy, and
 /// their adjoints hand each part its slice of ȳ.

@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// The shape of an array value, fixed at compile time: a scalar, a vector of N entries,
 /// or an R×C matrix stored row-major. The array operations (this folder) compute their
 /// result's shape from their operands'; the expressions (expr/shape.hpp) carry one per

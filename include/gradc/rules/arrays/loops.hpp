@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// The inner loops of the array operations, over contiguous rows of N values.
 ///
 /// The array operations are generic in the value type T. When T is a SIMD batch, each

@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// Products of arrays: matvec (A·x), matmul (A·B), dot (a·b), outer (a·bᵀ), and
 /// transpose. Each adjoint is again a product (Aᵀ·ȳ, ȳ·xᵀ), added into the operand's
 /// adjoint in place; a tangent is the product with one factor replaced by its tangent.

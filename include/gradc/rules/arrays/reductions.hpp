@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// Reductions of an array to a scalar — sum, mean, squared_norm, max, min, log_sum_exp —
 /// and softmax. Conventions follow PyTorch's full reductions: max and min propagate NaN
 /// and share the adjoint evenly among tied entries (`evenly_distribute_backward`);

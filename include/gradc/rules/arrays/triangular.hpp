@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// L·x for L = lower_triangular<D>(v), read from the packed values v themselves:
 /// `lower_triangular<D>(v) * x` is lowered to this one node (expr/operators.hpp), so
 /// neither the D×D matrix nor its adjoint is formed and the zeros above the diagonal
