@@ -108,6 +108,7 @@ struct array_printer {
 
 }  // namespace detail
 
+/// An array kernel's programs as text, one line per node (see the top of this file).
 template <class Program, std::size_t Literals>
 std::string to_string(const lower::array_kernel<Program, Literals>& k) {
     using printer = detail::array_printer<Program>;
