@@ -34,7 +34,7 @@ struct array_hessian_result {
 /// `k.hvp(args, v)` of an array kernel.
 template <class T, class Gradient>
 struct array_hvp_result {
-    T value;
+    T value;  ///< The value.
     Gradient gradient;  ///< The gradient.
     Gradient hvp;  ///< H·v, shaped as the gradient.
 };
