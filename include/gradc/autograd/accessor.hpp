@@ -28,6 +28,7 @@ protected:
 };
 }  // namespace detail
 
+/// `t.accessor<T, N>()`: element access through the strides, `a[i][j]`; indexing with `[]` gives an accessor of one dimension fewer.
 template <class T, std::size_t N>
 class TensorAccessor : public detail::AccessorBase<T> {
 public:
@@ -38,10 +39,12 @@ public:
     }
 };
 
+/// An accessor of one dimension: `a[i]` is the element.
 template <class T>
 class TensorAccessor<T, 1> : public detail::AccessorBase<T> {
 public:
     using detail::AccessorBase<T>::AccessorBase;
+    /// Element `i` (through its stride).
     T& operator[](std::int64_t i) const { return this->data_[i * this->strides_[0]]; }
 };
 

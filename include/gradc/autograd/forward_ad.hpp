@@ -54,6 +54,7 @@ struct UnpackedDualTensor {
     Tensor tangent;  ///< undefined when the tensor has none (or no level is active)
 };
 
+/// The primal and the tangent of a dual tensor (the tangent undefined for a plain tensor).
 UnpackedDualTensor unpack_dual(const Tensor& tensor);
 
 namespace detail {

@@ -63,6 +63,7 @@ double entry_of(const Tuple& x, std::size_t v, std::size_t e) {
 
 }  // namespace detail
 
+/// gradcheck of an array kernel at several points; true when every point passes.
 template <detail::array_kernel K, class... Args>
 bool gradcheck(const K& k, const std::vector<std::tuple<Args...>>& points, const Options& opt = {}) {
     static_assert(K::output_count == 1, "gradc::check::gradcheck of an array kernel: one output (scalar or array)");

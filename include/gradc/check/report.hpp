@@ -14,7 +14,7 @@
 
 namespace gradc::check {
 
-using Options = autograd::GradcheckOptions;
+using Options = autograd::GradcheckOptions;  ///< The static checker's options: the same as the dynamic mode's.
 
 namespace detail {
 

@@ -59,6 +59,7 @@ std::array<double, W> mixed_direction() {
 
 }  // namespace detail
 
+/// gradgradcheck of a compiled kernel at several points; true when every point passes.
 template <class K>
 bool gradgradcheck(const K& k, const std::vector<std::array<double, K::arity>>& points, const Options& opt = {}) {
     static_assert(K::output_count == 1, "gradc::check::gradgradcheck: the kernel must have one output");

@@ -50,6 +50,7 @@ void in_arena(int threads, F&& f) {
     f();
 }
 
+/// Calls `f(begin, end)` for `count` items split over `threads` threads (oneTBB; serial without it).
 template <class F>
 void for_each_chunk(std::size_t count, int threads, F&& f) {
 #ifdef GRADC_HAS_TBB

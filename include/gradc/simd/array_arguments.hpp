@@ -24,8 +24,9 @@ namespace gradc {
 /// One value of a variable for every point of a batch call.
 template <class X>
 struct broadcast_argument {
-    const X& value;
+    const X& value;  ///< The value.
 };
+/// `gradc::broadcast(x)`: the same value of a variable at every point of a batch call.
 template <class X>
 broadcast_argument<X> broadcast(const X& x) {
     return {x};

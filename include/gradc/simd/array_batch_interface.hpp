@@ -30,6 +30,7 @@
 
 namespace gradc::simd {
 
+/// The batch calls of an array kernel (a base of gradc::array_kernel): many points per call.
 template <class Kernel>
 class array_batch_interface {
 public:
