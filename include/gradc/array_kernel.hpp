@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// `gradc::array_kernel`: what `gradc::compile` returns for expressions over variables
 /// from `gradc::variables(shape...)`. The array programs with their calls on one point
 /// (lower/array_kernel.hpp), and the same programs over arrays of points with SIMD

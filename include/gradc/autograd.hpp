@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// gradc's dynamic mode: define-by-run autograd over dense tensors, with PyTorch's
 /// semantics and LibTorch's names. See docs/dynamic.md.
 

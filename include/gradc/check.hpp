@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// gradc's checker: `gradc::autograd::gradcheck` / `gradgradcheck` for the dynamic mode,
 /// and `gradc::check::gradcheck` / `gradc::check::cross` / `gradc::check::gradgradcheck` for
 /// compiled static kernels.

@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// `gradc::compile(outputs..., [gradc::wrt(variables...)])`: lower expressions into a
 /// kernel. Wrong use is a compile-time error that names the mistake.
 
@@ -19,10 +20,10 @@ namespace gradc {
 /// The variables a kernel differentiates with respect to, in the order of its gradient.
 template <std::size_t SetSize, const void* Identity, std::size_t... I>
 struct wrt_spec {
-    static constexpr std::size_t set_size = SetSize;
+    static constexpr std::size_t set_size = SetSize;  ///< The size of the variable set.
     /// The `variables` call the variables come from (expr/nodes.hpp, key_set_identity).
     static constexpr const void* identity = Identity;
-    using indices = std::index_sequence<I...>;
+    using indices = std::index_sequence<I...>;  ///< The variables' positions.
 };
 
 namespace detail {

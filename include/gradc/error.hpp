@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// The exception type of gradc's run-time checks. Messages name the operation, what it
 /// got and what it expected.
 

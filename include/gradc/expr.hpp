@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// Expression templates: variables, literals, nodes and the operators that build them.
 
 #include <gradc/expr/array_functions.hpp>

@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// Where the two modes meet: `gradc::autograd::fuse(kernel)` runs a compiled static kernel
 /// as one operation of the dynamic graph (fused/fuse.hpp). Included by <gradc/gradc.hpp>
 /// and <gradc/autograd.hpp> when both are (by whichever comes second), so that a program

@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// gradc: automatic differentiation for numerical C++.
 /// Static mode: build an expression from gradc::variables<N>(), gradc::compile it, call
 /// the kernel's value, gradient, jvp, vjp and jacobian programs.

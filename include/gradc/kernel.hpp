@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// `gradc::kernel`: what `gradc::compile` returns. The lowered programs with their calls
 /// on one point (lower/kernel.hpp), and the same programs over arrays of points with
 /// SIMD batches (simd/batch_interface.hpp, and simd/second_order_interface.hpp for

@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// Compile-time lowering: the outputs' graphs merged, activity, slots, and the primal,
 /// tangent, adjoint and map-reduce programs; the kernel's calls on one point.
 

@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// Map-reduce over the ranks of an MPI communicator (Open MPI or any MPI-3 library; the
 /// program links MPI itself, e.g. with mpicxx or Meson's `dependency('mpi')`):
 ///

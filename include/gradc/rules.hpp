@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// The rule table: one definition per primitive, with its local partial derivatives.
 
 #include <gradc/rules/compare.hpp>

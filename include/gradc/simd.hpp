@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// gradc::simd: compiled kernels evaluated over arrays of points with xsimd batches, one
 /// point per lane: `value_batch`, `gradient_batch`, `jvp_batch`, and `map_reduce` for
 /// likelihood-style sums (see simd/batch_interface.hpp); run-time architecture dispatch

@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// `TensorAccessor<T, N>` (what `Tensor::accessor<T, N>()` returns, LibTorch's name):
 /// `a[i][j]` reaches an element through the tensor's strides without a check per access.
 /// It points into the tensor's storage: keep the tensor alive while using it.
@@ -27,6 +28,7 @@ protected:
 };
 }  // namespace detail
 
+/// `t.accessor<T, N>()`: element access through the strides, `a[i][j]`; indexing with `[]` gives an accessor of one dimension fewer.
 template <class T, std::size_t N>
 class TensorAccessor : public detail::AccessorBase<T> {
 public:
@@ -37,10 +39,12 @@ public:
     }
 };
 
+/// An accessor of one dimension: `a[i]` is the element.
 template <class T>
 class TensorAccessor<T, 1> : public detail::AccessorBase<T> {
 public:
     using detail::AccessorBase<T>::AccessorBase;
+    /// Element `i` (through its stride).
     T& operator[](std::int64_t i) const { return this->data_[i * this->strides_[0]]; }
 };
 

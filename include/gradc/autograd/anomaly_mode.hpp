@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// Anomaly detection (PyTorch's `torch.autograd.detect_anomaly`, LibTorch's
 /// `torch::autograd::DetectAnomalyGuard`): while it is enabled, every node of the backward
 /// graph records the stack of the forward call that created it, and the engine
@@ -15,9 +16,11 @@
 
 namespace gradc::autograd {
 
+/// Anomaly detection, process-wide (LibTorch's torch::autograd::AnomalyMode): forward traces in errors and a NaN check of every backward output.
 struct AnomalyMode {
-    static bool is_enabled();
-    static bool should_check_nan();
+    static bool is_enabled();  ///< Whether anomaly detection is on.
+    static bool should_check_nan();  ///< Whether backward checks its outputs for NaN.
+    /// Turns anomaly detection on or off (and the NaN check with it).
     static void set_enabled(bool enabled, bool check_nan = true);
 };
 
@@ -25,7 +28,7 @@ struct AnomalyMode {
 /// down), then restores the previous setting.
 class DetectAnomalyGuard {
 public:
-    explicit DetectAnomalyGuard(bool check_nan = true);
+    explicit DetectAnomalyGuard(bool check_nan = true);  ///< Turns anomaly detection on for the scope.
     ~DetectAnomalyGuard();
     DetectAnomalyGuard(const DetectAnomalyGuard&) = delete;
     DetectAnomalyGuard& operator=(const DetectAnomalyGuard&) = delete;
@@ -43,9 +46,9 @@ inline void set_detect_anomaly(bool mode, bool check_nan = true) { AnomalyMode::
 /// What a node records in anomaly mode: the forward stack (one frame per line, innermost
 /// first), and the record of the node whose backward was running when it was created.
 struct AnomalyMetadata {
-    std::string forward_trace;
-    std::string parent_name;
-    std::shared_ptr<const AnomalyMetadata> parent;
+    std::string forward_trace;  ///< The forward call's stack as text.
+    std::string parent_name;  ///< The name of the node whose backward created this one (create_graph).
+    std::shared_ptr<const AnomalyMetadata> parent;  ///< That node's metadata.
 };
 
 }  // namespace gradc::autograd

@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// Small autograd utilities under LibTorch's names: `make_variable` and the
 /// `UndefinedGrad` function that PyTorch's own tests use to send undefined gradients
 /// into a backward pass.
@@ -18,8 +19,8 @@ Tensor make_variable(const Tensor& data, bool requires_grad = false);
 /// function's backward then receives is an undefined tensor (or zeros, with
 /// set_materialize_grads).
 struct UndefinedGrad {
-    std::string name() const { return "UndefinedGrad"; }
-    tensor_list apply(tensor_list&& inputs) const;
+    std::string name() const { return "UndefinedGrad"; }  ///< "UndefinedGrad".
+    tensor_list apply(tensor_list&& inputs) const;  ///< Undefined gradients for every input.
 };
 
 }  // namespace gradc::autograd

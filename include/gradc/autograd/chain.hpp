@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// The one place where the dynamic mode multiplies an incoming gradient by a local partial
 /// derivative from the rule table. For complex tensors the "Autograd mechanics" notes use
 /// the conjugate Wirtinger convention: the gradient flowing back through y = f(a) is grad ·

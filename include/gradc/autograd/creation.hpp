@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// Creating tensors. Floating tensors made without a dtype in their options take the
 /// default dtype (`get_default_dtype()`: float32 unless `set_default_dtype` changed it, as
 /// in LibTorch), whatever the C++ type of the values.
@@ -57,9 +58,10 @@ Tensor tensor(std::initializer_list<std::complex<T>> values, TensorOptions optio
 }
 /// Integer tensor (for indices): `gradc::tensor_i64({2, 0})`.
 Tensor tensor_i64(std::initializer_list<std::int64_t> values);
-Tensor tensor_i64(const std::vector<std::int64_t>& values, const Shape& sizes);
+Tensor tensor_i64(const std::vector<std::int64_t>& values, const Shape& sizes);  ///< With a shape.
 /// A tensor of the given shape from row-major values.
 Tensor from_vector(const std::vector<double>& values, const Shape& sizes, TensorOptions options = {});
+/// @{
 /// A tensor over `data`, which the caller owns, without a copy (LibTorch's from_blob):
 /// row-major unless strides are given; `deleter(data)` runs when the last tensor or view
 /// on it is gone (without one, keep the memory alive as long as the tensor). The dtype
@@ -70,10 +72,15 @@ Tensor from_blob(void* data, const Shape& sizes, std::function<void(void*)> dele
 Tensor from_blob(void* data, const Shape& sizes, const Shape& strides, std::function<void(void*)> deleter,
                  TensorOptions options = {});
 
+/// @}
+/// Factories as LibTorch's: uninitialised, 0, 1 or `value` everywhere.
+/// @{
 Tensor empty(const Shape& sizes, TensorOptions options = {});
 Tensor zeros(const Shape& sizes, TensorOptions options = {});
 Tensor ones(const Shape& sizes, TensorOptions options = {});
 Tensor full(const Shape& sizes, double value, TensorOptions options = {});
+/// @}
+/// @{
 /// 1-D forms with an integer size, as LibTorch code writes them: `ones(3)`, `full(1, v)`,
 /// `randn(5, opts)`. Templates, so that a braced list always means sizes: `ones({})` is
 /// a 0-dim tensor, never a 1-D tensor of size 0.
@@ -83,18 +90,26 @@ template <std::integral I> Tensor zeros(I size, TensorOptions o = {}) { return z
 template <std::integral I> Tensor ones(I size, TensorOptions o = {}) { return ones(Shape{std::int64_t(size)}, o); }
 template <std::integral I> Tensor full(I size, double v, TensorOptions o = {}) { return full(Shape{std::int64_t(size)}, v, o); }
 // clang-format on
+/// @}
+/// A tensor of `t`'s shape (and dtype, unless `options` give one): 0, 1 or `value`.
+/// @{
 Tensor zeros_like(const Tensor& t, std::optional<TensorOptions> options = std::nullopt);
 Tensor ones_like(const Tensor& t, std::optional<TensorOptions> options = std::nullopt);
 Tensor full_like(const Tensor& t, double value, std::optional<TensorOptions> options = std::nullopt);
+/// @}
+/// @{
 /// 0, 1, ..., end-1 and start, start+step, ... (< end for step > 0).
 Tensor arange(double end, TensorOptions options = {});
 Tensor arange(double start, double end, double step = 1, TensorOptions options = {});
+/// @}
 /// `steps` points from start to end inclusive.
 Tensor linspace(double start, double end, std::int64_t steps, TensorOptions options = {});
+/// @{
 /// n×m identity (m = n by default).
 Tensor eye(std::int64_t n, TensorOptions options = {});
 Tensor eye(std::int64_t n, std::int64_t m, TensorOptions options = {});
 
+/// @}
 /// Seeds the generator used by rand/randn/randint (a 64-bit Mersenne twister with <random>'s
 /// distributions), so a seeded program draws the same numbers for a given standard library.
 void manual_seed(std::uint64_t seed);
@@ -103,9 +118,12 @@ Tensor rand(const Shape& sizes, TensorOptions options = {});
 /// Standard normal.
 Tensor randn(const Shape& sizes, TensorOptions options = {});
 // clang-format off
+/// 1-D forms: `rand(3)`, `randn(5, opts)`.
+/// @{
 template <std::integral I> Tensor rand(I size, TensorOptions o = {}) { return rand(Shape{std::int64_t(size)}, o); }
 template <std::integral I> Tensor randn(I size, TensorOptions o = {}) { return randn(Shape{std::int64_t(size)}, o); }
 // clang-format on
+/// @}
 /// Uniform integers in [low, high), int64.
 Tensor randint(std::int64_t low, std::int64_t high, const Shape& sizes);
 

@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// Custom autograd functions, as LibTorch's `torch::autograd::Function<T>`:
 ///
 ///     struct MyFn : gradc::autograd::Function<MyFn> {
@@ -76,6 +77,7 @@ public:
     /// With `true` (the default) undefined output gradients reach backward as zeros;
     /// with `false` they stay undefined.
     void set_materialize_grads(bool value) { materialize_grads_ = value; }
+    /// Whether undefined output gradients reach backward as zeros (set_materialize_grads).
     bool materialize_grads() const { return materialize_grads_; }
     /// In backward: whether the gradient of the tensor input `index` is needed in the pass
     /// that runs (false for an input autograd::grad does not lead to). As in LibTorch,
@@ -104,6 +106,7 @@ private:
 /// The backward node of a custom function; `T::backward` is reached through `call_backward`.
 class CustomNodeBase : public Node {
 public:
+    /// A node named `name` for a custom function's backward.
     CustomNodeBase(std::string name, std::vector<bool> is_tensor_arg, bool once_differentiable);
     ~CustomNodeBase() override;
     bool runs_without_gradients() const override { return true; }
@@ -111,9 +114,10 @@ public:
     tensor_list apply(tensor_list&& grad_outputs) override;
     void release_variables() override;
     std::vector<std::pair<std::string, SavedVariable*>> saved_variable_entries() override;
-    AutogradContext& context() { return ctx_; }
+    AutogradContext& context() { return ctx_; }  ///< The context of the forward call.
 
 protected:
+    /// Calls the function's static backward.
     virtual tensor_list call_backward(AutogradContext* ctx, tensor_list grad_outputs) = 0;
 
 private:
@@ -190,6 +194,7 @@ protected:
 /// CRTP base of a custom function `T` (see the top of this file).
 template <class T>
 struct Function {
+    /// Runs `T::forward(ctx, args...)` and records its backward: LibTorch's `MyFunction::apply(args...)`.
     template <class... Args>
     static auto apply(Args&&... args) {
         using Result = decltype(T::forward(static_cast<AutogradContext*>(nullptr), std::forward<Args>(args)...));

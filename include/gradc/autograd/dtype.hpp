@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// Element types of dynamic-mode tensors, named as in LibTorch (`gradc::kFloat64`, ...).
 /// Only floating and complex tensors take part in differentiation; `kBool` holds the
 /// results of comparisons and `kInt64` holds indices.
@@ -14,8 +15,12 @@
 
 namespace gradc {
 
+/// A tensor's element type, as LibTorch's c10::ScalarType.
 enum class ScalarType : std::int8_t { Bool, Int64, Float32, Float64, ComplexFloat, ComplexDouble };
 
+/// LibTorch's constants for the dtypes, with both of its names where it has two
+/// (kFloat32 = kFloat, kFloat64 = kDouble, kInt64 = kLong, kComplex64 = kComplexFloat, ...).
+/// @{
 inline constexpr ScalarType kBool = ScalarType::Bool;
 inline constexpr ScalarType kInt64 = ScalarType::Int64;
 inline constexpr ScalarType kLong = ScalarType::Int64;
@@ -28,13 +33,17 @@ inline constexpr ScalarType kComplexFloat = ScalarType::ComplexFloat;
 inline constexpr ScalarType kComplex128 = ScalarType::ComplexDouble;
 inline constexpr ScalarType kComplexDouble = ScalarType::ComplexDouble;
 
+/// @}
 /// LibTorch's spelling of the type name: "Float", "Double", "ComplexFloat", ...
 std::string_view to_string(ScalarType t);
+/// Bytes per element.
 std::size_t element_size(ScalarType t);
 
+/// Whether complex64 or complex128.
 constexpr bool is_complex(ScalarType t) {
     return t == kComplex64 || t == kComplex128;
 }
+/// Whether float32 or float64.
 constexpr bool is_floating_point(ScalarType t) {
     return t == kFloat32 || t == kFloat64;
 }
@@ -62,7 +71,7 @@ void set_default_dtype(ScalarType t);
 /// Sets the default dtype for a scope and restores the previous one at its end.
 class DefaultDtypeGuard {
 public:
-    explicit DefaultDtypeGuard(ScalarType t) : previous_(get_default_dtype()) { set_default_dtype(t); }
+    explicit DefaultDtypeGuard(ScalarType t) : previous_(get_default_dtype()) { set_default_dtype(t); }  ///< Sets `t`.
     ~DefaultDtypeGuard() { set_default_dtype(previous_); }
     DefaultDtypeGuard(const DefaultDtypeGuard&) = delete;
     DefaultDtypeGuard& operator=(const DefaultDtypeGuard&) = delete;
@@ -74,18 +83,23 @@ private:
 /// The C++ element type of a dtype, for `data_ptr<T>()` and `item<T>()` checks.
 template <class T>
 struct dtype_of;
+// One specialisation per element type (bool, int64_t, float, double, the complex types).
+/// \cond INTERNAL
 template <> struct dtype_of<bool> { static constexpr ScalarType value = kBool; };
 template <> struct dtype_of<std::int64_t> { static constexpr ScalarType value = kInt64; };
 template <> struct dtype_of<float> { static constexpr ScalarType value = kFloat32; };
 template <> struct dtype_of<double> { static constexpr ScalarType value = kFloat64; };
 template <> struct dtype_of<std::complex<float>> { static constexpr ScalarType value = kComplex64; };
 template <> struct dtype_of<std::complex<double>> { static constexpr ScalarType value = kComplex128; };
+/// \endcond
+/// The dtype of the C++ element type T.
 template <class T>
 inline constexpr ScalarType dtype_of_v = dtype_of<T>::value;
 
+/// The C++ element type a `dispatch` callback receives (its member `type`).
 template <class T>
 struct type_tag {
-    using type = T;
+    using type = T;  ///< The element type.
 };
 
 /// Calls `f(type_tag<T>{})` with the C++ element type of `t`: the one switch over dtypes

@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// Elementwise operations. Every function of the rule table (include/gradc/rules/) has a
 /// tensor version here; its forward kernel instantiates `Rule::eval` on the element type
 /// (and on SIMD batches) and its backward instantiates `Rule::partial` on Tensor, so the
@@ -24,13 +25,21 @@ struct rule_tensor_op {
 };
 
 // ---- arithmetic: a ⊕ b with d/da, d/db from the rule table ---------------------------
+/// a + alpha·b and a - alpha·b, broadcasting (torch::add, torch::sub); d/da = 1, d/db = ±alpha.
+/// @{
 Tensor add(const Tensor& a, const Tensor& b, double alpha = 1);
 Tensor sub(const Tensor& a, const Tensor& b, double alpha = 1);
+/// @}
+/// a·b and a/b, broadcasting; partials from rules::mul and rules::div.
+/// @{
 Tensor mul(const Tensor& a, const Tensor& b);
 Tensor div(const Tensor& a, const Tensor& b);
+/// @}
+/// -a.
 Tensor neg(const Tensor& a);
 /// pow with a C++ number for the exponent or the base (the tensor pow is below).
 Tensor pow(const Tensor& a, double b);
+/// a^b with a number for the base; d/db = y·log(a) (rules::pow).
 Tensor pow(double a, const Tensor& b);
 
 // ---- the functions of the rule table: one per entry of rules/list.hpp ----------------
@@ -51,6 +60,9 @@ GRADC_BINARY_PRIMITIVES(GRADC_TENSOR_BINARY)
 #undef GRADC_TENSOR_UNARY
 #undef GRADC_TENSOR_BINARY
 
+/// The arithmetic operators: add, sub, mul, div and neg, with a C++ number on either side
+/// (a 0-dim wrapped number: the tensor's dtype wins).
+/// @{
 Tensor operator+(const Tensor& a, const Tensor& b);
 Tensor operator-(const Tensor& a, const Tensor& b);
 Tensor operator*(const Tensor& a, const Tensor& b);
@@ -67,9 +79,14 @@ Tensor operator/(double a, const Tensor& b);
 
 // ---- further unary functions -----------------------------------------------------------
 /// min(max(a, lo), hi); d = 1 where lo ≤ a ≤ hi (bounds included, as PyTorch), else 0.
+/// @}
 Tensor clamp(const Tensor& a, std::optional<double> lo, std::optional<double> hi = std::nullopt);
+/// clamp(a, lo) and clamp(a, nullopt, hi): one bound only.
+/// @{
 Tensor clamp_min(const Tensor& a, double lo);
 Tensor clamp_max(const Tensor& a, double hi);
+/// @}
+/// a·a; d/da = 2a.
 Tensor square(const Tensor& a);
 
 // ---- conditions ----------------------------------------------------------------------
@@ -82,6 +99,9 @@ Tensor masked_fill(const Tensor& a, const Tensor& mask, double value);
 Tensor select(const Tensor& cond, const Tensor& a, const Tensor& b);
 
 // The tensor operations of the rules written by hand (operators and `where`).
+// The specialisations for the hand-written rules only connect a rule to its function
+// above; the reference documents the primary template.
+/// \cond INTERNAL
 // clang-format off
 template <> struct rule_tensor_op<rules::add> { static Tensor apply(const Tensor& a, const Tensor& b) { return add(a, b); } };
 template <> struct rule_tensor_op<rules::sub> { static Tensor apply(const Tensor& a, const Tensor& b) { return sub(a, b); } };
@@ -89,7 +109,11 @@ template <> struct rule_tensor_op<rules::mul> { static Tensor apply(const Tensor
 template <> struct rule_tensor_op<rules::div> { static Tensor apply(const Tensor& a, const Tensor& b) { return div(a, b); } };
 template <> struct rule_tensor_op<rules::neg> { static Tensor apply(const Tensor& a) { return neg(a); } };
 template <> struct rule_tensor_op<rules::where> { static Tensor apply(const Tensor& c, const Tensor& a, const Tensor& b) { return where(c, a, b); } };
+/// \endcond
 // clang-format on
+/// Elementwise comparisons, broadcasting, with a tensor or a number on the right: bool
+/// tensors, no gradient (NaN compares unequal to everything, as in C).
+/// @{
 Tensor operator<(const Tensor& a, const Tensor& b);
 Tensor operator<=(const Tensor& a, const Tensor& b);
 Tensor operator>(const Tensor& a, const Tensor& b);
@@ -102,15 +126,23 @@ Tensor operator>(const Tensor& a, double b);
 Tensor operator>=(const Tensor& a, double b);
 Tensor operator==(const Tensor& a, double b);
 Tensor operator!=(const Tensor& a, double b);
+/// @}
+/// Logical and, or and not of bool tensors, elementwise.
+/// @{
 Tensor operator&(const Tensor& a, const Tensor& b);
 Tensor operator|(const Tensor& a, const Tensor& b);
 Tensor operator~(const Tensor& a);
+/// @}
+/// A bool tensor: true where `a` is NaN.
 Tensor isnan(const Tensor& a);
+/// @{
 /// True when every element of a bool tensor is true / some element is.
 bool all(const Tensor& a);
 bool any(const Tensor& a);
+/// @}
 /// Same shape and |a - b| ≤ atol + rtol·|b| everywhere.
 bool allclose(const Tensor& a, const Tensor& b, double rtol = 1e-5, double atol = 1e-8);
+/// Same shape and the same values everywhere (torch::equal).
 bool equal(const Tensor& a, const Tensor& b);
 
 // ---- complex -------------------------------------------------------------------------

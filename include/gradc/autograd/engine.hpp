@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// Reverse-mode execution of the backward graph (the tutorial reverse-mode implementation's
 /// dependency counting, `compute_dependencies` / `execute_graph`): each node runs once,
 /// when every gradient flowing into it has arrived and been summed.

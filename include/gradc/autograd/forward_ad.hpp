@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// Forward-mode AD in the dynamic mode, as `torch.autograd.forward_ad`:
 ///
 ///     namespace fwd = gradc::autograd::forward_ad;
@@ -53,6 +54,7 @@ struct UnpackedDualTensor {
     Tensor tangent;  ///< undefined when the tensor has none (or no level is active)
 };
 
+/// The primal and the tangent of a dual tensor (the tangent undefined for a plain tensor).
 UnpackedDualTensor unpack_dual(const Tensor& tensor);
 
 namespace detail {

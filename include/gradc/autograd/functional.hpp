@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// Whole-function derivatives, as torch.autograd.functional: `jacobian`, `hessian`,
 /// `vjp`, `jvp`, `vhp`, `hvp` of a function from tensors to tensors.
 ///
@@ -29,10 +30,11 @@ using TensorFunction = std::function<Tensor(const Tensor&)>;
 /// one forward-mode (dual tensor) pass per input element.
 enum class Strategy { reverse_mode, forward_mode };
 
+/// The options of every function of this namespace (PyTorch's keyword arguments).
 struct Options {
-    bool create_graph = false;
-    bool strict = false;
-    Strategy strategy = Strategy::reverse_mode;
+    bool create_graph = false;  ///< Build a graph of the results, for higher derivatives.
+    bool strict = false;  ///< Refuse outputs independent of the input (an Error) instead of returning zeros.
+    Strategy strategy = Strategy::reverse_mode;  ///< Reverse mode or forward mode for jacobian and hessian.
 };
 
 /// (func(inputs), vᵀ·J) for `v` shaped like the outputs. `v` may be omitted when func
@@ -60,12 +62,17 @@ std::pair<Tensor, tensor_list> hvp(const Function& func, const tensor_list& inpu
 /// One input, one output.
 std::pair<Tensor, Tensor> vjp(const TensorFunction& func, const Tensor& input, const Tensor& v = {},
                               const Options& options = {});
+/// {func(input), J·v}: the Jacobian-vector product.
 std::pair<Tensor, Tensor> jvp(const TensorFunction& func, const Tensor& input, const Tensor& v = {},
                               const Options& options = {});
+/// The Jacobian of func at input, shaped output × input.
 Tensor jacobian(const TensorFunction& func, const Tensor& input, const Options& options = {});
+/// The Hessian of a scalar func at input, shaped input × input.
 Tensor hessian(const TensorFunction& func, const Tensor& input, const Options& options = {});
+/// {func(input), vᵀH}: the vector-Hessian product.
 std::pair<Tensor, Tensor> vhp(const TensorFunction& func, const Tensor& input, const Tensor& v = {},
                               const Options& options = {});
+/// {func(input), H·v}: the Hessian-vector product.
 std::pair<Tensor, Tensor> hvp(const TensorFunction& func, const Tensor& input, const Tensor& v = {},
                               const Options& options = {});
 

@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// Grad modes ("Autograd mechanics" notes, "Locally disabling gradient computation"). All
 /// state is thread-local: a NoGradGuard in one thread does not affect another.
 ///  - grad mode (default): operations on tensors that require grad are recorded;
@@ -8,15 +9,16 @@
 
 namespace gradc {
 
+/// Whether operations are recorded on this thread (LibTorch's at::GradMode).
 struct GradMode {
-    static bool is_enabled();
-    static void set_enabled(bool enabled);
+    static bool is_enabled();  ///< Whether grad mode is on on this thread.
+    static void set_enabled(bool enabled);  ///< Sets grad mode on this thread.
 };
 
 /// Sets grad mode to `enabled` for its lifetime, then restores the previous mode.
 class AutoGradMode {
 public:
-    explicit AutoGradMode(bool enabled);
+    explicit AutoGradMode(bool enabled);  ///< Sets grad mode to `enabled` for the scope.
     ~AutoGradMode();
     AutoGradMode(const AutoGradMode&) = delete;
     AutoGradMode& operator=(const AutoGradMode&) = delete;
@@ -34,11 +36,11 @@ public:
 /// Inference mode for its lifetime (or normal mode with `InferenceMode(false)`).
 class InferenceMode {
 public:
-    explicit InferenceMode(bool enabled = true);
+    explicit InferenceMode(bool enabled = true);  ///< Inference mode on (or off) for the scope.
     ~InferenceMode();
     InferenceMode(const InferenceMode&) = delete;
     InferenceMode& operator=(const InferenceMode&) = delete;
-    static bool is_enabled();
+    static bool is_enabled();  ///< Whether inference mode is on on this thread.
 
 private:
     bool previous_grad_;

@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// The one list type behind every kind of hook of the dynamic mode: a leaf's tensor hooks
 /// and post-accumulate-grad hooks, a node's pre-hooks, post-hooks, tensor pre-hooks and
 /// retained gradients. Hooks run in registration order; each registration gets an id, and
@@ -24,10 +25,11 @@ namespace gradc::autograd {
 /// A process-wide increasing id for hook registrations.
 std::uint64_t next_hook_id();
 
+/// Hooks of one kind in registration order; removal by handle leaves a hole so positions stay valid.
 template <class Hook>
 class hook_list {
 public:
-    using hook_type = Hook;
+    using hook_type = Hook;  ///< The hook's type.
 
     /// Appends `hook`; returns the id that removes it.
     std::uint64_t add(Hook hook) {
@@ -43,8 +45,8 @@ public:
                 return;
             }
     }
-    bool empty() const { return entries_.empty(); }
-    std::size_t size() const { return entries_.size(); }
+    bool empty() const { return entries_.empty(); }  ///< Whether no hook is registered.
+    std::size_t size() const { return entries_.size(); }  ///< How many hooks are registered.
     /// Whether some hook satisfies `pred` (e.g. the same retained tensor added twice).
     template <class Pred>
     bool any_of(Pred&& pred) const {
@@ -75,8 +77,8 @@ private:
 /// null list when the owner has none (a tensor whose autograd state is gone).
 template <class Hook>
 struct hook_list_location {
-    hook_list<Hook>* list = nullptr;
-    std::mutex* mutex = nullptr;
+    hook_list<Hook>* list = nullptr;  ///< The list.
+    std::mutex* mutex = nullptr;  ///< The mutex that guards it.
 };
 
 /// Adds `hook` to the list `locate(owner)` names, under its mutex, and returns the handle

@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// Joining and indexing. Index tensors are int64; out-of-range indices throw.
 
 #include <gradc/autograd/tensor.hpp>

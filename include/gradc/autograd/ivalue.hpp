@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// The value type of a custom function's `ctx->saved_data` (LibTorch's `IValue`, reduced
 /// to what autograd code stores there): none, bool, integer, double, string, Tensor or
 /// tensor_list, read back with LibTorch's accessors:
@@ -24,8 +25,12 @@
 
 namespace gradc::autograd {
 
+/// A value a custom function keeps in `ctx->saved_data` (LibTorch's c10::IValue): none, a
+/// bool, an integer, a double, a string, a tensor, a tensor list, or any other type.
 class IValue {
 public:
+    /// @{
+    /// An IValue holding the argument (none for the default).
     IValue() = default;
     IValue(bool v) : value_(v) {}
     template <std::integral I>
@@ -37,6 +42,7 @@ public:
     IValue(const char* v) : value_(std::string(v)) {}
     IValue(Tensor v) : value_(std::move(v)) {}
     IValue(tensor_list v) : value_(std::move(v)) {}
+    /// @}
     /// Anything else (a user's struct): kept as std::any, read with to<T>().
     template <class T>
         requires(!std::is_arithmetic_v<std::decay_t<T>> && !std::is_convertible_v<T, std::string> &&
@@ -44,6 +50,8 @@ public:
                  !std::is_same_v<std::decay_t<T>, IValue>)
     IValue(T&& v) : value_(std::any(std::forward<T>(v))) {}
 
+    /// @{
+    /// Whether it holds that kind of value.
     bool isNone() const { return std::holds_alternative<std::monostate>(value_); }
     bool isBool() const { return std::holds_alternative<bool>(value_); }
     bool isInt() const { return std::holds_alternative<std::int64_t>(value_); }
@@ -52,6 +60,9 @@ public:
     bool isTensor() const { return std::holds_alternative<Tensor>(value_); }
     bool isTensorList() const { return std::holds_alternative<tensor_list>(value_); }
 
+    /// @}
+    /// @{
+    /// The value of that kind; a gradc::Error naming both kinds if it holds another.
     bool toBool() const { return get<bool>("toBool"); }
     std::int64_t toInt() const { return get<std::int64_t>("toInt"); }
     double toDouble() const { return get<double>("toDouble"); }
@@ -59,6 +70,7 @@ public:
     Tensor toTensor() const { return get<Tensor>("toTensor"); }
     tensor_list toTensorList() const { return get<tensor_list>("toTensorList"); }
 
+    /// @}
     /// The value as `T`: one of the kinds above (an Int read as any integer type, a Double
     /// as any floating type), or the type a std::any value was stored with.
     template <class T>

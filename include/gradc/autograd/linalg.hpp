@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// Matrix products, with a blocked and vectorised kernel. Gradients:
 /// C = A·B  ⇒  dA = dC·Bᴴ, dB = Aᴴ·dC  (ᴴ: conjugate transpose, for complex tensors).
 

@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// The backward graph (PyTorch's "Autograd mechanics" notes, "How autograd encodes the
 /// history"; the Operator of the tutorial reverse-mode implementation). A Node is one
 /// recorded operation seen backwards: `apply` maps the gradients of its forward outputs to
@@ -29,9 +30,9 @@ class Node;
 /// Where a gradient flows: input `input_nr` of node `function`. An edge without a
 /// function leads nowhere (the input did not require grad).
 struct Edge {
-    std::shared_ptr<Node> function;
-    std::uint32_t input_nr = 0;
-    bool is_valid() const { return function != nullptr; }
+    std::shared_ptr<Node> function;  ///< The node the gradient goes to; null for nowhere.
+    std::uint32_t input_nr = 0;  ///< Which of its inputs.
+    bool is_valid() const { return function != nullptr; }  ///< Whether the edge leads to a node.
 };
 
 /// A node's edges: most operations have one or two inputs, kept inside the node.
@@ -40,13 +41,15 @@ using edge_list = SmallVector<Edge, 2>;
 /// Shape and dtype of a forward output, checked against the gradient that arrives for it;
 /// a gradient with the broadcast shape is summed back to this shape by the engine.
 struct InputMetadata {
-    Shape sizes;
-    ScalarType dtype = kFloat64;
+    Shape sizes;  ///< The output's shape.
+    ScalarType dtype = kFloat64;  ///< The output's dtype.
 };
 
 /// One per forward output; most operations have one, kept inside the node.
 using input_metadata_list = SmallVector<InputMetadata, 1>;
 
+/// A node of the backward graph (PyTorch's `torch::autograd::Node`): the backward of one
+/// forward operation, with edges to the nodes of its inputs and hooks ("Autograd mechanics").
 class Node : public std::enable_shared_from_this<Node> {
 public:
     /// Runs before apply with the incoming gradients; returns replacements (an empty list
@@ -93,7 +96,7 @@ public:
     /// tensors are "saved0", "saved1", ... in save_for_backward order. Only defined saved
     /// tensors are listed.
     virtual std::vector<std::pair<std::string, SavedVariable*>> saved_variable_entries() { return {}; }
-    std::vector<std::string> saved_names();
+    std::vector<std::string> saved_names();  ///< The names of the saved tensors.
     /// The saved tensor `name`, unpacked (through its unpack hook if any; a saved output
     /// gets this node as grad_fn back). Throws the retain_graph error once backward freed
     /// it, and a list of the names if there is no such saved tensor.
@@ -103,17 +106,17 @@ public:
     /// A raw handle to the saved tensor `name`, for `register_hooks(pack, unpack)`.
     SavedTensor raw_saved(std::string_view name);
 
-    const edge_list& next_edges() const { return next_edges_; }
-    edge_list& mutable_next_edges() { return next_edges_; }
-    const Edge& next_edge(std::size_t i) const { return next_edges_.at(i); }
-    std::size_t num_outputs() const { return next_edges_.size(); }
-    std::size_t num_inputs() const { return input_metadata_.size(); }
+    const edge_list& next_edges() const { return next_edges_; }  ///< One edge per forward input.
+    edge_list& mutable_next_edges() { return next_edges_; }  ///< The edges, modifiable.
+    const Edge& next_edge(std::size_t i) const { return next_edges_.at(i); }  ///< Edge `i`.
+    std::size_t num_outputs() const { return next_edges_.size(); }  ///< Backward outputs.
+    std::size_t num_inputs() const { return input_metadata_.size(); }  ///< Backward inputs.
     /// Order of creation; the engine runs ready nodes newest first, as PyTorch does.
     std::uint64_t sequence_nr() const { return sequence_nr_; }
     /// The forward trace recorded when the node was created in anomaly mode; null otherwise.
     const std::shared_ptr<const AnomalyMetadata>& anomaly_metadata() const { return anomaly_metadata_; }
-    const InputMetadata& input_metadata(std::size_t i) const { return input_metadata_.at(i); }
-    std::uint32_t add_input_metadata(const Tensor& t);
+    const InputMetadata& input_metadata(std::size_t i) const { return input_metadata_.at(i); }  ///< Of input `i`.
+    std::uint32_t add_input_metadata(const Tensor& t);  ///< Adds one; returns its index.
     /// Whether input `i` of the forward op needs a gradient (its edge leads somewhere).
     bool should_compute_output(std::size_t i) const { return i < next_edges_.size() && next_edges_[i].is_valid(); }
     /// The same, narrowed to the backward pass running on this thread: false when the pass
@@ -135,6 +138,7 @@ public:
             return add_pre_hook(PreHook(std::forward<F>(fn)));
         }
     }
+    /// A post-hook: `fn(grad_inputs, grad_outputs)` after apply (LibTorch's register_hook).
     template <class F>
     RemovableHandle register_hook(F&& fn) {
         if constexpr (std::is_void_v<std::invoke_result_t<F&, const tensor_list&, const tensor_list&>>) {
@@ -146,15 +150,15 @@ public:
             return add_post_hook(PostHook(std::forward<F>(fn)));
         }
     }
-    RemovableHandle add_pre_hook(PreHook hook);
-    RemovableHandle add_post_hook(PostHook hook);
+    RemovableHandle add_pre_hook(PreHook hook);  ///< register_prehook's non-template form.
+    RemovableHandle add_post_hook(PostHook hook);  ///< register_hook's non-template form.
     /// A tensor hook for output `output_nr` of this node (Tensor::register_hook on a non-leaf).
     RemovableHandle add_tensor_pre_hook(std::uint32_t output_nr, TensorHook hook);
     /// Applies the tensor hooks to the incoming gradients (the engine calls this whenever
     /// gradients reach the node, even if the node then does not run).
     virtual tensor_list call_tensor_pre_hooks(tensor_list grads);
-    bool has_pre_hooks() const;
-    bool has_post_hooks() const;
+    bool has_pre_hooks() const;  ///< Whether any pre-hook is registered.
+    bool has_post_hooks() const;  ///< Whether any post-hook is registered.
     /// How many hooks of each kind the node holds now (for pictures of the graph,
     /// autograd/graph_dot.hpp): pre-hooks, post-hooks, tensor hooks on its outputs, and
     /// outputs whose gradient is retained (retain_grad).
@@ -184,8 +188,8 @@ protected:
     /// this node the one whose destructor (~Node) empties the queue.
     void begin_release() noexcept;
 
-    edge_list next_edges_;
-    input_metadata_list input_metadata_;
+    edge_list next_edges_;  ///< Where the gradients of the forward inputs go.
+    input_metadata_list input_metadata_;  ///< One per forward output.
 
 private:
     /// A tensor hook on output `output_nr` (Tensor::register_hook on a non-leaf).
@@ -215,11 +219,11 @@ private:
 /// The sink of a leaf: adds the gradient that reaches it into `leaf.grad()`.
 class AccumulateGrad : public Node {
 public:
-    explicit AccumulateGrad(Tensor leaf);
+    explicit AccumulateGrad(Tensor leaf);  ///< The sink of `leaf`.
     ~AccumulateGrad() override;
     std::string name() const override { return "AccumulateGrad"; }
     tensor_list apply(tensor_list&& grad_outputs) override;
-    const Tensor& variable() const { return variable_; }
+    const Tensor& variable() const { return variable_; }  ///< The leaf.
     /// The leaf's own hooks (Tensor::register_hook on a leaf) after any on this node.
     tensor_list call_tensor_pre_hooks(tensor_list grads) override;
 

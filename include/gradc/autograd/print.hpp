@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// Printing tensors, sizes and dtypes as LibTorch prints them.
 
 #include <iosfwd>
@@ -16,6 +17,6 @@ std::string to_string(const Tensor& t);
 /// `std::cout << t.sizes()` and `<< t.dtype()` print as in LibTorch: `[2, 3]`, `double`
 /// (the names of LibTorch's TypeMeta: float, double, c10::complex<double>, bool, long int).
 std::ostream& operator<<(std::ostream& os, const Shape& sizes);
-std::ostream& operator<<(std::ostream& os, ScalarType t);
+std::ostream& operator<<(std::ostream& os, ScalarType t);  ///< Writes LibTorch's name of the dtype.
 
 }  // namespace gradc

@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// What every hook registration of the dynamic mode returns.
 
 #include <functional>
@@ -11,8 +12,10 @@ namespace gradc::autograd {
 class RemovableHandle {
 public:
     RemovableHandle() = default;
+    /// A handle whose remove() calls `remover` once.
     explicit RemovableHandle(std::function<void()> remover, unsigned position = 0)
         : remover_(std::move(remover)), position_(position) {}
+    /// Removes the hook (once; later calls do nothing).
     void remove() {
         if (auto r = std::move(remover_)) {
             remover_ = nullptr;

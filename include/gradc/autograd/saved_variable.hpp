@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// A tensor saved for backward ("Autograd mechanics" notes, "Saved tensors"). It remembers
 /// the version of the tensor when saved and refuses to be used if an in-place operation
 /// changed it since. A saved *output* of the node that saves it is kept without its grad_fn
@@ -51,9 +52,9 @@ public:
     /// For the destructor of the node that owns it: hands the tensors and node it holds to
     /// Node::defer_release (node.hpp), so that freeing a long graph does not recurse.
     void defer_release() noexcept;
-    bool was_freed() const { return freed_; }
-    bool defined() const { return defined_; }
-    bool has_hooks() const { return static_cast<bool>(unpack_hook_); }
+    bool was_freed() const { return freed_; }  ///< Whether backward freed it (retain_graph was false).
+    bool defined() const { return defined_; }  ///< Whether a tensor was saved.
+    bool has_hooks() const { return static_cast<bool>(unpack_hook_); }  ///< Whether saved-tensor hooks packed it.
     /// Packs the saved tensor now with `pack` and unpacks it with `unpack` from then on.
     /// Throws if the tensor was freed, is undefined, or already has hooks.
     void register_hooks(PackHook pack, UnpackHook unpack);
@@ -86,6 +87,7 @@ private:
 /// that node's apply: a custom backward reads its tensors with get_saved_variables).
 class SavedTensor {
 public:
+    /// A handle to the saved tensor `name` of `node`.
     SavedTensor(std::shared_ptr<Node> node, SavedVariable* var, std::string name)
         : node_(std::move(node)), var_(var), name_(std::move(name)) {}
     /// The pack hook runs at once; the unpack hook whenever the tensor is needed.
@@ -93,8 +95,8 @@ public:
     void register_hooks(PackHook pack, UnpackHook unpack);
     /// The saved tensor (through the unpack hook if any).
     Tensor unpack() const;
-    const std::string& name() const { return name_; }
-    bool has_hooks() const { return var_->has_hooks(); }
+    const std::string& name() const { return name_; }  ///< The saved tensor's name.
+    bool has_hooks() const { return var_->has_hooks(); }  ///< Whether saved-tensor hooks packed it.
 
 private:
     std::shared_ptr<Node> node_;
@@ -107,6 +109,7 @@ private:
 /// threads are not affected.
 class SavedTensorsHooks {
 public:
+    /// Installs the pack and unpack hooks for the scope (PyTorch's saved_tensors_hooks).
     SavedTensorsHooks(PackHook pack, UnpackHook unpack);
     ~SavedTensorsHooks();
     SavedTensorsHooks(const SavedTensorsHooks&) = delete;

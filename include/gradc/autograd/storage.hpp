@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// The memory behind tensors, and the version counter that views share with their base.
 
 #include <atomic>

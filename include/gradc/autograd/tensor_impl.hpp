@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// What a Tensor handle points to: geometry over a shared storage, plus the autograd
 /// metadata. Library-internal, but public so that extensions (custom functions, hooks)
 /// can reach it.

@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// View operations: the result shares storage and version counter with its input, so
 /// writing into a view writes into the base (and in-place operations on a view rewrite
 /// the base's history, see docs/dynamic.md). Each view's gradient is the inverse
@@ -15,7 +16,7 @@ namespace gradc {
 Tensor view(const Tensor& a, const Shape& sizes);
 /// `view` when possible, otherwise a contiguous copy.
 Tensor reshape(const Tensor& a, const Shape& sizes);
-Tensor flatten(const Tensor& a);
+Tensor flatten(const Tensor& a);  ///< A 1-D view (or copy) of all elements.
 /// Swaps two dimensions; gradient: the same swap.
 Tensor transpose(const Tensor& a, std::int64_t dim0, std::int64_t dim1);
 /// Transpose of a tensor with at most 2 dimensions.
@@ -27,13 +28,14 @@ Tensor select(const Tensor& a, std::int64_t dim, std::int64_t index);
 /// Elements start, start+step, ... < end of `dim` (Python slice semantics, clamped).
 Tensor slice(const Tensor& a, std::int64_t dim, std::optional<std::int64_t> start = std::nullopt,
              std::optional<std::int64_t> end = std::nullopt, std::int64_t step = 1);
+/// Entries [start, start + length) of `dim`, as a view.
 Tensor narrow(const Tensor& a, std::int64_t dim, std::int64_t start, std::int64_t length);
 /// Broadcast to `sizes` (-1 keeps a size) without copying; gradient: sum_to.
 Tensor expand(const Tensor& a, const Shape& sizes);
-Tensor expand_as(const Tensor& a, const Tensor& other);
+Tensor expand_as(const Tensor& a, const Tensor& other);  ///< `a` expanded to `other`'s shape.
 /// Removes dimensions of size 1 (all, or only `dim`).
 Tensor squeeze(const Tensor& a);
-Tensor squeeze(const Tensor& a, std::int64_t dim);
+Tensor squeeze(const Tensor& a, std::int64_t dim);  ///< Drops `dim` if its size is 1.
 /// Inserts a dimension of size 1 at `dim`.
 Tensor unsqueeze(const Tensor& a, std::int64_t dim);
 /// The view of `a`'s storage with the given geometry (offset in elements of the storage).

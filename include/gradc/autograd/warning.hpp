@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// Warnings of the dynamic mode, as LibTorch's `TORCH_WARN` with c10's handlers: a warning
 /// does not stop the program; it goes to the handler of the calling thread, which by
 /// default writes `[W] message` to stderr. A program or a test captures warnings by
@@ -22,8 +23,8 @@ namespace gradc {
 /// One warning: its message (LibTorch's `c10::Warning::msg()`).
 class Warning {
 public:
-    explicit Warning(std::string message) : message_(std::move(message)) {}
-    const std::string& msg() const { return message_; }
+    explicit Warning(std::string message) : message_(std::move(message)) {}  ///< A warning with `message`.
+    const std::string& msg() const { return message_; }  ///< The message.
 
 private:
     std::string message_;
@@ -33,6 +34,7 @@ private:
 class WarningHandler {
 public:
     virtual ~WarningHandler() = default;
+    /// Handles one warning (the default prints it to std::cerr once per message).
     virtual void process(const Warning& warning);
 };
 
@@ -46,6 +48,7 @@ void set_warning_handler(WarningHandler* handler);
 /// Installs a handler for its lifetime, then restores the previous one.
 class WarningHandlerGuard {
 public:
+    /// Installs `handler` for the scope.
     explicit WarningHandlerGuard(WarningHandler* handler) : previous_(get_warning_handler()) {
         set_warning_handler(handler);
     }

@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// The array operations as dynamic-mode tensor operations, for the cross-check of array
 /// kernels (check/arrays.hpp): each rules/arrays/ operation mapped to the tensor
 /// operations that compute it, so that every derivative of the cross-check comes from

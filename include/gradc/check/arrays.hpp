@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// Checking compiled array kernels (variables from `gradc::variables(shape...)`), with
 /// points given as tuples of the kernel's arguments (std::array for vectors and
 /// matrices, numbers for scalars):
@@ -62,6 +63,7 @@ double entry_of(const Tuple& x, std::size_t v, std::size_t e) {
 
 }  // namespace detail
 
+/// gradcheck of an array kernel at several points; true when every point passes.
 template <detail::array_kernel K, class... Args>
 bool gradcheck(const K& k, const std::vector<std::tuple<Args...>>& points, const Options& opt = {}) {
     static_assert(K::output_count == 1, "gradc::check::gradcheck of an array kernel: one output (scalar or array)");

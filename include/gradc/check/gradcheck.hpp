@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// `gradcheck` and `gradgradcheck` for the dynamic mode, as PyTorch's "Gradcheck mechanics"
 /// notes describe them:
 ///  - slow mode: the numerical Jacobian column by column by central differences, the

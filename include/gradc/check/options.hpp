@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// Options and error type of `gradc::autograd::gradcheck` / `gradgradcheck` (and of the
 /// static-kernel checker `gradc::check::gradcheck`). Defaults are PyTorch's. See
 /// docs/gradcheck.md for what each option does.
@@ -9,12 +10,13 @@
 
 namespace gradc::autograd {
 
+/// The options of gradcheck and gradgradcheck, with PyTorch's names and defaults (docs/gradcheck.md).
 struct GradcheckOptions {
     /// Step of the central differences (f(x+eps) - f(x-eps)) / 2eps.
     double eps = 1e-6;
     /// Absolute and relative tolerance: an entry passes when |a - n| <= atol + rtol·|n|.
     double atol = 1e-5;
-    double rtol = 1e-3;
+    double rtol = 1e-3;  ///< The relative tolerance.
     /// On failure, throw `GradcheckError` (true) or return false (false).
     bool raise_exception = true;
     /// Two evaluations of the function, and two backward passes, may differ by this much.

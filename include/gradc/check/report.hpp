@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// What the checkers of compiled kernels share: their options, the report of
 /// disagreements (each naming the program, the point, the variable and the output), and
 /// the kernel's values at a point.
@@ -13,7 +14,7 @@
 
 namespace gradc::check {
 
-using Options = autograd::GradcheckOptions;
+using Options = autograd::GradcheckOptions;  ///< The static checker's options: the same as the dynamic mode's.
 
 namespace detail {
 

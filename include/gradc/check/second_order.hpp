@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// `gradc::check::gradgradcheck(kernel, points, opts)`: the second-order programs of a
 /// compiled one-output kernel against central differences of its (first-order, already
 /// checked) gradient program, at every point:
@@ -58,6 +59,7 @@ std::array<double, W> mixed_direction() {
 
 }  // namespace detail
 
+/// gradgradcheck of a compiled kernel at several points; true when every point passes.
 template <class K>
 bool gradgradcheck(const K& k, const std::vector<std::array<double, K::arity>>& points, const Options& opt = {}) {
     static_assert(K::output_count == 1, "gradc::check::gradgradcheck: the kernel must have one output");

@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// Checking compiled static kernels.
 ///
 ///  - `gradc::check::gradcheck(kernel, points, opts)`: the kernel's gradient, JVP, VJP and

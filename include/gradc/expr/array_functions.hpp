@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// Functions on array expressions, found by argument-dependent lookup: products
 /// (`matvec`, `matmul`, `dot`, `outer`, `transpose`, `hadamard`), reductions (`sum`,
 /// `mean`, `squared_norm`, `max`, `min`, `log_sum_exp`) and `softmax`; parts (`row`,
@@ -25,6 +26,7 @@ namespace arrays = rules::arrays;
 
 // ---- products ----------------------------------------------------------------------
 
+/// A·x for a mat<R, C> A and a vec<C> x: a vec<R> (the same as `a * x`).
 template <Expression A, Expression X>
 constexpr auto matvec(const A& a, const X& x) {
     static_assert((A::shape.is_matrix() && X::shape.is_vector() && A::shape.cols == X::shape.rows) ||
@@ -33,6 +35,7 @@ constexpr auto matvec(const A& a, const X& x) {
     return a * x;  // the product operator, which also knows a packed lower-triangular A
 }
 
+/// A·B for a mat<R, K> and a mat<K, C>: a mat<R, C> (the same as `a * b`).
 template <Expression A, Expression B>
 constexpr auto matmul(const A& a, const B& b) {
     static_assert((A::shape.is_matrix() && B::shape.is_matrix() && A::shape.cols == B::shape.rows) ||
@@ -41,6 +44,7 @@ constexpr auto matmul(const A& a, const B& b) {
     return make_node<arrays::matmul>(a, b);
 }
 
+/// Aᵀ of a matrix expression.
 template <Expression A>
 constexpr auto transpose(const A& a) {
     static_assert(A::shape.is_matrix() || shapes_are<A::shape>::fine,
@@ -48,6 +52,7 @@ constexpr auto transpose(const A& a) {
     return make_node<arrays::transpose>(a);
 }
 
+/// Σᵢ aᵢ·bᵢ of two vectors of one length: a scalar.
 template <Expression A, Expression B>
 constexpr auto dot(const A& a, const B& b) {
     static_assert((A::shape.is_vector() && A::shape == B::shape) || shapes_are<A::shape, B::shape>::fine,
@@ -55,6 +60,7 @@ constexpr auto dot(const A& a, const B& b) {
     return make_node<arrays::dot>(a, b);
 }
 
+/// a·bᵀ of a vec<R> and a vec<C>: a mat<R, C>.
 template <Expression A, Expression B>
 constexpr auto outer(const A& a, const B& b) {
     static_assert((A::shape.is_vector() && B::shape.is_vector()) || shapes_are<A::shape, B::shape>::fine,
@@ -87,6 +93,7 @@ GRADC_ARRAY_REDUCTION(min, arrays::min_entry)
 GRADC_ARRAY_REDUCTION(log_sum_exp, arrays::log_sum_exp)
 #undef GRADC_ARRAY_REDUCTION
 
+/// exp(xᵢ - m) / Σⱼ exp(xⱼ - m) over the entries of a vector (m the maximum, for stability).
 template <Expression A>
 constexpr auto softmax(const A& a) {
     static_assert(A::shape.is_vector() || shapes_are<A::shape>::fine, "gradc::softmax(x): x must be a vector");
@@ -95,28 +102,33 @@ constexpr auto softmax(const A& a) {
 
 // ---- parts -------------------------------------------------------------------------
 
+/// Row I of a matrix, as a vector.
 template <std::size_t I, Expression A>
 constexpr auto row(const A& a) {
     static_assert((A::shape.is_matrix() && I < A::shape.rows) || shapes_are<A::shape>::fine,
                   "gradc::row<i>(W): W must be a matrix with more than i rows");
     return make_node<arrays::row_of<I>>(a);
 }
+/// Row K of a matrix, the index a `std::integral_constant` (`row(W, k)` inside `sum_over`).
 template <Expression A, class I, I K>
 constexpr auto row(const A& a, std::integral_constant<I, K>) {
     return row<std::size_t(K)>(a);
 }
 
+/// Column J of a matrix, as a vector.
 template <std::size_t J, Expression A>
 constexpr auto col(const A& a) {
     static_assert((A::shape.is_matrix() && J < A::shape.cols) || shapes_are<A::shape>::fine,
                   "gradc::col<j>(W): W must be a matrix with more than j columns");
     return make_node<arrays::col_of<J>>(a);
 }
+/// Column K of a matrix, the index a `std::integral_constant`.
 template <Expression A, class J, J K>
 constexpr auto col(const A& a, std::integral_constant<J, K>) {
     return col<std::size_t(K)>(a);
 }
 
+/// Entries [Offset, Offset + Count) of a vector.
 template <std::size_t Offset, std::size_t Count, Expression A>
 constexpr auto segment(const A& a) {
     static_assert((A::shape.is_vector() && Count > 0 && Offset + Count <= A::shape.rows) ||
@@ -125,6 +137,7 @@ constexpr auto segment(const A& a) {
     return make_node<arrays::segment_of<Offset, Count>>(a);
 }
 
+/// The diagonal of a matrix, as a vector of min(R, C) entries.
 template <Expression A>
 constexpr auto diag(const A& a) {
     static_assert(A::shape.is_matrix() || shapes_are<A::shape>::fine, "gradc::diag(W): W must be a matrix");
@@ -138,6 +151,7 @@ constexpr auto element(const A& a) {
                   "gradc: x[i] needs a vector x with more than i entries");
     return make_node<arrays::element<I, 0>>(a);
 }
+/// The entry W(I, J) of a matrix, indices fixed in the type.
 template <std::size_t I, std::size_t J, Expression A>
 constexpr auto element(const A& a) {
     static_assert((A::shape.is_matrix() && I < A::shape.rows && J < A::shape.cols) || shapes_are<A::shape>::fine,
@@ -156,6 +170,7 @@ constexpr auto lower_triangular(const A& a) {
 
 // ---- wholes ------------------------------------------------------------------------
 
+/// Scalars and vectors end to end: one vector.
 template <class... A>
     requires(Expression<A> && ...)
 constexpr auto concat(const A&... a) {
@@ -163,6 +178,7 @@ constexpr auto concat(const A&... a) {
     return make_node<arrays::concat_parts>(a...);
 }
 
+/// Vectors of one length as the rows of a matrix.
 template <class A0, class... A>
     requires(Expression<A0> && (Expression<A> && ...))
 constexpr auto stack(const A0& a0, const A&... a) {
@@ -184,6 +200,7 @@ template <class F>
 constexpr auto constant(F) {
     return expr::named_constant<F>{};
 }
+/// The named constant whose value is `Tag::value`.
 template <class Tag>
 constexpr auto constant() {
     return expr::named_constant<Tag>{};

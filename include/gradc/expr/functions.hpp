@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// Named functions on expressions, found by argument-dependent lookup: `sin(x)`,
 /// `pow(x, 2.5)`, `max(x, y)`, `where(x < y, a, b)`. Each builds one node of the
 /// rule table; see include/gradc/rules/ for the math and the derivative conventions.

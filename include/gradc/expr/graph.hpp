@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// The flat form of an expression, built as the expression is built.
 ///
 /// Every expression type carries `graph`: its unique nodes, operands first, each written

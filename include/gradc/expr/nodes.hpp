@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// The node types of an expression tree. An expression's type is its structure; only
 /// literals carry a run-time value (their payload).
 ///  - `variable<I, N, Set>`: input I of a set of N scalar inputs made by one call of
@@ -47,12 +48,14 @@ constexpr auto make_node(const A&... a);
 /// entry of a scalar does not compile (expr/array_functions.hpp says so in words).
 template <class Self>
 struct entry_access {
+    /// `x[k]`: entry k of a vector expression, as an expression.
     template <class I, I K>
     constexpr auto operator[](std::integral_constant<I, K>) const {
         static_assert(Self::shape.is_vector() && std::size_t(K) < Self::shape.rows,
                       "gradc: x[i] needs a vector x with more than i entries (x[i] of a matrix: use W(i, j) or row)");
         return make_node<rules::arrays::element<std::size_t(K), 0>>(static_cast<const Self&>(*this));
     }
+    /// `W(i, j)`: entry (i, j) of a matrix expression, as an expression.
     template <class I, I R, class J, J C>
     constexpr auto operator()(std::integral_constant<I, R>, std::integral_constant<J, C>) const {
         static_assert(Self::shape.is_matrix() && std::size_t(R) < Self::shape.rows && std::size_t(C) < Self::shape.cols,
@@ -61,14 +64,15 @@ struct entry_access {
     }
 };
 
+/// Scalar variable I of a set of N made by one `gradc::variables<N>()` call (Set tells calls apart).
 template <std::size_t I, std::size_t N, class Set = void>
 struct variable {
     static_assert(I < N, "gradc: variable index out of range of its set");
-    static constexpr std::size_t index = I;
-    static constexpr std::size_t set_size = N;
-    static constexpr dims shape = scalar_dims;
-    using set = Set;
-    using graph = graphs::graph<0, entry<variable, input<I>>>;
+    static constexpr std::size_t index = I;  ///< Its position among the kernel's arguments.
+    static constexpr std::size_t set_size = N;  ///< The number of variables of its set.
+    static constexpr dims shape = scalar_dims;  ///< A scalar.
+    using set = Set;  ///< The set it belongs to.
+    using graph = graphs::graph<0, entry<variable, input<I>>>;  ///< Its flat graph: one input node.
 };
 
 /// The variables of one `gradc::variables(shape...)` call: Tag is unique to the call,
@@ -76,18 +80,19 @@ struct variable {
 /// used or not).
 template <class Tag, dims... Shapes>
 struct variable_set {
-    static constexpr std::size_t size = sizeof...(Shapes);
-    static constexpr std::array<dims, sizeof...(Shapes)> shapes{Shapes...};
+    static constexpr std::size_t size = sizeof...(Shapes);  ///< The number of variables.
+    static constexpr std::array<dims, sizeof...(Shapes)> shapes{Shapes...};  ///< Their shapes.
 };
 
+/// Variable I of a `gradc::variables(shape...)` call: a scalar, vector or matrix of its shape.
 template <std::size_t I, class Set>
 struct array_variable : entry_access<array_variable<I, Set>> {
     static_assert(I < Set::size, "gradc: variable index out of range of its set");
-    static constexpr std::size_t index = I;
-    static constexpr std::size_t set_size = Set::size;
-    static constexpr dims shape = Set::shapes[I];
-    using set = Set;
-    using graph = graphs::graph<0, entry<array_variable, input<I>>>;
+    static constexpr std::size_t index = I;  ///< Its position among the kernel's arguments.
+    static constexpr std::size_t set_size = Set::size;  ///< The number of variables of its set.
+    static constexpr dims shape = Set::shapes[I];  ///< Its shape.
+    using set = Set;  ///< The set it belongs to.
+    using graph = graphs::graph<0, entry<array_variable, input<I>>>;  ///< Its flat graph: one input node.
 };
 
 using graphs::named_value;
@@ -97,18 +102,22 @@ using graphs::named_value;
 /// and with it every subtree around it).
 template <class Tag>
 struct named_constant {
-    static constexpr dims shape = scalar_dims;
-    static constexpr double value = named_value<Tag>();
-    using graph = graphs::graph<0, entry<named_constant, graphs::named<Tag>>>;
+    static constexpr dims shape = scalar_dims;  ///< A scalar.
+    static constexpr double value = named_value<Tag>();  ///< The constant's value.
+    using graph = graphs::graph<0, entry<named_constant, graphs::named<Tag>>>;  ///< One named node.
 };
 
+/// A number in an expression (`x * 2.0`): a payload, so each literal is its own node.
 template <class V>
 struct literal {
-    V value;
-    static constexpr dims shape = scalar_dims;
-    using graph = graphs::graph<1, entry<void, constant<0>>>;
+    V value;  ///< The number.
+    static constexpr dims shape = scalar_dims;  ///< A scalar.
+    using graph = graphs::graph<1, entry<void, constant<0>>>;  ///< One constant node.
 };
 
+// The graph-building machinery of the node types (docs/architecture.md, "The flat graph
+// ...") is never named in user code: left out of the API reference.
+/// \cond INTERNAL
 /// The literal values of a subtree, in graph order; nothing for a payload-free one, so
 /// that sharing it many times (x*x, (x*x)*(x*x), ...) costs no memory.
 template <std::size_t L>
@@ -181,6 +190,7 @@ struct test_of<Op, type_list<F...>> {
     using type = graphs::test<Op, F...>;
 };
 
+/// \endcond
 /// The shape of a node: an array operation's own (rules/arrays/), else the operands'
 /// common shape (a scalar rule applied elementwise).
 template <class Rule, class... Args>
@@ -193,18 +203,21 @@ constexpr dims node_shape() {
     }
 }
 
+/// The expression Rule(Args...): one node of the rule table (its type is its structure).
 template <class Rule, class... Args>
 struct node : literal_store<node_graph<node<Rule, Args...>, Rule, Args...>::type::literals>,
               entry_access<node<Rule, Args...>> {
-    using graph = typename node_graph<node, Rule, Args...>::type;
-    static constexpr dims shape = node_shape<Rule, Args...>();
+    using graph = typename node_graph<node, Rule, Args...>::type;  ///< Its flat graph, operands first.
+    static constexpr dims shape = node_shape<Rule, Args...>();  ///< Its shape.
 };
 
+/// A condition Op(Args...) (`x < y`, `c && d`) for `where`: a test, not a value.
 template <class Op, class... Args>
 struct condition : literal_store<merge_operands<graph<0>, type_list<>, Args...>::graph::literals> {
-    using operands = merge_operands<graphs::graph<0>, type_list<>, Args...>;
-    using graph = typename operands::graph;
-    using test = typename test_of<Op, typename operands::forms>::type;
+    using operands = merge_operands<graphs::graph<0>, type_list<>, Args...>;  ///< The operands merged.
+    using graph = typename operands::graph;  ///< The operands' flat graph.
+    using test = typename test_of<Op, typename operands::forms>::type;  ///< The test on it.
+    /// The operands' common shape.
     static constexpr dims shape = [] {
         const dims s[] = {Args::shape...};
         return broadcast(s);
@@ -216,6 +229,9 @@ struct condition : literal_store<merge_operands<graph<0>, type_list<>, Args...>:
 template <class E>
 inline constexpr bool is_payload_free = E::graph::literals == 0;
 
+// Which variable set an expression's variables come from: machinery of the checks that
+// refuse mixed sets, left out of the API reference.
+/// \cond INTERNAL
 /// The set size of the variables a graph's input nodes stand for (their keys), merged.
 /// A class template per key and one function per graph: nothing per node is named with
 /// a long type (expr/pack.hpp says why).
@@ -273,14 +289,16 @@ inline constexpr std::size_t set_size_of<E> = graph_set_size<typename E::graph>:
 template <class E>
 inline constexpr const void* set_identity_of = graph_set_size<typename E::graph>::identity();
 
+/// \endcond
 // ---- classification ------------------------------------------------------------
 
+/// Whether E is a variable (scalar or array).
 template <class E>
 inline constexpr bool is_variable = false;
 template <std::size_t I, std::size_t N, class Set>
-inline constexpr bool is_variable<variable<I, N, Set>> = true;
+inline constexpr bool is_variable<variable<I, N, Set>> = true;  ///< A scalar variable.
 template <std::size_t I, class Set>
-inline constexpr bool is_variable<array_variable<I, Set>> = true;
+inline constexpr bool is_variable<array_variable<I, Set>> = true;  ///< An array variable.
 
 /// A condition expression: a comparison of value expressions, or a logical combination.
 /// (Both concepts ask the type for members, not variable templates: a variable template
@@ -303,6 +321,9 @@ concept Operand = Expression<A> || (std::is_arithmetic_v<A> && !std::is_same_v<A
 template <class A>
 using expression_of_t = std::conditional_t<Expression<A> || Condition<A>, A, literal<A>>;
 
+// How a node collects its operands' literal values: machinery of make_node, left out
+// of the API reference.
+/// \cond INTERNAL
 /// The literal values an operand contributes to a node, in graph order. Overloads on
 /// the literal store's size, not on the operand's type: no function per subtree.
 template <std::size_t L>
@@ -358,4 +379,5 @@ constexpr auto make_condition(const A&... a) {
     }
 }
 
+/// \endcond
 }  // namespace gradc::expr

@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// Arithmetic and comparison operators on expressions. One side must be a gradc
 /// expression; the other may be an expression or a number.
 
@@ -25,6 +26,9 @@ GRADC_BINARY_OPERATOR(/, rules::div)
 #undef GRADC_BINARY_OPERATOR
 
 /// A lower-triangular matrix made from packed values, and those values.
+// How `lower_triangular<D>(v) * x` finds its packed values: machinery of operator*, left
+// out of the API reference.
+/// \cond INTERNAL
 template <class A>
 inline constexpr bool is_packed_lower = false;
 template <std::size_t D, class V>
@@ -41,6 +45,7 @@ constexpr V packed_operand(const node<rules::arrays::lower_triangular_of<D>, V>&
     }
 }
 
+/// \endcond
 /// `*`: a product for matrix · vector and matrix · matrix (rules/arrays/products.hpp),
 /// elementwise otherwise (a scalar beside an array, or two arrays of one shape).
 template <class A, class B> requires(Expression<A> || Expression<B>)
@@ -90,26 +95,31 @@ GRADC_COMPARISON(!=, rules::not_equal_to)
 #undef GRADC_COMPARISON
 // clang-format on
 
+/// -a.
 template <Expression A>
 constexpr auto operator-(const A& a) {
     return make_node<rules::neg>(a);
 }
 
+/// +a: a itself.
 template <Expression A>
 constexpr const A& operator+(const A& a) {
     return a;
 }
 
+/// Both conditions hold.
 template <Condition A, Condition B>
 constexpr auto operator&&(const A& a, const B& b) {
     return make_condition<rules::logical_and_op>(a, b);
 }
 
+/// Either condition holds.
 template <Condition A, Condition B>
 constexpr auto operator||(const A& a, const B& b) {
     return make_condition<rules::logical_or_op>(a, b);
 }
 
+/// The condition does not hold.
 template <Condition A>
 constexpr auto operator!(const A& a) {
     return make_condition<rules::logical_not_op>(a);

@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// Compile-time helpers on type packs that instantiate no function and no variable on
 /// the types they handle.
 ///

@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// Shapes of expressions, fixed when the expression is built: a scalar, a vector of N
 /// entries, or an R×C matrix (row-major). Every expression type has a member
 /// `static constexpr dims shape`; a node's shape is computed from its operands' shapes
@@ -23,18 +24,19 @@ using rules::arrays::vector_dims;
 /// The shape tag a variable is made from: `gradc::vec<3>` is a `shape_tag<{3, 1, vector}>`.
 template <dims D>
 struct shape_tag {
-    static constexpr dims value = D;
+    static constexpr dims value = D;  ///< The shape.
 };
 
 /// The shape of an operand: an expression's member, or a scalar for a number.
 template <class E>
 struct shape_of_operand {
-    static constexpr dims value = scalar_dims;
+    static constexpr dims value = scalar_dims;  ///< A number's: scalar.
 };
+/// An expression's shape.
 template <class E>
     requires requires { E::shape; }
 struct shape_of_operand<E> {
-    static constexpr dims value = E::shape;
+    static constexpr dims value = E::shape;  ///< The expression's shape.
 };
 
 }  // namespace gradc::expr
@@ -43,8 +45,10 @@ namespace gradc {
 
 /// Shapes for `gradc::variables(gradc::scalar, gradc::vec<4>, gradc::mat<4, 3>)`.
 inline constexpr expr::shape_tag<expr::scalar_dims> scalar{};
+/// `vec<N>`: a vector of N entries.
 template <std::size_t N>
 inline constexpr expr::shape_tag<expr::vector_dims(N)> vec{};
+/// `mat<R, C>`: an R×C matrix, row-major.
 template <std::size_t R, std::size_t C>
 inline constexpr expr::shape_tag<expr::matrix_dims(R, C)> mat{};
 

@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// Making variables, for structured bindings:
 ///  - `auto [x, mu, sigma] = gradc::variables<3>();`: N scalar variables; a kernel
 ///    compiled from them takes N numbers (or a std::array<T, N>) and its gradient is a
@@ -20,6 +21,9 @@
 
 namespace gradc {
 
+/// `auto [x, y] = gradc::variables<2>();`: N scalar variables of one set (a kernel takes
+/// one number per variable, in order). Each call makes a distinct set; mixing variables of
+/// two calls in one kernel does not compile (docs/static.md).
 template <std::size_t N, class Tag = decltype([] {})>
 constexpr auto variables() {
     static_assert(N >= 1, "gradc::variables<N>(): N must be at least 1");
@@ -28,6 +32,8 @@ constexpr auto variables() {
     }(std::make_index_sequence<N>{});
 }
 
+/// `auto [W, b] = gradc::variables(gradc::mat<4, 3>, gradc::vec<4>);`: one variable per
+/// shape (scalar, vec<N>, mat<R, C>), of one set (docs/static.md, "Arrays").
 template <class Tag = decltype([] {}), expr::dims... Shapes>
 constexpr auto variables(expr::shape_tag<Shapes>...) {
     static_assert(sizeof...(Shapes) >= 1, "gradc::variables(shape...): name at least one shape");

@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// What the dynamic mode needs of a compiled kernel to run it as one operation of its
 /// graph: the kernel's batch programs over a block of points held as structure of arrays,
 /// for float and double lanes, and the same expression recorded with the dynamic mode's

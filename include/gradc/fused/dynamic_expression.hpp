@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// A compiled kernel's flat program evaluated with tensors, node by node: variables are
 /// the given tensors, literals 0-dim float64 tensors, each rule its tensor operation
 /// (`gradc::rule_tensor_op`: the function of the same name; `max`/`min` are the

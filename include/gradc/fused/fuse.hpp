@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// A compiled static kernel as one operation of the dynamic graph:
 ///
 ///     auto [x, y] = gradc::variables<2>();
@@ -55,9 +56,10 @@ Tensor as_tensor(const A& a) {
 template <class Kernel>
 class fused_kernel {
 public:
-    static constexpr std::size_t arity = Kernel::arity;
-    static constexpr std::size_t output_count = Kernel::output_count;
+    static constexpr std::size_t arity = Kernel::arity;  ///< Arguments: one tensor per variable of the kernel.
+    static constexpr std::size_t output_count = Kernel::output_count;  ///< The kernel's outputs.
 
+    /// A fused `k`; `name` names its backward node.
     fused_kernel(const Kernel& k, std::string name)
         : programs_(std::make_shared<const fusion::kernel_programs<Kernel>>(k, std::move(name))) {}
 
@@ -67,6 +69,7 @@ public:
         return (*this)(tensor_list{fusion::as_tensor(args)...});
     }
 
+    /// The outputs for a list of input tensors.
     auto operator()(const tensor_list& inputs) const {
         tensor_list out = fusion::call(programs_, inputs);
         if constexpr (output_count == 1) {
@@ -76,7 +79,7 @@ public:
         }
     }
 
-    std::string_view name() const { return programs_->name(); }
+    std::string_view name() const { return programs_->name(); }  ///< The name of the backward node.
 
 private:
     std::shared_ptr<const fusion::block_programs> programs_;

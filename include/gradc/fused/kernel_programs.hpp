@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// A compiled kernel's batch programs behind the `block_programs` interface: each call
 /// runs the kernel's value, adjoint or tangent program on SIMD batches over one block of
 /// points (the same executors as `value_batch`, `vjp_batch` and `jvp_batch`, on one

@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// Step 3 of lowering: which nodes carry derivatives, where they live, and the edges
 /// the tangent and adjoint sweeps walk.
 ///

@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// The arguments of an array kernel's calls. A variable of shape S takes
 ///  - a number, for a scalar;
 ///  - a `std::array<U, S.size()>` or `std::span<const U, S.size()>` of its entries,

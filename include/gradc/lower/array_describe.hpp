@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// The analyses of an array program (a kernel whose variables come from
 /// `gradc::variables(shape...)`): every node's shape, where its values live, which
 /// nodes carry derivatives and where those live. Plain constexpr loops over a table per

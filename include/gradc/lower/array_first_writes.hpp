@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// Which adjoint writes of an array program's reverse sweep can assign instead of add,
 /// so that the adjoints they start need not be cleared first (the scalar programs'
 /// first writes, lower/activity.hpp, for ranges of entries).

@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// The one-point half of an array kernel (variables from `gradc::variables(shape...)`):
 /// the array programs (lower/array_program.hpp) bound to the expressions' literals, with
 /// calls taking one argument per variable (lower/array_arguments.hpp says which types):
@@ -24,6 +25,9 @@
 
 namespace gradc::lower {
 
+// Type computations behind array_kernel's result types: machinery, left out of the API
+// reference.
+/// \cond INTERNAL
 template <dims... S>
 struct shape_list {};
 
@@ -62,58 +66,69 @@ struct output_shapes<Program, std::index_sequence<m...>> {
     using type = shape_list<Program::L.shape[Program::output_node(m)]...>;
 };
 
+/// \endcond
+/// The one-point half of an array kernel (`gradc::compile` of an expression over
+/// `gradc::variables(shape...)`): value, gradient, jvp, vjp at one point; docs/static.md, "Arrays".
 template <class Program, std::size_t LiteralCount>
 class array_kernel {
 public:
-    using program = Program;
-    using set = typename Program::set;
-    static constexpr std::size_t arity = Program::arity;
-    static constexpr std::size_t output_count = Program::output_count;
-    static constexpr std::size_t wrt_count = Program::wrt_count;
-    static constexpr auto wrt_variables = Program::wrt_variables;
-    static constexpr auto& shapes = set::shapes;
-    static constexpr auto& layout = Program::L;
+    using program = Program;  ///< The lowered array program.
+    using set = typename Program::set;  ///< The variable set it was compiled from.
+    static constexpr std::size_t arity = Program::arity;  ///< Arguments: one per variable of the set.
+    static constexpr std::size_t output_count = Program::output_count;  ///< The number of outputs.
+    static constexpr std::size_t wrt_count = Program::wrt_count;  ///< Variables differentiated.
+    static constexpr auto wrt_variables = Program::wrt_variables;  ///< Their positions.
+    static constexpr auto& shapes = set::shapes;  ///< Each variable's shape.
+    static constexpr auto& layout = Program::L;  ///< Each node's shape and value range.
     /// The shape of output m and of wrt variable j.
     static constexpr dims output_shape(std::size_t m) { return layout.shape[Program::output_node(m)]; }
-    static constexpr dims wrt_shape(std::size_t j) { return shapes[wrt_variables[j]]; }
+    static constexpr dims wrt_shape(std::size_t j) { return shapes[wrt_variables[j]]; }  ///< Of wrt variable j.
     /// Entries of all variables, of all wrt variables, of all outputs.
     using argument_shapes_t = typename argument_shapes<Program, std::make_index_sequence<arity>>::type;
-    using wrt_shapes_t = typename wrt_shapes<Program, std::make_index_sequence<wrt_count>>::type;
+    using wrt_shapes_t = typename wrt_shapes<Program, std::make_index_sequence<wrt_count>>::type;  ///< Wrt shapes.
+    /// The outputs' shapes.
     using output_shapes_t = typename output_shapes<Program, std::make_index_sequence<output_count>>::type;
 
+    /// The number of entries of all variables.
     static constexpr std::size_t argument_entries = [] {
         std::size_t n = 0;
         for (const dims& s : set::shapes) n += s.size();
         return n;
     }();
+    /// The number of entries of all wrt variables (the gradient's length).
     static constexpr std::size_t wrt_entries = [] {
         std::size_t n = 0;
         for (std::size_t j = 0; j < wrt_count; ++j) n += wrt_shape(j).size();
         return n;
     }();
 
-    using literal_values = std::array<double, LiteralCount>;
+    using literal_values = std::array<double, LiteralCount>;  ///< The outputs' literals.
 
+    /// Keeps the outputs' literal values.
     template <class... Outs>
     explicit array_kernel(const Outs&... outputs)
         : literals_{expr::join_literal_values(expr::literal_values(outputs)...)} {}
 
-    const literal_values& literals() const { return literals_; }
+    const literal_values& literals() const { return literals_; }  ///< The outputs' literal values.
 
+    /// One gradient entry per wrt variable: T or std::array<T, size>.
     template <class T>
     using gradient_tuple = typename value_tuple<T, wrt_shapes_t>::type;
     /// The value of the (first) output: T, or std::array<T, size>.
     template <class T>
     using output_value_t = std::tuple_element_t<0, typename value_tuple<T, output_shapes_t>::type>;
-    static constexpr dims first_output = output_shape(0);
+    static constexpr dims first_output = output_shape(0);  ///< The first output's shape.
 
     // ---- calls on one point ----------------------------------------------------------
 
+    /// `k(args...)`: value(args...).
     template <class... X>
     auto operator()(const X&... x) const {
         return value(x...);
     }
 
+    /// The output(s) at the point: one argument per variable (a number for a scalar; a
+    /// std::array, std::span or Eigen matrix of R·C values, row-major, for an array).
     template <class... X>
     auto value(const X&... x) const {
         using T = call_lane_t<X...>;
@@ -130,6 +145,8 @@ public:
         }
     }
 
+    /// The value and its gradient with respect to the wrt variables (one scalar output),
+    /// as an array_gradient_result.
     template <class... X>
     auto gradient(const X&... x) const {
         static_assert(output_count == 1 && output_shape(0).is_scalar(),
@@ -201,6 +218,9 @@ public:
         Program::tangent(f, df, tangents);
     }
 
+    // How calls read their arguments: used by the second-order calls, never named in user
+    // code, left out of the API reference.
+    /// \cond INTERNAL
     // ---- the calls' arguments, for the calls of other files (second order) -----------
 
     template <class... X>
@@ -248,6 +268,7 @@ public:
         return r;
     }
 
+/// \endcond
 private:
     template <class Tangents, class... X>
     auto jvp_with(const Tangents& tangents, const X&... x) const {

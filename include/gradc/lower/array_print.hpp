@@ -1,10 +1,12 @@
 #pragma once
+/// \file
 /// `gradc::to_string(k)` for an array kernel: its programs as loops, one line per node
 /// whatever the node's size (`v3[e] = tanh(v2[e])  for e < 4`), so a kernel over large
 /// arrays prints as short as its expression.
-///
+/// \verbatim
 ///   v<i>, x<j>    values of node i, argument j (x<j> is node i's value for an input)
 ///   bv<i>, bx<j>  their adjoints (VJP sweep); w<m> the weight of output m
+/// \endverbatim
 /// An elementwise line reads entry e of each operand (entry 0 of a scalar operand); an
 /// array operation's adjoint line names the product it adds (`bv0 += ȳ·xᵀ`).
 
@@ -106,6 +108,7 @@ struct array_printer {
 
 }  // namespace detail
 
+/// An array kernel's programs as text, one line per node (see the top of this file).
 template <class Program, std::size_t Literals>
 std::string to_string(const lower::array_kernel<Program, Literals>& k) {
     using printer = detail::array_printer<Program>;

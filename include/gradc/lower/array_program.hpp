@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// The programs of an array kernel, generic in the value type T (a number, or a SIMD
 /// batch holding one point per lane):
 ///  - `primal`: every node's values, in order;

@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// What an array kernel's calls return. A value of shape S is a T for a scalar and a
 /// `std::array<T, S.size()>` (row-major) for a vector or a matrix.
 
@@ -12,6 +13,8 @@
 
 namespace gradc {
 
+// The value type of a shape: T for a scalar, std::array<T, size> otherwise.
+/// \cond INTERNAL
 template <class T, std::size_t Size, bool Scalar>
 struct array_value {
     using type = std::array<T, Size>;
@@ -20,6 +23,8 @@ template <class T, std::size_t Size>
 struct array_value<T, Size, true> {
     using type = T;
 };
+/// \endcond
+/// The value of shape S with entries of type T: T for a scalar, std::array<T, S.size()> otherwise.
 template <class T, rules::arrays::dims S>
 using array_value_t = typename array_value<T, S.rows * S.cols, S.kind == rules::arrays::shape_kind::scalar>::type;
 
@@ -27,23 +32,26 @@ using array_value_t = typename array_value<T, S.rows * S.cols, S.kind == rules::
 /// per wrt variable (T for a scalar, std::array<T, size> for an array).
 template <class T, class Gradient>
 struct array_gradient_result {
-    T value;
-    Gradient gradient;
+    T value;  ///< The value.
+    Gradient gradient;  ///< One entry per wrt variable.
 };
 
 /// `k.jvp(args, tangents)` and `k.vjp(args, weights)` of an array kernel with one output
 /// of value type V.
 template <class V>
 struct array_jvp_result {
-    V value;
-    V tangent;
+    V value;  ///< The value.
+    V tangent;  ///< J·tangents.
 };
+/// `k.vjp(args, weights)`: the value and the weighted gradient.
 template <class V, class Gradient>
 struct array_vjp_result {
-    V value;
-    Gradient gradient;
+    V value;  ///< The value.
+    Gradient gradient;  ///< wᵀJ, one entry per wrt variable.
 };
 
+// Access to values of any shape, for the calls: left out of the API reference.
+/// \cond INTERNAL
 namespace lower {
 
 /// Pointer to the entries of a value: the number itself, or the array's data.
@@ -74,5 +82,6 @@ void clear(std::array<T, N>& v) {
     v.fill(T(rules::scalar_t<T>(0)));
 }
 
+/// \endcond
 }  // namespace lower
 }  // namespace gradc

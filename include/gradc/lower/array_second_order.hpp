@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// Second order for array kernels, forward over reverse as for scalar kernels
 /// (lower/second_order.hpp): the array gradient program run on dual numbers
 /// (rules/dual.hpp). Every array operation is generic in its value type, so on duals its
@@ -25,17 +26,17 @@ namespace gradc {
 /// `k.hessian(args...)` of an array kernel with W wrt entries.
 template <class T, class Gradient, std::size_t W>
 struct array_hessian_result {
-    T value;
-    Gradient gradient;
-    std::array<T, W * W> hessian;  // row-major: hessian[i * W + j] = ∂²f / ∂wᵢ∂wⱼ
+    T value;  ///< The value.
+    Gradient gradient;  ///< The gradient, one entry per wrt variable.
+    std::array<T, W * W> hessian;  ///< Row-major: hessian[i * W + j] = ∂²f / ∂wᵢ∂wⱼ.
 };
 
 /// `k.hvp(args, v)` of an array kernel.
 template <class T, class Gradient>
 struct array_hvp_result {
-    T value;
-    Gradient gradient;
-    Gradient hvp;
+    T value;  ///< The value.
+    Gradient gradient;  ///< The gradient.
+    Gradient hvp;  ///< H·v, shaped as the gradient.
 };
 
 namespace lower {
@@ -43,14 +44,17 @@ namespace lower {
 /// Directions per dual sweep of a Hessian.
 inline constexpr std::size_t hessian_directions = 8;
 
+/// The second-order calls of an array kernel (a base of gradc::array_kernel).
 template <class Kernel>
 class array_second_order {
 public:
+    /// H·v with the value and the gradient: `args` a tuple of the arguments, `v` shaped as the gradient.
     template <class Args, class V>
     auto hvp(const Args& args, const V& v) const {
         return std::apply([&](const auto&... x) { return hvp_with(v, x...); }, args);
     }
 
+    /// The value, the gradient and the Hessian at the point, as an array_hessian_result.
     template <class... X>
     auto hessian(const X&... x) const {
         using T = typename Kernel::template call_lane_t<X...>;

@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// Which lowering a kernel takes: the array programs when its variables come from
 /// `gradc::variables(shape...)`, the scalar programs when they come from
 /// `gradc::variables<N>()`. `array_set_of<Graph>::type` is the variable set of the

@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// Step 3 of lowering: a plain constexpr description of each flat node (its kind, its
 /// operands' positions, which operands carry a derivative), so that the analyses after
 /// it are ordinary constexpr loops instead of template recursion.

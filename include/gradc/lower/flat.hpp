@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// The flat program: the nodes of the outputs' graphs (expr/graph.hpp), merged.
 ///
 /// An expression type names its whole subtree; a flat node names only its rule and the

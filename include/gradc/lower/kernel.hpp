@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// The scalar half of a compiled kernel: the lowered programs of some outputs, bound to
 /// the expressions' literal values. Calls are generic in the value type: doubles,
 /// floats, or any type the rules accept. The executors over arrays of points
@@ -37,16 +38,19 @@ struct argument_count {
 
 }  // namespace detail
 
+/// The one-point half of a compiled scalar kernel (`gradc::compile` of expressions over
+/// `gradc::variables<N>()`): value, gradient, jvp, vjp, jacobian, hessian, hvp at one
+/// point, generic in the value type (docs/static.md, "Kernels").
 template <class Program, std::size_t Arity, std::size_t LiteralCount>
 class kernel {
 public:
-    using program = Program;
+    using program = Program;  ///< The lowered program.
     /// Number of arguments: the size of the variables<N>() set the outputs come from.
     static constexpr std::size_t arity = Arity;
-    static constexpr std::size_t output_count = Program::output_count;
+    static constexpr std::size_t output_count = Program::output_count;  ///< The number of outputs.
     /// Number of variables derivatives are taken with respect to (entries of a gradient).
     static constexpr std::size_t wrt_count = Program::wrt_count;
-    static constexpr std::array<std::size_t, wrt_count> wrt_variables = Program::wrt_variables;
+    static constexpr std::array<std::size_t, wrt_count> wrt_variables = Program::wrt_variables;  ///< Positions.
 
     /// The literals of the outputs, in the order the programs number them.
     using literal_values = std::array<double, LiteralCount>;
@@ -57,7 +61,7 @@ public:
     explicit kernel(const Outs&... outputs)
         : literals_{expr::join_literal_values(expr::literal_values(outputs)...)} {}
 
-    const literal_values& literals() const { return literals_; }
+    const literal_values& literals() const { return literals_; }  ///< The outputs' literal values.
 
     /// The value(s) at x: T for one output, std::array<T, M> for M outputs.
     template <class... Ts>
@@ -65,6 +69,7 @@ public:
         return value(pack(x...));
     }
 
+    /// The value(s) at x, the arguments as one array.
     template <class T>
     auto value(const std::array<T, arity>& x) const {
         std::array<T, output_count> y;
@@ -82,6 +87,7 @@ public:
         return gradient(pack(x...));
     }
 
+    /// gradient, the arguments as one array.
     template <class T>
     gradient_result<T, wrt_count> gradient(const std::array<T, arity>& x) const {
         static_assert(output_count == 1,
@@ -161,6 +167,7 @@ public:
         return jacobian(pack(x...));
     }
 
+    /// jacobian, the arguments as one array.
     template <class T>
     jacobian_result<T, output_count, wrt_count> jacobian(const std::array<T, arity>& x) const {
         typename Program::template values<T> v;
@@ -199,6 +206,7 @@ public:
         return hessian(pack(x...));
     }
 
+    /// hessian, the arguments as one array.
     template <class T>
     hessian_result<T, wrt_count> hessian(const std::array<T, arity>& x) const {
         std::array<T, triangle_size(wrt_count)> upper;

@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// What the map-reduce split (map_reduce_split.hpp) needs to know of each node, apart
 /// from its value: which nodes its operands read, and how its rule depends on them.
 

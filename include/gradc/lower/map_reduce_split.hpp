@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// The map-reduce programs of a lowered program: Σᵢ f(θ, xᵢ) over many points where the
 /// variables marked in a `variable_mask` (the data x) change from point to point and the
 /// others (the parameters θ) do not. Linearity does most of the work:

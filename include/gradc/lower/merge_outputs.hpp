@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// Step 1 of lowering: the outputs' graphs merged into one, in output order (a subtree
 /// shared by two outputs is one node), and each output's node in it. The graphs were
 /// built with the expressions (expr/graph.hpp), so nothing here walks an expression.

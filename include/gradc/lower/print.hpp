@@ -1,10 +1,12 @@
 #pragma once
+/// \file
 /// `gradc::to_string(kernel)`: the lowered programs as readable text.
-///
+/// \verbatim
 ///   v<i>   value of node i                 x<j>  argument j
 ///   dv<i>  tangent of node i (JVP sweep)   dx<j> tangent of wrt variable j
 ///   bv<i>  adjoint of node i (VJP sweep)   w<m>  weight of output m
 ///   dbv<i> tangent of bv<i> (second order)  D[p] tangent of a partial p
+/// \endverbatim
 /// Each derivative line is one edge: `dv3 += v0 * dv2` adds the partial of node 3 with
 /// respect to its operand node 2 (here `v0`), times node 2's tangent. For a kernel with
 /// one output, the second-order program (hessian, hvp) follows: the adjoint sweep on dual

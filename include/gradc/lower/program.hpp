@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// Step 4 of lowering: the straight-line programs, generic in the value type T.
 ///
 ///  - `primal`: every node's value, in order, into a fixed array (one slot per node);

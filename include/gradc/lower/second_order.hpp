@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// Second order, forward over reverse: the gradient program run on dual numbers
 /// (rules/dual.hpp). Each input carries its tangents, one per direction; the primal is
 /// evaluated once, on duals, and so is the adjoint sweep, whose every local partial is a

@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// The steps the lowered programs are made of: evaluating one node, computing one local
 /// partial, and applying one edge to a derivative slot. Every program (primal, tangent,
 /// adjoint, and the map-reduce parts) is a pack expansion of these over the nodes.

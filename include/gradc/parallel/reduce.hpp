@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// Splitting work over threads (oneTBB) so that the number of threads never changes a
 /// result:
 ///  - `for_each_chunk(count, threads, f)`: f(c) for c in [0, count), chunks of points
@@ -49,6 +50,7 @@ void in_arena(int threads, F&& f) {
     f();
 }
 
+/// Calls `f(begin, end)` for `count` items split over `threads` threads (oneTBB; serial without it).
 template <class F>
 void for_each_chunk(std::size_t count, int threads, F&& f) {
 #ifdef GRADC_HAS_TBB

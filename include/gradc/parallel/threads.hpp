@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// How many threads gradc's batch calls and map-reduce use: `gradc::set_num_threads(n)`
 /// for the whole program (like `torch::set_num_threads`; the default is every core), or
 /// `gradc::threads{n}` as the last argument of one call. One thread runs the calls on the
@@ -58,21 +59,24 @@ inline int get_num_threads() {
 /// gradc::threads{4})`; `gradc::threads{4, xsimd::avx2{}}` also picks the architecture.
 template <class Arch = void>
 struct threads {
-    int count;
-    Arch arch{};
+    int count;  ///< The number of threads.
+    Arch arch{};  ///< The architecture of the call.
+    /// `n` threads (at least 1), architecture `a`.
     explicit threads(int n, Arch a = {}) : count(n), arch(a) {
         if (n < 1) throw std::invalid_argument("gradc::threads: got " + std::to_string(n) + ", expected at least 1");
     }
 };
+/// A thread count without an architecture (the default).
 template <>
 struct threads<void> {
-    int count;
+    int count;  ///< The number of threads.
+    /// `n` threads (at least 1).
     explicit threads(int n) : count(n) {
         if (n < 1) throw std::invalid_argument("gradc::threads: got " + std::to_string(n) + ", expected at least 1");
     }
 };
-threads(int) -> threads<void>;
+threads(int) -> threads<void>;  ///< `threads{4}`.
 template <class Arch>
-threads(int, Arch) -> threads<Arch>;
+threads(int, Arch) -> threads<Arch>;  ///< `threads{4, xsimd::avx2{}}`.
 
 }  // namespace gradc

@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// A partial that has a cheap form, accurate on most of the domain, and a dearer form
 /// accurate everywhere (tanh' = 1 - y² cancels where |y| → 1; 1/cosh²(a) does not).
 /// `accurate_where<T>(cheap_is_accurate, cheap, dear)` gives the cheap form where it is

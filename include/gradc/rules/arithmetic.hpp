@@ -1,12 +1,16 @@
 #pragma once
+/// \file
 /// Arithmetic primitives: + - * / and unary minus.
 
 #include <gradc/rules/rule.hpp>
 
+// Each rule's members are the Rule concept's, documented once in rules/rule.hpp; the API
+// reference hides them per rule (the INTERNAL sections) instead of repeating them.
 namespace gradc::rules {
 
 /// add(a, b) = a + b;  d/da = 1, d/db = 1.
 struct add {
+    /// \cond INTERNAL
     static constexpr std::string_view name = "add";
     static constexpr int arity = 2;
     static constexpr std::array<std::string_view, 2> partial_text{"1", "1"};
@@ -19,10 +23,12 @@ struct add {
     static one_t partial(arg_t<0>, const T&, const T&, const T&) { return one; }
     template <class T>
     static one_t partial(arg_t<1>, const T&, const T&, const T&) { return one; }
+    /// \endcond
 };
 
 /// sub(a, b) = a - b;  d/da = 1, d/db = -1.
 struct sub {
+    /// \cond INTERNAL
     static constexpr std::string_view name = "sub";
     static constexpr int arity = 2;
     static constexpr std::array<std::string_view, 2> partial_text{"1", "-1"};
@@ -35,10 +41,12 @@ struct sub {
     static one_t partial(arg_t<0>, const T&, const T&, const T&) { return one; }
     template <class T>
     static minus_one_t partial(arg_t<1>, const T&, const T&, const T&) { return minus_one; }
+    /// \endcond
 };
 
 /// mul(a, b) = a * b;  d/da = b, d/db = a.
 struct mul {
+    /// \cond INTERNAL
     static constexpr std::string_view name = "mul";
     static constexpr int arity = 2;
     static constexpr std::array<std::string_view, 2> partial_text{"b", "a"};
@@ -51,12 +59,14 @@ struct mul {
     static T partial(arg_t<0>, const T&, const T& b, const T&) { return b; }
     template <class T>
     static T partial(arg_t<1>, const T& a, const T&, const T&) { return a; }
+    /// \endcond
 };
 
 /// div(a, b) = a / b;  d/da = 1/b, d/db = y·(-1/b)  (= -a/b²). Both partials use the
 /// same reciprocal, which the compiler computes once when both are needed (and, with b
 /// the same at every point of a map-reduce, -1/b once for all points).
 struct div {
+    /// \cond INTERNAL
     static constexpr std::string_view name = "div";
     static constexpr int arity = 2;
     static constexpr std::array<std::string_view, 2> partial_text{"1/b", "y*(-1/b)"};
@@ -74,10 +84,12 @@ struct div {
     /// result may differ from a/b by one unit in the last place (docs/static.md).
     template <class T>
     static T eval_fixed(arg_t<1>, const T& a, const T& b) { return a * (scalar_t<T>(1) / b); }
+    /// \endcond
 };
 
 /// neg(a) = -a;  d/da = -1.
 struct neg {
+    /// \cond INTERNAL
     static constexpr std::string_view name = "neg";
     static constexpr int arity = 1;
     static constexpr std::array<std::string_view, 1> partial_text{"-1"};
@@ -93,9 +105,11 @@ struct neg {
     }
     template <class T>
     static minus_one_t partial(arg_t<0>, const T&, const T&) { return minus_one; }
+    /// \endcond
 };
 
 // Affine operands (rule.hpp): a + b and a - b in each; linear: -a, a·b in each factor, a/b in a.
+/// \cond INTERNAL
 template <> inline constexpr affinity affine_in<add, 0> = affinity::affine;
 template <> inline constexpr affinity affine_in<add, 1> = affinity::affine;
 template <> inline constexpr affinity affine_in<sub, 0> = affinity::affine;
@@ -104,5 +118,6 @@ template <> inline constexpr affinity affine_in<neg, 0> = affinity::linear;
 template <> inline constexpr affinity affine_in<mul, 0> = affinity::linear;
 template <> inline constexpr affinity affine_in<mul, 1> = affinity::linear;
 template <> inline constexpr affinity affine_in<div, 0> = affinity::linear;
+/// \endcond
 
 }  // namespace gradc::rules

@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// Batch versions of exp, hypot and atan2, and the tail of erf/erfc, where xsimd 8.1's
 /// batch functions differ from C's (the differential tester found each, tests/difftest):
 ///  - exp was 0 where the result is subnormal (double, a < -708.4) and, in float, +inf

@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// Comparisons and logical connectives. They produce conditions (for `where`), not
 /// values, and carry no derivative.
 
@@ -8,6 +9,9 @@
 
 namespace gradc::rules {
 
+// The comparison tags are named only by the lowering and the printer (expressions write
+// `a < b`, `a && b`), so the API reference leaves them out.
+/// \cond INTERNAL
 // clang-format off
 struct less          { static constexpr std::string_view symbol = "<";  template <class T> static auto eval(const T& a, const T& b) { return a < b; } };
 struct less_equal    { static constexpr std::string_view symbol = "<="; template <class T> static auto eval(const T& a, const T& b) { return a <= b; } };
@@ -19,6 +23,7 @@ struct not_equal_to  { static constexpr std::string_view symbol = "!="; template
 struct logical_and_op { static constexpr std::string_view symbol = "&&"; template <class C> static C eval(const C& a, const C& b) { return logical_and(a, b); } };
 struct logical_or_op  { static constexpr std::string_view symbol = "||"; template <class C> static C eval(const C& a, const C& b) { return logical_or(a, b); } };
 struct logical_not_op { static constexpr std::string_view symbol = "!"; template <class C> static C eval(const C& a) { return logical_not(a); } };
+/// \endcond
 // clang-format on
 
 }  // namespace gradc::rules

@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// Dual numbers made from the rule table: a value and N tangents (directional
 /// derivatives), `dual<T, N>`, whose every primitive is the rule's own value and local
 /// partial applied to the tangents, y' = Σ_k ∂y/∂a_k · a_k'. No derivative formula is
@@ -40,15 +41,16 @@
 
 namespace gradc::dual_numbers {
 
+/// A dual number: a value and N tangents, each primitive applied by its rule.
 template <class T, std::size_t N>
 struct dual {
     /// The scalar type (double for a batch of doubles), for `rules::scalar_t`.
     using value_type = rules::scalar_t<T>;
-    using inner_type = T;
-    static constexpr std::size_t directions = N;
+    using inner_type = T;  ///< The value type of each component (a number or a batch).
+    static constexpr std::size_t directions = N;  ///< The number of tangents.
 
-    T value;
-    std::array<T, N> tangent;
+    T value;  ///< The value.
+    std::array<T, N> tangent;  ///< The N directional derivatives.
 
     dual() = default;
     /// A constant: zero tangents.
@@ -58,6 +60,8 @@ struct dual {
         requires(std::is_arithmetic_v<K> && !std::is_same_v<K, T>)
     dual(K k) : dual(T(value_type(k))) {}
 
+    /// Compound arithmetic: the tangents follow the value's rule (rules/arithmetic.hpp).
+    /// @{
     [[gnu::always_inline]] dual& operator+=(const dual& b) {
         value += b.value;
         for (std::size_t k = 0; k < N; ++k) tangent[k] += b.tangent[k];
@@ -69,13 +73,18 @@ struct dual {
         return *this;
     }
     dual& operator*=(const dual& b);
+    /// @}
 };
 
+/// Whether T is a dual number.
 template <class T>
 inline constexpr bool is_dual = false;
 template <class T, std::size_t N>
-inline constexpr bool is_dual<dual<T, N>> = true;
+inline constexpr bool is_dual<dual<T, N>> = true;  ///< A dual number.
 
+// How a primitive's result is assembled: machinery of the functions below, left out of
+// the API reference.
+/// \cond INTERNAL
 /// The result of a primitive: value y and tangents Σ_k scale(∂y/∂a_k, a_k'), where the
 /// partials keep the structural forms of rules/partial.hpp (one, minus one, a gate).
 template <class T, std::size_t N, class P>
@@ -132,8 +141,12 @@ GRADC_DUAL_INLINE dual<T, N> apply_rule(const dual<T, N>& a, const dual<T, N>& b
     }
 }
 
+/// \endcond
 // ---- arithmetic: the rules add, sub, mul, div, neg ---------------------------------------
 
+/// The arithmetic operators of dual numbers: the rules add, sub, mul, div and neg on the
+/// value and the tangents.
+/// @{
 template <class T, std::size_t N>
 GRADC_DUAL_INLINE dual<T, N> operator+(const dual<T, N>& a, const dual<T, N>& b) { return apply_rule<rules::add>(a, b); }
 template <class T, std::size_t N>
@@ -147,6 +160,7 @@ GRADC_DUAL_INLINE dual<T, N> operator-(const dual<T, N>& a) { return apply_rule<
 template <class T, std::size_t N>
 GRADC_DUAL_INLINE dual<T, N> operator+(const dual<T, N>& a) { return a; }
 
+/// @}
 template <class T, std::size_t N>
 GRADC_DUAL_INLINE dual<T, N>& dual<T, N>::operator*=(const dual& b) {
     return *this = *this * b;
@@ -158,6 +172,8 @@ GRADC_DUAL_INLINE dual<T, N>& dual<T, N>::operator*=(const dual& b) {
 template <class K, class T>
 concept scalar_for = std::is_arithmetic_v<K> || std::is_same_v<K, T>;
 
+/// @{
+/// A dual number and a constant (its tangent zero), either side.
 template <class T, std::size_t N, scalar_for<T> K>
 GRADC_DUAL_INLINE dual<T, N> operator+(const dual<T, N>& a, K c) { return chain(T(a.value + c), rules::one, a); }
 template <class T, std::size_t N, scalar_for<T> K>
@@ -180,6 +196,7 @@ GRADC_DUAL_INLINE dual<T, N> operator/(K c, const dual<T, N>& b) {
     return chain(y, rules::div::partial(rules::arg<1>, T(c), b.value, y), b);
 }
 
+/// @}
 // ---- conditions: on the value ------------------------------------------------------------
 
 #define GRADC_DUAL_COMPARISON(op)                                                                 \
@@ -197,6 +214,7 @@ GRADC_DUAL_COMPARISON(==)
 GRADC_DUAL_COMPARISON(!=)
 #undef GRADC_DUAL_COMPARISON
 
+/// Where the value is NaN (the tangents are not looked at).
 template <class T, std::size_t N>
 GRADC_DUAL_INLINE auto isnan(const dual<T, N>& a) {
     using std::isnan;

@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// Exponentials, logarithms, roots and powers.
 
 #include <cmath>
@@ -10,10 +11,13 @@
 #include <gradc/rules/rule.hpp>
 #include <gradc/rules/subnormal_batch.hpp>
 
+// Each rule's members are the Rule concept's, documented once in rules/rule.hpp; the API
+// reference hides them per rule (the INTERNAL sections) instead of repeating them.
 namespace gradc::rules {
 
 /// exp(a);  d/da = y.
 struct exp {
+    /// \cond INTERNAL
     static constexpr std::string_view name = "exp";
     static constexpr int arity = 1;
     static constexpr std::array<std::string_view, 1> partial_text{"y"};
@@ -24,10 +28,12 @@ struct exp {
     static T eval(const T& a) { return exponential(a); }
     template <class T>
     static T partial(arg_t<0>, const T&, const T& y) { return y; }
+    /// \endcond
 };
 
 /// exp2(a) = 2^a;  d/da = y·ln 2.
 struct exp2 {
+    /// \cond INTERNAL
     static constexpr std::string_view name = "exp2";
     static constexpr int arity = 1;
     static constexpr std::array<std::string_view, 1> partial_text{"y*ln(2)"};
@@ -37,11 +43,13 @@ struct exp2 {
     static T eval(const T& a) { using std::exp2; return exp2(a); }
     template <class T>
     static T partial(arg_t<0>, const T&, const T& y) { return y * scalar_t<T>(std::numbers::ln2); }
+    /// \endcond
 };
 
 /// expm1(a) = e^a - 1, accurate near 0;  d/da = y + 1 where y >= -1/2, e^a elsewhere
 /// (and for tensors): y + 1 cancels as y → -1.
 struct expm1 {
+    /// \cond INTERNAL
     static constexpr std::string_view name = "expm1";
     static constexpr int arity = 1;
     static constexpr std::array<std::string_view, 1> partial_text{"y >= -0.5 ? y+1 : exp(a)"};
@@ -57,10 +65,12 @@ struct expm1 {
         using K = scalar_t<T>;
         return accurate_where<T>([&] { return y >= K(-0.5); }, [&] { return y + K(1); }, [&] { return exponential(a); });
     }
+    /// \endcond
 };
 
 /// log(a);  d/da = 1/a  (+inf at 0, NaN below: log is undefined there).
 struct log {
+    /// \cond INTERNAL
     static constexpr std::string_view name = "log";
     static constexpr int arity = 1;
     static constexpr std::array<std::string_view, 1> partial_text{"1/a"};
@@ -71,10 +81,12 @@ struct log {
     static T eval(const T& a) { return logarithm<log_base::e>(a); }
     template <class T>
     static T partial(arg_t<0>, const T& a, const T&) { return scalar_t<T>(1) / a; }
+    /// \endcond
 };
 
 /// log2(a);  d/da = 1/(a·ln 2).
 struct log2 {
+    /// \cond INTERNAL
     static constexpr std::string_view name = "log2";
     static constexpr int arity = 1;
     static constexpr std::array<std::string_view, 1> partial_text{"1/(a*ln(2))"};
@@ -87,10 +99,12 @@ struct log2 {
         using K = scalar_t<T>;
         return K(1) / (a * K(std::numbers::ln2));
     }
+    /// \endcond
 };
 
 /// log10(a);  d/da = 1/(a·ln 10).
 struct log10 {
+    /// \cond INTERNAL
     static constexpr std::string_view name = "log10";
     static constexpr int arity = 1;
     static constexpr std::array<std::string_view, 1> partial_text{"1/(a*ln(10))"};
@@ -104,10 +118,12 @@ struct log10 {
         using K = scalar_t<T>;
         return K(1) / (a * K(std::numbers::ln10));
     }
+    /// \endcond
 };
 
 /// log1p(a) = log(1 + a), accurate near 0;  d/da = 1/(1 + a).
 struct log1p {
+    /// \cond INTERNAL
     static constexpr std::string_view name = "log1p";
     static constexpr int arity = 1;
     static constexpr std::array<std::string_view, 1> partial_text{"1/(1+a)"};
@@ -123,10 +139,12 @@ struct log1p {
         using K = scalar_t<T>;
         return K(1) / (K(1) + a);
     }
+    /// \endcond
 };
 
 /// sqrt(a);  d/da = 1/(2y).  Convention (autograd notes): sqrt'(0) = +inf.
 struct sqrt {
+    /// \cond INTERNAL
     static constexpr std::string_view name = "sqrt";
     static constexpr int arity = 1;
     static constexpr std::array<std::string_view, 1> partial_text{"0.5/y"};
@@ -137,10 +155,12 @@ struct sqrt {
     static T eval(const T& a) { using std::sqrt; return sqrt(a); }
     template <class T>
     static T partial(arg_t<0>, const T&, const T& y) { return scalar_t<T>(0.5) / y; }
+    /// \endcond
 };
 
 /// cbrt(a);  d/da = 1/(3y²)  (+inf at 0, like sqrt; defined for negative a).
 struct cbrt {
+    /// \cond INTERNAL
     static constexpr std::string_view name = "cbrt";
     static constexpr int arity = 1;
     static constexpr std::array<std::string_view, 1> partial_text{"1/(3*y*y)"};
@@ -153,6 +173,7 @@ struct cbrt {
         using K = scalar_t<T>;
         return K(1) / (K(3) * y * y);
     }
+    /// \endcond
 };
 
 /// a^b with C's special values (C11 F.10.4.4, which PyTorch follows) on SIMD batches
@@ -226,6 +247,7 @@ T power(const T& a, const T& b) {
 ///  d/db = y·log(a), and 0 where a = 0 and b >= 0 (0^b is flat there, instead of 0·(-inf)).
 /// Both conventions are PyTorch's (`pow_backward_self`, `pow_backward_exponent`).
 struct pow {
+    /// \cond INTERNAL
     static constexpr std::string_view name = "pow";
     static constexpr int arity = 2;
     static constexpr std::array<std::string_view, 2> partial_text{
@@ -244,6 +266,7 @@ struct pow {
         using K = scalar_t<T>;
         return if_else<T>(logical_and(a == K(0), b >= K(0)), K(0), y * logarithm<log_base::e>(a));
     }
+    /// \endcond
 };
 
 }  // namespace gradc::rules

@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// Hyperbolic functions and their inverses, and the logistic family (sigmoid, softplus, logit).
 
 #include <cmath>
@@ -9,10 +10,13 @@
 #include <gradc/rules/rule.hpp>
 #include <gradc/rules/subnormal_batch.hpp>
 
+// Each rule's members are the Rule concept's, documented once in rules/rule.hpp; the API
+// reference hides them per rule (the INTERNAL sections) instead of repeating them.
 namespace gradc::rules {
 
 /// sinh(a);  d/da = cosh(a).
 struct sinh {
+    /// \cond INTERNAL
     static constexpr std::string_view name = "sinh";
     static constexpr int arity = 1;
     static constexpr std::array<std::string_view, 1> partial_text{"cosh(a)"};
@@ -23,10 +27,12 @@ struct sinh {
     static T eval(const T& a) { using std::sinh; return sinh(a); }
     template <class T>
     static T partial(arg_t<0>, const T& a, const T&) { using std::cosh; return cosh(a); }
+    /// \endcond
 };
 
 /// cosh(a);  d/da = sinh(a).
 struct cosh {
+    /// \cond INTERNAL
     static constexpr std::string_view name = "cosh";
     static constexpr int arity = 1;
     static constexpr std::array<std::string_view, 1> partial_text{"sinh(a)"};
@@ -37,12 +43,14 @@ struct cosh {
     static T eval(const T& a) { using std::cosh; return cosh(a); }
     template <class T>
     static T partial(arg_t<0>, const T& a, const T&) { using std::sinh; return sinh(a); }
+    /// \endcond
 };
 
 /// tanh(a);  d/da = 1 - y² where |y| <= 1/2, 1/cosh²(a) elsewhere (and for complex
 /// numbers and tensors): 1 - y² cancels as |y| → 1 and kept only the error of y (2e-5
 /// relative at |a| = 13), 1/cosh² has no cancellation (docs/static.md, "Accuracy").
 struct tanh {
+    /// \cond INTERNAL
     static constexpr std::string_view name = "tanh";
     static constexpr int arity = 1;
     static constexpr std::array<std::string_view, 1> partial_text{"|y| <= 0.5 ? 1-y*y : 1/(cosh(a)*cosh(a))"};
@@ -62,11 +70,13 @@ struct tanh {
                                      return K(1) / (c * c);
                                  });
     }
+    /// \endcond
 };
 
 /// asinh(a);  d/da = 1/sqrt(a² + 1), defined everywhere (0 in the limit |a| → inf).
 /// Complex form: the principal branch, cut along the imaginary axis beyond ±i.
 struct asinh {
+    /// \cond INTERNAL
     static constexpr std::string_view name = "asinh";
     static constexpr int arity = 1;
     static constexpr std::array<std::string_view, 1> partial_text{"1/sqrt(a*a+1)"};
@@ -81,6 +91,7 @@ struct asinh {
         using K = scalar_t<T>;
         return K(1) / sqrt(a * a + K(1));
     }
+    /// \endcond
 };
 
 /// acosh(a), a >= 1;  d/da = 1/(sqrt(a - 1)·sqrt(a + 1))  (+inf at 1, NaN below).
@@ -89,6 +100,7 @@ struct asinh {
 /// a too, where sqrt(a² - 1) has the wrong sign in the left half-plane. For real a < -1,
 /// PyTorch's backward gives 1/sqrt(a² - 1) although acosh(a) is NaN; here it is NaN.
 struct acosh {
+    /// \cond INTERNAL
     static constexpr std::string_view name = "acosh";
     static constexpr int arity = 1;
     static constexpr std::array<std::string_view, 1> partial_text{"1/(sqrt(a-1)*sqrt(a+1))"};
@@ -113,12 +125,14 @@ struct acosh {
         using K = scalar_t<T>;
         return K(1) / (sqrt(a - K(1)) * sqrt(a + K(1)));
     }
+    /// \endcond
 };
 
 /// atanh(a), |a| < 1;  d/da = 1/(1 - a²), computed as 1/((1 - a)(1 + a)), which does not
 /// cancel near ±1  (+inf at ±1; beyond, the formula's value
 /// although atanh is NaN there, as PyTorch). Complex form: cuts along |Re a| >= 1.
 struct atanh {
+    /// \cond INTERNAL
     static constexpr std::string_view name = "atanh";
     static constexpr int arity = 1;
     static constexpr std::array<std::string_view, 1> partial_text{"1/((1-a)*(1+a))"};
@@ -132,11 +146,13 @@ struct atanh {
         using K = scalar_t<T>;
         return K(1) / ((K(1) - a) * (K(1) + a));
     }
+    /// \endcond
 };
 
 /// sigmoid(a) = 1/(1 + e^-a);  d/da = y(1 - y) where y <= 1/2, 1/(2 + 2cosh(a))
 /// elsewhere (and for complex numbers and tensors): 1 - y cancels as y → 1.
 struct sigmoid {
+    /// \cond INTERNAL
     static constexpr std::string_view name = "sigmoid";
     static constexpr int arity = 1;
     static constexpr std::array<std::string_view, 1> partial_text{"y <= 0.5 ? y*(1-y) : 1/(2+2*cosh(a))"};
@@ -155,12 +171,14 @@ struct sigmoid {
         return accurate_where<T>([&] { return y <= K(0.5); }, [&] { return y * (K(1) - y); },
                                  [&] { return K(1) / (K(2) + K(2) * cosh(a)); });
     }
+    /// \endcond
 };
 
 /// softplus(a) = log(1 + e^a), evaluated as max(a, 0) + log1p(e^-|a|) so that it
 /// neither overflows for large a nor loses digits for very negative a;
 /// d/da = sigmoid(a).
 struct softplus {
+    /// \cond INTERNAL
     static constexpr std::string_view name = "softplus";
     static constexpr int arity = 1;
     static constexpr std::array<std::string_view, 1> partial_text{"1/(1+exp(-a))"};
@@ -175,12 +193,14 @@ struct softplus {
     }
     template <class T>
     static T partial(arg_t<0>, const T& a, const T&) { return sigmoid::eval(a); }
+    /// \endcond
 };
 
 /// logit(a) = log(a/(1 - a)), the inverse of sigmoid;  d/da = 1/(a(1 - a)).
 /// As PyTorch's logit without eps: -inf at 0 and +inf at 1, derivative +inf at both;
 /// outside [0, 1] the value and the derivative are NaN. No complex form (PyTorch has none).
 struct logit {
+    /// \cond INTERNAL
     static constexpr std::string_view name = "logit";
     static constexpr int arity = 1;
     static constexpr std::array<std::string_view, 1> partial_text{"a < 0 || a > 1 ? nan : 1/(a*(1-a))"};
@@ -197,6 +217,7 @@ struct logit {
         return if_else<T>(logical_or(a < K(0), a > K(1)), K(std::numeric_limits<K>::quiet_NaN()),
                           K(1) / (a * (K(1) - a)));
     }
+    /// \endcond
 };
 
 }  // namespace gradc::rules

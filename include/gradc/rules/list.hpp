@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// The names of the rule table's primitives, as X-macro lists, for the code that must
 /// declare a named function per primitive (C++ declares a function only from a name, not
 /// from a type or a Hana list): `X(rule, tensor_op)` gives the rule (a type of

@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// What a primitive of the rule table is. A rule is a stateless type with
 ///  - `name`: the primitive's name, as printed in lowered programs;
 ///  - `arity`: the number of operands;
@@ -46,10 +47,10 @@ namespace gradc::rules {
 /// value that is not read costs a saved tensor; omitting one that is read is caught by
 /// tests/rules/test_partials.cpp (the partial changes when the omitted value is NaN).
 struct reads_t {
-    bool a = false;
-    bool b = false;
-    bool c = false;
-    bool y = false;
+    bool a = false;  ///< The first operand.
+    bool b = false;  ///< The second operand.
+    bool c = false;  ///< The third operand.
+    bool y = false;  ///< The rule's own result.
     /// Whether operand `i` (0 = a, 1 = b, 2 = c) is read.
     constexpr bool operand(int i) const { return i == 0 ? a : i == 1 ? b : c; }
 };
@@ -68,11 +69,13 @@ enum class test_domain {
     moderate,         ///< (-1.5, 1.5): tan (away from its poles), cbrt (away from 0 in the points)
 };
 
+/// An open interval (lo, hi); either end may be infinite.
 struct interval {
-    double lo;
-    double hi;
+    double lo;  ///< The lower end.
+    double hi;  ///< The upper end.
 };
 
+/// The interval that `d` names, for every operand of a rule tested there.
 constexpr interval domain_interval(test_domain d) {
     constexpr double inf = std::numeric_limits<double>::infinity();
     switch (d) {
@@ -87,6 +90,9 @@ constexpr interval domain_interval(test_domain d) {
     return {-inf, inf};
 }
 
+/// A primitive of the rule table: the members listed at the top of this header
+/// (`name`, `arity` 1 to 3, `partial_text`, `reads`, `domain`; `eval` and `partial` are
+/// checked where they are instantiated). docs/architecture.md, "Adding a primitive".
 template <class R>
 concept Rule = requires {
     { R::name } -> std::convertible_to<std::string_view>;
@@ -109,14 +115,16 @@ inline constexpr bool is_differentiable_operand = true;
 
 /// How R depends on operand I when the other operands are held fixed (see above).
 enum class affinity { none, affine, linear };
+/// Whether `R` is affine or linear in operand `I` (the optional `affine_in` above);
+/// a rule specialises it for the operands it is affine in.
 template <class R, int I>
 inline constexpr affinity affine_in = affinity::none;
 
 /// What `eval_with_partials` returns: the value y and ∂y/∂a_k for every operand k.
 template <class T, std::size_t N>
 struct value_and_partials {
-    T value;
-    std::array<T, N> partial;
+    T value;  ///< y, the rule's value.
+    std::array<T, N> partial;  ///< ∂y/∂a_k for each operand k.
 };
 
 /// R has the fused `eval_with_partials` for operands of type T (every operand a value).

@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// The error functions.
 
 #include <cmath>
@@ -8,8 +9,11 @@
 #include <gradc/rules/batch_special_values.hpp>
 #include <gradc/rules/rule.hpp>
 
+// Each rule's members are the Rule concept's, documented once in rules/rule.hpp; the API
+// reference hides them per rule (the INTERNAL sections) instead of repeating them.
 namespace gradc::rules {
 
+/// Which error function `with_gaussian` computes.
 enum class error_function { erf, erfc };
 
 /// {erf(a), e^(-a²)} or {erfc(a), e^(-a²)}: the function and the Gaussian factor of its
@@ -21,6 +25,7 @@ struct with_gaussian {
     static_assert(!requires { typename T::arch_type; },
                   "gradc: erf/erfc on SIMD batches needs <gradc/simd/math.hpp> (included by <gradc/gradc.hpp> "
                   "through the kernel) before the rule is used");
+    /// {erf(a) or erfc(a), e^(-a²)}.
     static std::pair<T, T> apply(const T& a) {
         using std::erf;
         using std::erfc;
@@ -35,6 +40,7 @@ struct with_gaussian {
 
 /// erf(a);  d/da = 2/sqrt(pi)·e^(-a²).
 struct erf {
+    /// \cond INTERNAL
     static constexpr std::string_view name = "erf";
     static constexpr int arity = 1;
     static constexpr std::array<std::string_view, 1> partial_text{"2/sqrt(pi)*exp(-a*a)"};
@@ -53,10 +59,12 @@ struct erf {
         const auto [y, g] = with_gaussian<error_function::erf, T>::apply(a);
         return {error_function_tail<false>(a, y), {scalar_t<T>(std::numbers::inv_sqrtpi * 2) * g}};
     }
+    /// \endcond
 };
 
 /// erfc(a) = 1 - erf(a), accurate for large a;  d/da = -2/sqrt(pi)·e^(-a²).
 struct erfc {
+    /// \cond INTERNAL
     static constexpr std::string_view name = "erfc";
     static constexpr int arity = 1;
     static constexpr std::array<std::string_view, 1> partial_text{"-2/sqrt(pi)*exp(-a*a)"};
@@ -75,6 +83,7 @@ struct erfc {
         const auto [y, g] = with_gaussian<error_function::erfc, T>::apply(a);
         return {error_function_tail<true>(a, y), {scalar_t<T>(-std::numbers::inv_sqrtpi * 2) * g}};
     }
+    /// \endcond
 };
 
 }  // namespace gradc::rules

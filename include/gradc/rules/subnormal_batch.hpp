@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// Logarithms and the cube root of SIMD batches at subnormal arguments.
 ///
 /// xsimd 8.1's double-precision batch log, log2, log10 and cbrt read the exponent field
@@ -23,9 +24,11 @@ namespace gradc::rules {
 template <class K>
 inline constexpr int subnormal_shift = std::numeric_limits<K>::digits == 53 ? 54 : 24;
 
+/// 2 to the power `subnormal_shift<K>`, the factor that scales a subnormal lane into the normal range.
 template <class K>
 inline constexpr K two_to_subnormal_shift = K(std::numeric_limits<K>::digits == 53 ? 18014398509481984.0 : 16777216.0);
 
+/// The base of `logarithm`: e, 2 or 10.
 enum class log_base { e, two, ten };
 
 /// log, log2 or log10 of `a`, right at subnormal arguments on batches too.

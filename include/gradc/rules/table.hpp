@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// The rule table: every differentiable primitive, in one Hana list. Table-driven tests
 /// iterate over it, so a primitive added here is tested (or the tests fail to compile).
 ///
@@ -19,6 +20,8 @@
 namespace gradc::rules {
 
 #define GRADC_RULE_TABLE_ENTRY(rule, tensor_op) , rule
+/// Every rule, as a `boost::hana::tuple_t` of the rule types: the arithmetic operations,
+/// `where` and the primitives of rules/list.hpp. Iterate it with `boost::hana::for_each`.
 inline constexpr auto all = boost::hana::tuple_t<add, sub, mul, div, neg, where GRADC_UNARY_PRIMITIVES(
     GRADC_RULE_TABLE_ENTRY) GRADC_BINARY_PRIMITIVES(GRADC_RULE_TABLE_ENTRY)>;
 #undef GRADC_RULE_TABLE_ENTRY

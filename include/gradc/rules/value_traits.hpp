@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// What the rule table needs to know about a value type `T` it is instantiated on:
 /// its scalar type (for constants such as `K(0.5)`), and how to choose between two
 /// values by a condition. Plain arithmetic types are handled here; SIMD batches and
@@ -19,14 +20,17 @@ namespace gradc::rules {
 /// `using K = scalar_t<T>` so that they mix with every value type without conversions.
 template <class T, class = void>
 struct scalar_of {
-    using type = T;
+    using type = T;  ///< The scalar type.
 };
 
+/// \cond INTERNAL
 template <class T>
 struct scalar_of<T, std::void_t<typename T::value_type>> {
     using type = typename T::value_type;
 };
 
+/// \endcond
+/// The scalar type of `T` (`scalar_of<T>::type`).
 template <class T>
 using scalar_t = typename scalar_of<T>::type;
 
@@ -50,6 +54,7 @@ constexpr auto if_else(const C& c, const A& a, const B& b) {
     }
 }
 
+/// @{
 /// Lane-wise logical operations on conditions (`bool`, `xsimd::batch_bool`, bool tensors).
 template <class C>
 constexpr C logical_and(const C& a, const C& b) {
@@ -78,4 +83,5 @@ constexpr C logical_not(const C& a) {
     }
 }
 
+/// @}
 }  // namespace gradc::rules

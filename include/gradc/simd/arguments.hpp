@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// The arguments of the batch calls: structure-of-arrays spans, one per variable (or per
 /// output, or per wrt variable), and the checks made before anything is written.
 ///

@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// The inputs of an array kernel's batch calls. Points are structure of arrays: a
 /// variable of shape S given per point is S.size() spans (its entries, row-major), each
 /// with one value per point. The inputs are either
@@ -23,8 +24,9 @@ namespace gradc {
 /// One value of a variable for every point of a batch call.
 template <class X>
 struct broadcast_argument {
-    const X& value;
+    const X& value;  ///< The value.
 };
+/// `gradc::broadcast(x)`: the same value of a variable at every point of a batch call.
 template <class X>
 broadcast_argument<X> broadcast(const X& x) {
     return {x};

@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// Batch execution of an array kernel: one point per SIMD lane, as for scalar kernels
 /// (simd/batch_interface.hpp), with array variables given as one span per entry and
 /// parameters broadcast (simd/array_arguments.hpp):
@@ -29,6 +30,7 @@
 
 namespace gradc::simd {
 
+/// The batch calls of an array kernel (a base of gradc::array_kernel): many points per call.
 template <class Kernel>
 class array_batch_interface {
 public:

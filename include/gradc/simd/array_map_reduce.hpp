@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// Map-reduce for array kernels: Σᵢ f(θ, xᵢ) and its gradient with respect to θ, where
 /// θ (the wrt variables: scalars, vectors, matrices) is broadcast to every lane and the
 /// data xᵢ are one span per entry. The nodes that do not depend on the data (the

@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// Batch execution of a compiled kernel over structure-of-arrays inputs.
 ///
 ///     std::array<std::span<const double>, 2> in{x1s, x2s};  // one span per variable

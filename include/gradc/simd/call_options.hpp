@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// The optional last argument of every batch call: an xsimd architecture (`xsimd::avx2{}`),
 /// a thread count (`gradc::threads{4}`), or both (`gradc::threads{4, xsimd::avx2{}}`).
 /// Without it: the widest architecture the compiler targets, and gradc::get_num_threads().

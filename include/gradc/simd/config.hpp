@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// xsimd, included once for all of gradc's batch code, and the architecture types the
 /// batch calls accept.
 ///

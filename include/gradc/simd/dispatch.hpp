@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// Run-time architecture dispatch: one binary that runs SSE2, AVX2 or AVX-512 batch code,
 /// chosen on the CPU it runs on (the `portable` Meson option, -DGRADC_PORTABLE=1).
 ///

@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// Map-reduce for likelihood-style sums: Σᵢ f(θ, xᵢ) and its gradient with respect to θ.
 ///
 /// The kernel's wrt variables are the shared parameters θ; its other variables are the

@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// Batch versions of the computations the rule table shares between a primitive's value
 /// and its partial (rules/special.hpp): erf and erfc of a batch together with e^(-a²).
 ///
@@ -19,10 +20,12 @@
 
 namespace gradc::rules {
 
+/// erf and erfc of a batch with e^(-a²): one xsimd evaluation for both.
 template <error_function F, class T, class A>
 struct with_gaussian<F, xsimd::batch<T, A>> {
-    using B = xsimd::batch<T, A>;
+    using B = xsimd::batch<T, A>;  ///< The batch type.
 
+    /// {erf(a) or erfc(a), e^(-a²)}.
     static std::pair<B, B> apply(const B& a) {
 #if XSIMD_VERSION_MAJOR == 8
         if constexpr (F == error_function::erf) {

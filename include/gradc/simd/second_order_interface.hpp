@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// The second-order batch calls of a compiled kernel (one output), over
 /// structure-of-arrays spans as the first-order batch calls (batch_interface.hpp):
 ///

@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// The second-order calls over arrays of points: the kernel's one-point Hessian and
 /// Hessian-vector programs (`hessian_at`, `hvp_at`, forward over reverse on duals of
 /// batches) run one point per lane; and the sums over points of map-reduce, for the

@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// The batch calls: a kernel's one-point programs (`value_at`, `gradient_at`, `jvp_at`)
 /// run on xsimd batches, one point per lane, over N points (see tail.hpp for how the
 /// last partial batch is handled, and how points are split over threads).

@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// Running a per-batch function over N points held as structure of arrays: full batches
 /// by unaligned loads and stores straight from the caller's spans, then one partial batch
 /// for the N mod lanes remaining points; on several threads, in chunks of points.

@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// Lets batch code compile without optimisation (-O0) for AVX-512BW with GCC.
 ///
 /// Without __OPTIMIZE__, GCC's avx512bwintrin.h defines `_mm512_mask_blend_epi8` and

@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// Reading parts of an array, with indices fixed when the expression's type is built:
 /// one entry (`x[i]`, `W(i, j)`), a row, a column, a segment of a vector, a diagonal,
 /// and the lower-triangular matrix of packed values. Each is a selection: its adjoint
@@ -12,12 +13,16 @@
 
 #include <gradc/rules/arrays/signature.hpp>
 
+// Each operation's members are the array-operation contract's, documented once in
+// rules/arrays/signature.hpp; the API reference hides them per operation (the INTERNAL
+// sections) instead of repeating them.
 namespace gradc::rules::arrays {
 
 /// A selection: y[k] = x[Map::source(k)] for every k of the result, with Map::source a
 /// constexpr index map. value, adjoint and tangent are one loop each.
 template <class Map>
 struct selection {
+    /// \cond INTERNAL
     static constexpr std::array<std::string_view, 1> adjoint_text{"ȳ scattered back"};
     template <dims Y, dims X, class T>
     static void value(sig<Y, X>, T* __restrict y, const T* x) {
@@ -31,11 +36,13 @@ struct selection {
     static void tangent(arg_t<0>, sig<Y, X>, T* __restrict yd, const T* xd, const T*, const T*) {
         for (std::size_t k = 0; k < Y.size(); ++k) yd[k] += xd[Map::template source<X>(k)];
     }
+    /// \endcond
 };
 
 /// Entry (R, C) of a matrix, or entry R of a vector (C = 0).
 template <std::size_t R, std::size_t C>
 struct element : selection<element<R, C>> {
+    /// \cond INTERNAL
     static constexpr std::string_view name = "element";
     template <std::size_t N>
     static constexpr dims result_shape(const std::array<dims, N>& operands) {
@@ -48,11 +55,13 @@ struct element : selection<element<R, C>> {
     static constexpr std::size_t source(std::size_t) {
         return R * X.cols + C;
     }
+    /// \endcond
 };
 
 /// Row I of a matrix, as a vector.
 template <std::size_t I>
 struct row_of : selection<row_of<I>> {
+    /// \cond INTERNAL
     static constexpr std::string_view name = "row";
     template <std::size_t N>
     static constexpr dims result_shape(const std::array<dims, N>& operands) {
@@ -65,11 +74,13 @@ struct row_of : selection<row_of<I>> {
     static constexpr std::size_t source(std::size_t k) {
         return I * X.cols + k;
     }
+    /// \endcond
 };
 
 /// Column J of a matrix, as a vector.
 template <std::size_t J>
 struct col_of : selection<col_of<J>> {
+    /// \cond INTERNAL
     static constexpr std::string_view name = "col";
     template <std::size_t N>
     static constexpr dims result_shape(const std::array<dims, N>& operands) {
@@ -82,11 +93,13 @@ struct col_of : selection<col_of<J>> {
     static constexpr std::size_t source(std::size_t k) {
         return k * X.cols + J;
     }
+    /// \endcond
 };
 
 /// Entries [Offset, Offset + Count) of a vector.
 template <std::size_t Offset, std::size_t Count>
 struct segment_of : selection<segment_of<Offset, Count>> {
+    /// \cond INTERNAL
     static constexpr std::string_view name = "segment";
     template <std::size_t N>
     static constexpr dims result_shape(const std::array<dims, N>& operands) {
@@ -99,10 +112,12 @@ struct segment_of : selection<segment_of<Offset, Count>> {
     static constexpr std::size_t source(std::size_t k) {
         return Offset + k;
     }
+    /// \endcond
 };
 
 /// The diagonal of a matrix, min(R, C) entries.
 struct diag_of : selection<diag_of> {
+    /// \cond INTERNAL
     static constexpr std::string_view name = "diag";
     template <std::size_t N>
     static constexpr dims result_shape(const std::array<dims, N>& operands) {
@@ -115,6 +130,7 @@ struct diag_of : selection<diag_of> {
     static constexpr std::size_t source(std::size_t k) {
         return k * X.cols + k;
     }
+    /// \endcond
 };
 
 /// A D×D lower-triangular matrix from D(D+1)/2 packed values: the D diagonal entries
@@ -123,6 +139,7 @@ struct diag_of : selection<diag_of> {
 /// model). The entries above the diagonal are 0 and have no source.
 template <std::size_t D>
 struct lower_triangular_of {
+    /// \cond INTERNAL
     static constexpr std::string_view name = "lower_triangular";
     static constexpr std::array<std::string_view, 1> adjoint_text{"L̄'s lower triangle packed"};
     static constexpr std::size_t packed = D * (D + 1) / 2;
@@ -160,6 +177,7 @@ struct lower_triangular_of {
             for (std::size_t c = 0; c < r; ++c) yd[r * D + c] += xd[strict(r, c)];
         }
     }
+    /// \endcond
 };
 
 }  // namespace gradc::rules::arrays

@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// Building arrays from parts: `concat` puts vectors (and scalars) end to end into one
 /// vector; `stack` puts vectors of one length as the rows of a matrix. Both copy, and
 /// their adjoints hand each part its slice of ȳ.
@@ -9,6 +10,9 @@
 
 #include <gradc/rules/arrays/signature.hpp>
 
+// Each operation's members are the array-operation contract's, documented once in
+// rules/arrays/signature.hpp; the API reference hides them per operation (the INTERNAL
+// sections) instead of repeating them.
 namespace gradc::rules::arrays {
 
 /// Where each part starts in the result: the sizes of the parts before it.
@@ -20,6 +24,7 @@ constexpr std::array<std::size_t, sizeof...(In)> part_offsets() {
     return o;
 }
 
+/// The shape of part `k` of the pack `In`.
 template <dims... In>
 constexpr dims pack_in(std::size_t k) {
     constexpr std::array<dims, sizeof...(In)> s{In...};
@@ -28,6 +33,7 @@ constexpr dims pack_in(std::size_t k) {
 
 /// Parts laid end to end: value copies each in, adjoint and tangent copy slices.
 struct parts_end_to_end {
+    /// \cond INTERNAL
     template <dims Y, dims... In, class T, class... P>
     static void value(sig<Y, In...>, T* __restrict y, const P*... in) {
         constexpr auto offset = part_offsets<In...>();
@@ -52,10 +58,12 @@ private:
     static void copy_part(T* to, const T* from) {
         for (std::size_t i = 0; i < N; ++i) to[i] = from[i];
     }
+    /// \endcond
 };
 
 /// Vectors and scalars end to end: one vector.
 struct concat_parts : parts_end_to_end {
+    /// \cond INTERNAL
     static constexpr std::string_view name = "concat";
     static constexpr std::array<std::string_view, 1> adjoint_text{"ȳ's slice"};
     template <std::size_t N>
@@ -67,10 +75,12 @@ struct concat_parts : parts_end_to_end {
         }
         return N >= 1 ? vector_dims(n) : invalid_dims;
     }
+    /// \endcond
 };
 
 /// Vectors of one length as the rows of a matrix.
 struct stack_rows : parts_end_to_end {
+    /// \cond INTERNAL
     static constexpr std::string_view name = "stack";
     static constexpr std::array<std::string_view, 1> adjoint_text{"Ȳ's row"};
     template <std::size_t N>
@@ -80,6 +90,7 @@ struct stack_rows : parts_end_to_end {
             if (!d.is_vector() || d.rows != s[0].rows) return invalid_dims;
         return matrix_dims(N, s[0].rows);
     }
+    /// \endcond
 };
 
 }  // namespace gradc::rules::arrays

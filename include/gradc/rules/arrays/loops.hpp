@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// The inner loops of the array operations, over contiguous rows of N values.
 ///
 /// The array operations are generic in the value type T. When T is a SIMD batch, each
@@ -35,9 +36,11 @@ constexpr std::size_t lanes_of_number() {
         return 0;  // a SIMD batch or a dual number: one point per value already
     }
 }
+/// Whether a loop of N numbers runs on SIMD batches along the row (at least two batches).
 template <class T, std::size_t N>
 inline constexpr bool lanes_along_rows = lanes_of_number<T>() > 0 && N >= 2 * lanes_of_number<T>();
 
+/// 0 as a `T` (a number, a batch or a dual).
 template <class T>
 inline T zero_of() {
     return T(scalar_t<T>(0));

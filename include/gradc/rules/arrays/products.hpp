@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// Products of arrays: matvec (A·x), matmul (A·B), dot (a·b), outer (a·bᵀ), and
 /// transpose. Each adjoint is again a product (Aᵀ·ȳ, ȳ·xᵀ), added into the operand's
 /// adjoint in place; a tangent is the product with one factor replaced by its tangent.
@@ -10,10 +11,14 @@
 #include <gradc/rules/arrays/loops.hpp>
 #include <gradc/rules/arrays/signature.hpp>
 
+// Each operation's members are the array-operation contract's, documented once in
+// rules/arrays/signature.hpp; the API reference hides them per operation (the INTERNAL
+// sections) instead of repeating them.
 namespace gradc::rules::arrays {
 
 /// y = A·x, A an R×C matrix, x a vector of C.
 struct matvec {
+    /// \cond INTERNAL
     static constexpr std::string_view name = "matvec";
     static constexpr std::array<std::string_view, 2> adjoint_text{"ȳ·xᵀ", "Aᵀ·ȳ"};
     template <std::size_t N>
@@ -47,10 +52,12 @@ struct matvec {
     static void tangent(arg_t<1>, sig<Y, A, X>, T* __restrict yd, const T* xd, const T*, const T* a, const T*) {
         for (std::size_t r = 0; r < A.rows; ++r) yd[r] += dot_n<A.cols>(a + r * A.cols, xd);
     }
+    /// \endcond
 };
 
 /// Y = A·B, A an R×K matrix, B a K×C matrix.
 struct matmul {
+    /// \cond INTERNAL
     static constexpr std::string_view name = "matmul";
     static constexpr std::array<std::string_view, 2> adjoint_text{"Ȳ·Bᵀ", "Aᵀ·Ȳ"};
     template <std::size_t N>
@@ -89,10 +96,12 @@ struct matmul {
         for (std::size_t r = 0; r < A.rows; ++r)
             for (std::size_t k = 0; k < A.cols; ++k) axpy_n<B.cols>(yd + r * B.cols, a[r * A.cols + k], bd + k * B.cols);
     }
+    /// \endcond
 };
 
 /// Y = Aᵀ.
 struct transpose {
+    /// \cond INTERNAL
     static constexpr std::string_view name = "transpose";
     static constexpr std::array<std::string_view, 1> adjoint_text{"Ȳᵀ"};
     template <std::size_t N>
@@ -117,10 +126,12 @@ struct transpose {
         for (std::size_t r = 0; r < A.rows; ++r)
             for (std::size_t c = 0; c < A.cols; ++c) yd[c * A.rows + r] += ad[r * A.cols + c];
     }
+    /// \endcond
 };
 
 /// y = Σᵢ aᵢ·bᵢ, a and b vectors of one length.
 struct dot {
+    /// \cond INTERNAL
     static constexpr std::string_view name = "dot";
     static constexpr std::array<std::string_view, 2> adjoint_text{"ȳ·b", "ȳ·a"};
     template <std::size_t N>
@@ -150,10 +161,12 @@ struct dot {
     static void tangent(arg_t<1>, sig<Y, A, B>, T* __restrict yd, const T* bd, const T*, const T* a, const T*) {
         yd[0] += dot_n<A.size()>(a, bd);
     }
+    /// \endcond
 };
 
 /// Y = a·bᵀ, a vector of R and a vector of C: an R×C matrix.
 struct outer {
+    /// \cond INTERNAL
     static constexpr std::string_view name = "outer";
     static constexpr std::array<std::string_view, 2> adjoint_text{"Ȳ·b", "Ȳᵀ·a"};
     template <std::size_t N>
@@ -184,6 +197,7 @@ struct outer {
     static void tangent(arg_t<1>, sig<Y, A, B>, T* __restrict yd, const T* bd, const T*, const T* a, const T*) {
         for (std::size_t r = 0; r < A.rows; ++r) axpy_n<B.rows>(yd + r * B.rows, a[r], bd);
     }
+    /// \endcond
 };
 
 }  // namespace gradc::rules::arrays

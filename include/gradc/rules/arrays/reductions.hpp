@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// Reductions of an array to a scalar — sum, mean, squared_norm, max, min, log_sum_exp —
 /// and softmax. Conventions follow PyTorch's full reductions: max and min propagate NaN
 /// and share the adjoint evenly among tied entries (`evenly_distribute_backward`);
@@ -15,6 +16,9 @@
 #include <gradc/rules/exponential.hpp>
 #include <gradc/rules/piecewise.hpp>
 
+// Each operation's members are the array-operation contract's, documented once in
+// rules/arrays/signature.hpp; the API reference hides them per operation (the INTERNAL
+// sections) instead of repeating them.
 namespace gradc::rules::arrays {
 
 /// The shape of a full reduction: a scalar, for one array operand.
@@ -29,10 +33,12 @@ constexpr dims reduction_shape(const std::array<dims, N>& s) {
 
 /// The result shape of every full reduction: a scalar from one array.
 struct full_reduction {
+    /// \cond INTERNAL
     template <std::size_t N>
     static constexpr dims result_shape(const std::array<dims, N>& s) {
         return reduction_shape(s);
     }
+    /// \endcond
 };
 
 /// Adds ȳ·w to every entry of x̄, with w a constant.
@@ -49,7 +55,9 @@ inline T sum_n(const T* x) {
     return s;
 }
 
+/// Σ xᵢ over all entries.
 struct sum : full_reduction {
+    /// \cond INTERNAL
     static constexpr std::string_view name = "sum";
     static constexpr std::array<std::string_view, 1> adjoint_text{"ȳ"};
     template <dims Y, dims X, class T>
@@ -64,9 +72,12 @@ struct sum : full_reduction {
     static void tangent(arg_t<0>, sig<Y, X>, T* __restrict yd, const T* xd, const T*, const T*) {
         yd[0] += sum_n<X.size()>(xd);
     }
+    /// \endcond
 };
 
+/// Σ xᵢ / n over all n entries.
 struct mean : full_reduction {
+    /// \cond INTERNAL
     static constexpr std::string_view name = "mean";
     static constexpr std::array<std::string_view, 1> adjoint_text{"ȳ/n"};
     template <dims X, class T>
@@ -85,10 +96,12 @@ struct mean : full_reduction {
     static void tangent(arg_t<0>, sig<Y, X>, T* __restrict yd, const T* xd, const T*, const T*) {
         yd[0] += sum_n<X.size()>(xd) * inverse_count<X, T>();
     }
+    /// \endcond
 };
 
 /// Σ xᵢ².
 struct squared_norm : full_reduction {
+    /// \cond INTERNAL
     static constexpr std::string_view name = "squared_norm";
     static constexpr std::array<std::string_view, 1> adjoint_text{"2·ȳ·x"};
     template <dims Y, dims X, class T>
@@ -104,12 +117,14 @@ struct squared_norm : full_reduction {
         const T d = dot_n<X.size()>(x, xd);
         yd[0] += d + d;
     }
+    /// \endcond
 };
 
 /// max and min: the extreme entry, NaN propagating (the binary rules' own selection).
 /// The adjoint goes to the entries equal to the result, shared evenly among them.
 template <class Pick>
 struct extreme : full_reduction {
+    /// \cond INTERNAL
     static constexpr std::array<std::string_view, 1> adjoint_text{"ȳ·[x = y]/#{x = y}"};
     template <dims Y, dims X, class T>
     static void value(sig<Y, X>, T* __restrict y, const T* x) {
@@ -136,12 +151,19 @@ struct extreme : full_reduction {
         for (std::size_t i = 1; i < X.size(); ++i) t += if_else<T>(x[i] == y[0], xd[i], scalar_t<T>(0));
         yd[0] += t * w;
     }
+    /// \endcond
 };
+/// The largest entry (NaN if any entry is NaN).
 struct max_entry : extreme<rules::max> {
+    /// \cond INTERNAL
     static constexpr std::string_view name = "max";
+    /// \endcond
 };
+/// The smallest entry (NaN if any entry is NaN).
 struct min_entry : extreme<rules::min> {
+    /// \cond INTERNAL
     static constexpr std::string_view name = "min";
+    /// \endcond
 };
 
 /// The shift log_sum_exp and softmax subtract: the maximum, or 0 where it is infinite.
@@ -156,6 +178,7 @@ inline T stable_shift(const T* x) {
 
 /// log Σ exp(xᵢ), stable; its gradient is softmax(x) = exp(x - y).
 struct log_sum_exp : full_reduction {
+    /// \cond INTERNAL
     static constexpr std::string_view name = "log_sum_exp";
     static constexpr std::array<std::string_view, 1> adjoint_text{"ȳ·exp(x - y)"};
     template <dims Y, dims X, class T>
@@ -175,11 +198,13 @@ struct log_sum_exp : full_reduction {
         for (std::size_t i = 1; i < X.size(); ++i) t += rules::exp::eval(T(x[i] - y[0])) * xd[i];
         yd[0] += t;
     }
+    /// \endcond
 };
 
 /// softmax over all entries of a vector: yᵢ = exp(xᵢ - m) / Σⱼ exp(xⱼ - m).
 /// Adjoint x̄ += y ⊙ (ȳ - ⟨ȳ, y⟩); tangent ẏ += y ⊙ (ẋ - ⟨ẋ, y⟩).
 struct softmax {
+    /// \cond INTERNAL
     static constexpr std::string_view name = "softmax";
     static constexpr std::array<std::string_view, 1> adjoint_text{"y⊙(ȳ - ⟨ȳ,y⟩)"};
     template <std::size_t N>
@@ -205,6 +230,7 @@ struct softmax {
         const T inner = dot_n<X.size()>(xd, y);
         for (std::size_t i = 0; i < X.size(); ++i) yd[i] += y[i] * (xd[i] - inner);
     }
+    /// \endcond
 };
 
 }  // namespace gradc::rules::arrays

@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// What an array operation is. An operation is a stateless type, like a scalar rule
 /// (rules/rule.hpp), with
 ///  - `name`: as printed in lowered programs;

@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// L·x for L = lower_triangular<D>(v), read from the packed values v themselves:
 /// `lower_triangular<D>(v) * x` is lowered to this one node (expr/operators.hpp), so
 /// neither the D×D matrix nor its adjoint is formed and the zeros above the diagonal
@@ -12,10 +13,15 @@
 #include <gradc/rules/arrays/access.hpp>
 #include <gradc/rules/arrays/signature.hpp>
 
+// Each operation's members are the array-operation contract's, documented once in
+// rules/arrays/signature.hpp; the API reference hides them per operation (the INTERNAL
+// sections) instead of repeating them.
 namespace gradc::rules::arrays {
 
+/// L·x, L the D×D lower-triangular matrix packed in a vector of D(D+1)/2 values.
 template <std::size_t D>
 struct packed_lower_matvec {
+    /// \cond INTERNAL
     static constexpr std::string_view name = "lower_triangular_matvec";
     static constexpr std::array<std::string_view, 2> adjoint_text{"ȳ·xᵀ (lower part, packed)", "Lᵀ·ȳ"};
     using packing = lower_triangular_of<D>;
@@ -70,6 +76,7 @@ struct packed_lower_matvec {
         lower_times(t.data(), v, xd);
         for (std::size_t r = 0; r < D; ++r) yd[r] += t[r];
     }
+    /// \endcond
 };
 
 }  // namespace gradc::rules::arrays
