@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// Adapters to Ceres Solver (2.1; the program links Ceres itself, e.g. `-lceres -lglog`
 /// with Eigen's include path, as gradc's meson.build finds it). Header-only, and not
 /// included by <gradc/gradc.hpp>:

@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// Dynamic-mode tensors from and to Eigen dense objects (Eigen 3.4). Header-only, and not
 /// included by <gradc/gradc.hpp> or <gradc/autograd.hpp>: a program needs Eigen only if it
 /// includes this header.
@@ -46,7 +47,7 @@ namespace gradc {
 struct eigen_view_t {
     explicit eigen_view_t() = default;
 };
-inline constexpr eigen_view_t eigen_view{};
+inline constexpr eigen_view_t eigen_view{};  ///< Asks from_eigen for a view sharing the matrix's memory.
 
 namespace detail {
 

@@ -110,8 +110,8 @@ Tensor eye(std::int64_t n, TensorOptions options = {});
 Tensor eye(std::int64_t n, std::int64_t m, TensorOptions options = {});
 
 /// @}
-/// Seeds the generator used by rand/randn/randint (a 64-bit Mersenne twister with <random>'s
-/// distributions), so a seeded program draws the same numbers for a given standard library.
+/// Seeds the generator used by rand/randn/randint (a 64-bit Mersenne twister with the standard
+/// library's distributions, `<random>`), so a seeded program draws the same numbers for a given standard library.
 void manual_seed(std::uint64_t seed);
 /// Uniform on [0, 1).
 Tensor rand(const Shape& sizes, TensorOptions options = {});

@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// `gradc::autograd::to_dot(tensors)`: the backward graph behind tensors as a Graphviz
 /// picture (DOT syntax), drawn as torchviz's `make_dot` draws PyTorch's:
 ///
@@ -32,7 +33,13 @@ namespace gradc::autograd {
 /// A name for a tensor in the picture.
 using named_tensors = std::vector<std::pair<std::string, Tensor>>;
 
+/// The backward graph that produced `roots`, as Graphviz DOT text, drawn like torchviz:
+/// the tensors asked for (green), one box per Node with its name and hook counts, the
+/// tensors each node saved (orange; named when `names` holds them), and the leaf behind
+/// each AccumulateGrad (blue). Edges point in the forward direction. Never unpacks a
+/// saved tensor (no unpack hook runs). Render with `dot -Tsvg`.
 std::string to_dot(const tensor_list& roots, const named_tensors& names = {});
+/// The backward graph of one tensor (see the list form).
 std::string to_dot(const Tensor& root, const named_tensors& names = {});
 
 }  // namespace gradc::autograd

@@ -163,9 +163,12 @@ public:
     /// autograd/graph_dot.hpp): pre-hooks, post-hooks, tensor hooks on its outputs, and
     /// outputs whose gradient is retained (retain_grad).
     struct HookCounts {
-        std::size_t pre = 0, post = 0, tensor = 0, retained_grads = 0;
+        std::size_t pre = 0;             ///< Pre-hooks (register_prehook).
+        std::size_t post = 0;            ///< Post-hooks (register_hook).
+        std::size_t tensor = 0;          ///< Tensor hooks on the node's outputs.
+        std::size_t retained_grads = 0;  ///< Outputs whose gradient is retained (retain_grad).
     };
-    HookCounts hook_counts() const;
+    HookCounts hook_counts() const;  ///< The node's hooks of each kind, counted now.
     /// Makes output `output_nr`'s gradient accumulate into `t.grad()` whenever this node
     /// runs (Tensor::retain_grad; weakly held: the tensor owns this node). Adding the same
     /// tensor twice is a no-op.

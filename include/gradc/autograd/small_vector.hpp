@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// `SmallVector<T, N>`: a vector whose first N elements live inside the object. Tensor
 /// shapes and strides, a node's edges and the engine's gradient buffers almost always
 /// fit, so creating a tensor or recording an operation on small tensors needs no separate
@@ -28,6 +29,7 @@
 
 namespace gradc {
 
+/// Boost.Container's `small_vector<T, N>` under gradc's name (the class of `gradc::Shape`).
 template <class T, std::size_t N>
 class SmallVector : public boost::container::small_vector<T, N> {
 public:

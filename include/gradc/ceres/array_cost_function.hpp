@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// An array kernel (variables from `gradc::variables(shape...)`) as a `ceres::CostFunction`:
 /// its variables are the natural parameter blocks.
 ///
@@ -128,6 +129,8 @@ public:
         }
     }
 
+    /// Ceres's contract: the residuals, and each Jacobian block that is asked for
+    /// (row-major, residuals × block size; a null `jacobians` or block is skipped).
     bool Evaluate(double const* const* parameters, double* residuals, double** jacobians) const override {
         std::array<const double*, arity> x;
         for (std::size_t v = 0; v < arity; ++v)
@@ -163,7 +166,7 @@ public:
         return true;
     }
 
-    const Kernel& kernel() const { return kernel_; }
+    const Kernel& kernel() const { return kernel_; }  ///< The compiled kernel it evaluates.
 
 private:
     template <std::size_t V, class X>

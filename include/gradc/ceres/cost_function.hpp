@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// A compiled kernel as a `ceres::CostFunction`, sized at compile time like
 /// `ceres::AutoDiffCostFunction`:
 ///
@@ -118,6 +119,8 @@ public:
         if constexpr (sizeof...(Data) == data_count) data_ = {static_cast<double>(data)...};
     }
 
+    /// Ceres's contract: the residuals, and each Jacobian block that is asked for
+    /// (row-major, residuals × block size; a null `jacobians` or block is skipped).
     bool Evaluate(double const* const* parameters, double* residuals, double** jacobians) const override {
         // Entry by entry, not as a copy of a prepared array: each value then goes straight
         // to the register the program reads it from (a copy of the whole array went
@@ -142,7 +145,7 @@ public:
         return true;
     }
 
-    const Kernel& kernel() const { return kernel_; }
+    const Kernel& kernel() const { return kernel_; }  ///< The compiled kernel it evaluates.
 
 private:
     Kernel kernel_;

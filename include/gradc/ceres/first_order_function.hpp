@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// A map-reduce kernel as a `ceres::FirstOrderFunction`, the objective of a
 /// `ceres::GradientProblem`:
 ///
@@ -32,6 +33,8 @@
 
 namespace gradc::ceres {
 
+/// A map-reduce kernel as a `ceres::FirstOrderFunction` for `ceres::GradientProblem`: the
+/// cost Σᵢ f(θ, xᵢ) over the data it holds, and its θ-gradient, from one `k.map_reduce`.
 template <class Kernel, simd::call_option Option = simd::default_arch>
 class first_order_function final : public ::ceres::FirstOrderFunction {
     static constexpr std::size_t parameter_count = Kernel::wrt_count;
@@ -66,6 +69,7 @@ public:
     first_order_function(const first_order_function&) = delete;
     first_order_function& operator=(const first_order_function&) = delete;
 
+    /// Σᵢ f(θ, xᵢ) at θ = `parameters`, and its gradient unless `gradient` is null.
     bool Evaluate(const double* parameters, double* cost, double* gradient) const override {
         const auto r = kernel_.map_reduce(spans_, std::span<const double, parameter_count>(parameters, parameter_count),
                                           option_);
@@ -75,9 +79,9 @@ public:
         return true;
     }
 
-    int NumParameters() const override { return static_cast<int>(parameter_count); }
+    int NumParameters() const override { return static_cast<int>(parameter_count); }  ///< The length of θ.
 
-    const Kernel& kernel() const { return kernel_; }
+    const Kernel& kernel() const { return kernel_; }  ///< The compiled kernel it sums.
 
 private:
     Kernel kernel_;

@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// Which kernels the Ceres adapters take: those `gradc::compile` makes over scalar
 /// variables (`gradc::variables<N>()`), whose arguments are numbers.
 

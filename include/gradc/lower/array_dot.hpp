@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// `gradc::to_dot(k)` for an array kernel: the picture of lower/dot.hpp with one node per
 /// array node whatever its size, as `to_string` prints one line per node
 /// (lower/array_print.hpp). Each node shows its shape; an adjoint edge of an elementwise

@@ -1,4 +1,5 @@
 #pragma once
+/// \file
 /// `gradc::to_dot(kernel)`: a compiled kernel as a Graphviz picture (DOT syntax). The same
 /// nodes and partials as `gradc::to_string(kernel)` (lower/print.hpp), drawn instead of
 /// listed:
