@@ -1,6 +1,7 @@
 // The arguments array kernels take: std::array, std::span, std::vector, Eigen matrices
 // (both storage orders) and maps of them; wrong run-time sizes are a gradc::Error; two
 // calls of gradc::variables give distinct variables.
+#include <cmath>
 #include <span>
 #include <vector>
 
@@ -39,6 +40,28 @@ TEST_CASE("span, vector and Eigen arguments give the std::array result", "[array
     std::array<double, 6> spaced{xv[0], 9, xv[1], 9, xv[2], 9};
     Eigen::Map<const Eigen::Vector3d, 0, Eigen::InnerStride<2>> xs(spaced.data());
     CHECK(k.gradient(wv, bv, xs).value == r.value);
+}
+
+TEST_CASE("gradients map onto Eigen in place, row-major", "[arrays][arguments]") {
+    auto [W, b, x] = gradc::variables(gradc::mat<4, 3>, gradc::vec<4>, gradc::vec<3>);
+    const auto k = gradc::compile(sum(tanh(W * x + b)), gradc::wrt(W, b));
+    const auto wv = filled<12>(-1, 1, 4);
+    const auto bv = filled<4>(-1, 1, 5);
+    const auto xv = filled<3>(-1, 1, 6);
+    const auto r = k.gradient(wv, bv, xv);
+    Eigen::Map<const Eigen::Matrix<double, 4, 3, Eigen::RowMajor>> gW(std::get<0>(r.gradient).data());
+    Eigen::Map<const Eigen::Vector4d> gb(std::get<1>(r.gradient).data());
+    CHECK(gW.data() == std::get<0>(r.gradient).data());  // a view, not a copy
+    // Closed form: d/db_i = 1 − tanh²(u_i), d/dW_ij = (1 − tanh²(u_i))·x_j, u = W x + b.
+    Eigen::Map<const Eigen::Matrix<double, 4, 3, Eigen::RowMajor>> We(wv.data());
+    Eigen::Map<const Eigen::Vector3d> xe(xv.data());
+    for (int i = 0; i < 4; ++i) {
+        double u = bv[std::size_t(i)];
+        for (int j = 0; j < 3; ++j) u += We(i, j) * xe(j);
+        const double s = 1 - std::tanh(u) * std::tanh(u);
+        CHECK(gb(i) == Approx(s).epsilon(1e-14));
+        for (int j = 0; j < 3; ++j) CHECK(gW(i, j) == Approx(s * xe(j)).epsilon(1e-14));
+    }
 }
 
 TEST_CASE("a wrong run-time size is a gradc::Error naming the argument", "[arrays][arguments]") {
