@@ -18,15 +18,7 @@
 #include <gradc/ceres.hpp>
 #include <gradc/gradc.hpp>
 
-// Ceres's way: a functor templated on its scalar type, differentiated with Jets.
-struct exponential_residual {
-    double x, y;
-    template <class T>
-    bool operator()(const T* const m, const T* const c, T* residual) const {
-        residual[0] = y - exp(m[0] * x + c[0]);
-        return true;
-    }
-};
+#include "curve_fit.hpp"
 
 namespace {
 
@@ -57,15 +49,9 @@ double evaluate_time(const std::vector<ceres::CostFunction*>& blocks, double m, 
 }  // namespace
 
 int main() {
-    // Data as in the tutorial: m = 0.3, c = 0.1, x in [0, 5), Gaussian noise of 0.2.
-    const double true_m = 0.3, true_c = 0.1;
-    std::mt19937_64 rng(2026);
-    std::normal_distribution<double> noise(0.0, 0.2);
-    std::vector<double> xs, ys;
-    for (int i = 0; i < 67; ++i) {
-        xs.push_back(0.075 * i);
-        ys.push_back(std::exp(true_m * xs.back() + true_c) + noise(rng));
-    }
+    const curve_fit_points points;
+    const std::vector<double>&xs = points.xs, &ys = points.ys;
+    const double true_m = curve_fit_points::true_m, true_c = curve_fit_points::true_c;
 
     // gradc's residual: the data x and y are the variables outside wrt(m, c), given per
     // residual block; make_cost_function<1, 1> makes m and c two parameter blocks of one.

@@ -30,31 +30,12 @@
 #include <gradc/ceres.hpp>
 #include <gradc/gradc.hpp>
 
+#include "../../examples/curve_fit.hpp"
+
 namespace {
 
-struct exponential_residual {
-    double x, y;
-    template <class T>
-    bool operator()(const T* const m, const T* const c, T* residual) const {
-        residual[0] = y - exp(m[0] * x + c[0]);
-        return true;
-    }
-};
-
-struct curve_data {
-    std::vector<double> xs, ys;
-    curve_data() {
-        std::mt19937_64 rng(2026);
-        std::normal_distribution<double> noise(0.0, 0.2);
-        for (int i = 0; i < 67; ++i) {
-            xs.push_back(0.075 * i);
-            ys.push_back(std::exp(0.3 * xs.back() + 0.1) + noise(rng));
-        }
-    }
-};
-
-const curve_data& curve() {
-    static const curve_data d;
+const curve_fit_points& curve() {
+    static const curve_fit_points d;
     return d;
 }
 

@@ -13,25 +13,13 @@
 #include <gradc/autograd/node.hpp>
 #include <gradc/autograd/saved_variable.hpp>
 #include <gradc/autograd/tensor_impl.hpp>
+#include <gradc/graphviz.hpp>
 
 namespace gradc::autograd {
 
 namespace {
 
-std::string quoted(std::string_view text) {
-    std::string out = "\"";
-    for (const char ch : text) {
-        if (ch == '"' || ch == '\\') {
-            out += '\\';
-            out += ch;
-        } else if (ch == '\n') {
-            out += "\\n";
-        } else {
-            out += ch;
-        }
-    }
-    return out + "\"";
-}
+using gradc::detail::dot_quoted;
 
 // "[2, 3] float64", as torchviz labels tensors (shape, then dtype).
 std::string shape_and_dtype(const Tensor& t) {
@@ -90,13 +78,13 @@ private:
     void draw_root(std::size_t i, const Tensor& t) {
         const std::string id = "out" + std::to_string(i);
         if (!t.defined()) {
-            out_ += "  " + id + " [label=" + quoted("output " + std::to_string(i) + "\nundefined") +
+            out_ += "  " + id + " [label=" + dot_quoted("output " + std::to_string(i) + "\nundefined") +
                     ", fillcolor=darkolivegreen1];\n";
             return;
         }
         std::string note;
         if (!t.grad_fn() && !t.requires_grad()) note = "\n(no graph: does not require grad)";
-        out_ += "  " + id + " [label=" + quoted(tensor_label(t, "output " + std::to_string(i)) + note) +
+        out_ += "  " + id + " [label=" + dot_quoted(tensor_label(t, "output " + std::to_string(i)) + note) +
                 ", fillcolor=darkolivegreen1];\n";
         if (const auto& fn = t.grad_fn()) {
             out_ += "  " + id_of(fn) + " -> " + id + ";\n";
@@ -112,7 +100,7 @@ private:
         const std::string label = node->name() + count_line("pre-hooks", hooks.pre) + count_line("post-hooks", hooks.post) +
                                   count_line("tensor hooks", hooks.tensor) +
                                   count_line("retain_grad", hooks.retained_grads);
-        out_ += "  " + id + " [label=" + quoted(label) + ", fillcolor=lightgrey];\n";
+        out_ += "  " + id + " [label=" + dot_quoted(label) + ", fillcolor=lightgrey];\n";
         if (const auto* acc = dynamic_cast<const AccumulateGrad*>(node.get())) draw_leaf(id, acc->variable());
         draw_saved(id, node);
         for (const Edge& e : node->next_edges())
@@ -128,7 +116,7 @@ private:
                      count_line("post-accumulate-grad hooks", meta->post_accumulate_grad_hooks.size());
         }
         const std::string id = node_id + "_leaf";
-        out_ += "  " + id + " [label=" + quoted(label) + ", fillcolor=lightblue];\n";
+        out_ += "  " + id + " [label=" + dot_quoted(label) + ", fillcolor=lightblue];\n";
         out_ += "  " + id + " -> " + node_id + ";\n";
     }
 
@@ -156,7 +144,7 @@ private:
                 }
             }
             const std::string id = node_id + "_s" + std::to_string(k);
-            out_ += "  " + id + " [label=" + quoted(title + "\n" + what) + ", fillcolor=orange];\n";
+            out_ += "  " + id + " [label=" + dot_quoted(title + "\n" + what) + ", fillcolor=orange];\n";
             out_ += "  " + id + " -> " + node_id + " [style=dotted, arrowhead=none];\n";
         }
     }

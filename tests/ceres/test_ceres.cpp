@@ -23,15 +23,16 @@
 #include <gradc/ceres.hpp>
 #include <gradc/gradc.hpp>
 
+#include "../../examples/curve_fit.hpp"
 #include "approx.hpp"
 
 using gradc::test::is_close_to;
 
 namespace {
 
-// The residual of Ceres's curve-fitting tutorial, y - exp(m·x + c), written once for Ceres's
-// Jets (one block of two parameters, and two blocks of one).
-struct exponential_residual {
+// The residual of Ceres's curve-fitting tutorial, y - exp(m·x + c), for Ceres's Jets with
+// one block of two parameters (the form with two blocks of one is examples/curve_fit.hpp's).
+struct exponential_residual_one_block {
     double x, y;
     template <class T>
     bool operator()(const T* mc, T* r) const {
@@ -39,14 +40,7 @@ struct exponential_residual {
         return true;
     }
 };
-struct exponential_residual_split {
-    double x, y;
-    template <class T>
-    bool operator()(const T* m, const T* c, T* r) const {
-        r[0] = y - exp(m[0] * x + c[0]);
-        return true;
-    }
-};
+using exponential_residual_split = ::exponential_residual;
 
 // Three residuals of three parameters in blocks of two and one, with the data a and b:
 // more residuals than parameters in one block, and a residual that ignores a block.
@@ -172,7 +166,8 @@ TEST_CASE("cost_function: the exponential residual matches AutoDiffCostFunction 
     for (const auto& [xi, yi] : {std::array{0.5, 2.0}, std::array{-1.25, 0.3}, std::array{3.0, 7.5}}) {
         const auto one_block = gradc::ceres::make_cost_function(k, xi, yi);
         static_assert(std::is_same_v<decltype(one_block)::element_type, gradc::ceres::cost_function<std::remove_cvref_t<decltype(k)>, 2>>);
-        const ceres::AutoDiffCostFunction<exponential_residual, 1, 2> ref_one(new exponential_residual{xi, yi});
+        const ceres::AutoDiffCostFunction<exponential_residual_one_block, 1, 2> ref_one(
+            new exponential_residual_one_block{xi, yi});
         check_against_autodiff(*one_block, ref_one, {{0.3, 0.1}});
 
         const auto two_blocks = gradc::ceres::make_cost_function<1, 1>(k, xi, yi);
@@ -223,7 +218,9 @@ TEST_CASE("cost_function: a ceres::Problem owns it and fits the exponential curv
         const double xi = 0.1 * i, yi = std::exp(0.3 * xi + 0.1) + noise(rng);
         gradc_problem.AddResidualBlock(gradc::ceres::make_cost_function(k, xi, yi).release(), nullptr, gradc_mc);
         ceres_problem.AddResidualBlock(
-            new ceres::AutoDiffCostFunction<exponential_residual, 1, 2>(new exponential_residual{xi, yi}), nullptr,
+            new ceres::AutoDiffCostFunction<exponential_residual_one_block, 1, 2>(
+                new exponential_residual_one_block{xi, yi}),
+            nullptr,
             ceres_mc);
     }
     ceres::Solver::Options options;

@@ -28,6 +28,7 @@
 
 #include <gradc/array_kernel.hpp>
 #include <gradc/lower/array_arguments.hpp>
+#include <gradc/lower/data_variables.hpp>
 
 namespace gradc::ceres {
 
@@ -58,13 +59,7 @@ struct array_layout {
     }();
     /// The data variables in variable order, and where each variable's entries start in
     /// the data buffer.
-    static constexpr std::array<std::size_t, data_count> data_variables = [] {
-        std::array<std::size_t, data_count> d{};
-        std::size_t at = 0;
-        for (std::size_t v = 0; v < arity; ++v)
-            if (block_of[v] == not_a_block) d[at++] = v;
-        return d;
-    }();
+    static constexpr const auto& data_variables = lower::data_variables<Kernel>;
     static constexpr std::array<std::size_t, arity> data_offset = [] {
         std::array<std::size_t, arity> o{};
         std::size_t at = 0;

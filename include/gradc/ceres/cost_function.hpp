@@ -36,6 +36,7 @@
 
 #include <gradc/ceres/array_cost_function.hpp>
 #include <gradc/ceres/scalar_kernel.hpp>
+#include <gradc/lower/data_variables.hpp>
 
 namespace gradc::ceres {
 
@@ -62,10 +63,6 @@ struct block_layout {
 /// speak of neither the kernel nor its wrt variables.
 template <int Expected, int Got>
 struct block_sizes_add_up {
-    static constexpr bool value = Expected == Got;
-};
-template <std::size_t Expected, std::size_t Got>
-struct data_count_matches {
     static constexpr bool value = Expected == Got;
 };
 
@@ -96,24 +93,15 @@ class cost_function final
     static constexpr std::size_t data_count = arity - parameter_count;
 
     /// The kernel's variables that are data (not in wrt), in variable order.
-    static constexpr std::array<std::size_t, data_count> data_variables = [] {
-        std::array<std::size_t, data_count> d{};
-        std::size_t at = 0;
-        for (std::size_t v = 0; v < arity; ++v) {
-            bool is_parameter = false;
-            for (std::size_t j = 0; j < parameter_count; ++j) is_parameter = is_parameter || Kernel::wrt_variables[j] == v;
-            if (!is_parameter) d[at++] = v;
-        }
-        return d;
-    }();
+    static constexpr const auto& data_variables = lower::data_variables<Kernel>;
 
 public:
     /// The data: one number per variable not in wrt(...), in variable order.
     template <class... Data>
     explicit cost_function(const Kernel& k, const Data&... data) : kernel_(k) {
-        static_assert(detail::data_count_matches<data_count, sizeof...(Data)>::value,
+        static_assert(detail::data_argument_count<data_count, sizeof...(Data)>::value,
                       "gradc::ceres::cost_function: give one number per kernel variable not in wrt(...), in "
-                      "variable order (see data_count_matches<expected, got> below)");
+                      "variable order (see data_argument_count<expected, got> below)");
         static_assert((std::is_arithmetic_v<Data> && ...),
                       "gradc::ceres::cost_function: the data of a residual block are numbers");
         if constexpr (sizeof...(Data) == data_count) data_ = {static_cast<double>(data)...};

@@ -6,6 +6,7 @@
 /// node is labelled with the rule's partial (applied entry by entry), one of an array
 /// operation with the product it adds (`ȳ·xᵀ`).
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <string>
@@ -36,7 +37,8 @@ struct array_dot {
             label = node_name("v", I) + " = " + apply_text(Node{}) + "\n" + shape_text(L.shape[I]);
             dot_data_edges<I>(Node{}, out);
         }
-        const bool wrt = traits::kind == lower::node_kind::variable && dot_contains(Program::wrt_variables, traits::variable);
+        const bool wrt = traits::kind == lower::node_kind::variable &&
+                         std::ranges::find(Program::wrt_variables, traits::variable) != Program::wrt_variables.end();
         out = dot_node(node_name("v", I), label, traits::kind, wrt, L.live[I]) + out;
     }
 

@@ -18,6 +18,7 @@
 ///
 /// Render with `dot -Tsvg kernel.dot -o kernel.svg` (docs/static.md, "Pictures").
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <string>
@@ -25,26 +26,13 @@
 #include <utility>
 #include <vector>
 
+#include <gradc/graphviz.hpp>
 #include <gradc/lower/kernel.hpp>
 #include <gradc/lower/print.hpp>
 
 namespace gradc {
 
 namespace detail {
-
-/// `text` as a DOT string literal (a line break as DOT's `\n`).
-inline std::string dot_quoted(std::string_view text) {
-    std::string out = "\"";
-    for (const char ch : text) {
-        if (ch == '\n') {
-            out += "\\n";
-            continue;
-        }
-        if (ch == '"' || ch == '\\') out += '\\';
-        out += ch;
-    }
-    return out + "\"";
-}
 
 /// The nodes a condition reads (a test's operands are nodes or further tests).
 template <class Operand>
@@ -138,13 +126,6 @@ inline std::string dot_output(std::size_t m, std::size_t node, bool live) {
     return out;
 }
 
-template <std::size_t N>
-bool dot_contains(const std::array<std::size_t, N>& list, std::size_t value) {
-    for (std::size_t v : list)
-        if (v == value) return true;
-    return false;
-}
-
 template <class Program, class Literals>
 std::string dot_program(const Literals& literals) {
     constexpr auto& desc = Program::desc;
@@ -153,7 +134,8 @@ std::string dot_program(const Literals& literals) {
     std::string out = "  // primal nodes, data edges (operand -> operation), outputs\n";
     for (std::size_t i = 0; i < Program::size; ++i)
         out += dot_node(node_name("v", i), node_name("v", i) + " = " + texts[i].primal, desc[i].kind,
-                        desc[i].kind == lower::node_kind::variable && dot_contains(Program::wrt_variables, desc[i].variable),
+                        desc[i].kind == lower::node_kind::variable &&
+                            std::ranges::find(Program::wrt_variables, desc[i].variable) != Program::wrt_variables.end(),
                         live.live[i]);
     dot_all_data_edges<typename Program::nodes>::add(out);
     for (std::size_t m = 0; m < Program::output_count; ++m)

@@ -21,6 +21,7 @@
 #include <utility>
 
 #include <gradc/lower/array_arguments.hpp>
+#include <gradc/lower/data_variables.hpp>
 #include <gradc/lower/array_program.hpp>
 #include <gradc/lower/array_results.hpp>
 #include <gradc/parallel/reduce.hpp>
@@ -49,11 +50,7 @@ auto array_map_reduce(const Kernel& k, const Data& data, const Theta& theta, int
     constexpr std::size_t W = Kernel::wrt_entries;
     constexpr std::size_t arity = Kernel::arity;
     // Where each variable comes from: its position among the wrt variables or the data.
-    static constexpr auto is_parameter = [] {
-        std::array<bool, arity> p{};
-        for (std::size_t j = 0; j < Kernel::wrt_count; ++j) p[Kernel::wrt_variables[j]] = true;
-        return p;
-    }();
+    static constexpr const auto& is_parameter = lower::is_wrt_variable<Kernel>;
     static constexpr auto data_offset = [] {
         std::array<std::size_t, arity> o{};
         std::size_t at = 0;

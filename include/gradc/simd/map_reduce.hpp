@@ -12,6 +12,7 @@
 #include <cstddef>
 #include <utility>
 
+#include <gradc/lower/data_variables.hpp>
 #include <gradc/lower/map_reduce_split.hpp>
 #include <gradc/lower/results.hpp>
 #include <gradc/parallel/reduce.hpp>
@@ -42,11 +43,7 @@ struct data_layout {
         }
         return p;
     }();
-    static constexpr std::array<bool, arity> is_parameter = [] {
-        std::array<bool, arity> p{};
-        for (std::size_t j = 0; j < parameter_count; ++j) p[Kernel::wrt_variables[j]] = true;
-        return p;
-    }();
+    static constexpr const std::array<bool, arity>& is_parameter = lower::is_wrt_variable<Kernel>;
 };
 
 inline constexpr std::size_t block = 256;
