@@ -7,6 +7,7 @@
 #include <gradc/autograd/node.hpp>
 #include <gradc/autograd/tensor_impl.hpp>
 
+#include "graph_task.hpp"
 #include "internal.hpp"
 
 namespace gradc::autograd {
@@ -35,17 +36,17 @@ tensor_list AccumulateGrad::apply(tensor_list&& grad_outputs) {
     return {};
 }
 
+std::unique_lock<std::mutex> AccumulateGrad::lock_grad(const Tensor& variable) {
+    // Recording the sum (create_graph) may take the lock of a leaf among its operands,
+    // never a non-leaf's own.
+    if (variable.is_leaf() && variable.requires_grad())
+        return std::unique_lock<std::mutex>(grad_accumulator(variable)->mutex());
+    return std::unique_lock<std::mutex>(variable.unsafeGetTensorImpl()->meta().mutex);
+}
+
 void AccumulateGrad::accumulate(const Tensor& variable, const Tensor& new_grad) {
-    if (variable.is_leaf() && variable.requires_grad()) {
-        auto acc = grad_accumulator(variable);
-        std::lock_guard<std::mutex> lock(acc->mutex());
-        accumulate_unlocked(variable, new_grad);
-    } else {
-        // Recording the sum (create_graph) may take the lock of a leaf among its operands,
-        // never this non-leaf's.
-        std::lock_guard<std::mutex> lock(variable.unsafeGetTensorImpl()->meta().mutex);
-        accumulate_unlocked(variable, new_grad);
-    }
+    auto lock = lock_grad(variable);
+    accumulate_unlocked(variable, new_grad);
 }
 
 void AccumulateGrad::accumulate_unlocked(const Tensor& variable, const Tensor& new_grad) {
@@ -56,12 +57,22 @@ void AccumulateGrad::accumulate_unlocked(const Tensor& variable, const Tensor& n
         throw Error("gradc: AccumulateGrad: the .grad() of the leaf " + detail::describe(variable) + " has shape " +
                     shape_string(grad.sizes()) + "; expected the leaf's shape " + shape_string(variable.sizes()) +
                     " (assign a gradient of that shape, or an undefined Tensor, to mutable_grad())");
+    // Inside a pass, what the sum replaces is kept until the pass ends (roll_back_gradients).
+    GraphTask* task = running_graph_task();
+    const bool in_place = grad.defined() && !GradMode::is_enabled();
+    GradUndo undo;
+    if (task) {
+        undo.variable = variable;
+        undo.previous = grad;
+        if (in_place) {
+            undo.old_values = detail::copy_as(grad, grad.dtype());
+            undo.old_version = grad.unsafeGetTensorImpl()->version->current();
+        }
+    }
     if (GradMode::is_enabled()) {
         // create_graph: keep the gradient's own history so it can be differentiated.
         grad = grad.defined() ? grad + new_grad : new_grad;
-        return;
-    }
-    if (!grad.defined()) {
+    } else if (!grad.defined()) {
         // The incoming gradient may alias a tensor the user holds: keep it only when
         // nothing else refers to it or its storage (the usual case), else copy it.
         const auto& impl = new_grad.impl();
@@ -74,6 +85,29 @@ void AccumulateGrad::accumulate_unlocked(const Tensor& variable, const Tensor& n
         detail::add_into(grad, new_grad);
         grad.unsafeGetTensorImpl()->version->bump();
     }
+    if (task) {
+        undo.written = grad;
+        if (in_place) undo.new_version = grad.unsafeGetTensorImpl()->version->current();
+        task->grad_undo.push_back(std::move(undo));
+    }
+}
+
+// The cost of being able to: a pass that sums into an existing .grad() copies it first.
+void roll_back_gradients(GraphTask& task) noexcept {
+    for (auto it = task.grad_undo.rbegin(); it != task.grad_undo.rend(); ++it) {
+        auto lock = AccumulateGrad::lock_grad(it->variable);
+        Tensor& grad = it->variable.mutable_grad();
+        if (grad.impl() != it->written.impl()) continue;  // replaced by the user or another pass
+        if (!it->old_values.defined()) {
+            grad = it->previous;
+            continue;
+        }
+        auto& version = grad.unsafeGetTensorImpl()->version->version;
+        if (version.load(std::memory_order_relaxed) != it->new_version) continue;  // another pass added to it
+        detail::copy_into(grad, it->old_values);
+        version.store(it->old_version, std::memory_order_relaxed);
+    }
+    task.grad_undo.clear();
 }
 
 std::shared_ptr<Node> grad_accumulator(const Tensor& leaf) {

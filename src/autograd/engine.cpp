@@ -187,9 +187,16 @@ void execute(GraphTask& task, const std::vector<Edge>& roots, const tensor_list&
     AutoGradMode mode(task.create_graph);
     CurrentTask current(task);
     ReadyQueue ready = prepare_dependencies(task, roots, root_grads);
-    run_ready_nodes(task, ready);
+    try {
+        run_ready_nodes(task, ready);
+    } catch (...) {
+        roll_back_gradients(task);
+        throw;
+    }
     finish(task);
 }
+
+GraphTask* running_graph_task() { return current_task; }
 
 std::uint64_t current_graph_task_id() { return current_task ? current_task->id : 0; }
 

@@ -31,6 +31,17 @@ struct NodeTask {
     tensor_list buffer;
 };
 
+/// What a pass's sum into `variable.grad()` replaced, so that a pass that fails part way
+/// can put it back ("leaves nothing half-modified").
+struct GradUndo {
+    Tensor variable;
+    Tensor written;     // the .grad() tensor the sum left (the same one for a sum in place)
+    Tensor previous;    // the .grad() before: undefined, or the tensor a new one replaced
+    Tensor old_values;  // a sum in place: a copy of the values before, and the versions
+    std::uint32_t old_version = 0;
+    std::uint32_t new_version = 0;
+};
+
 /// What a backward pass is asked to do.
 struct GraphTaskOptions {
     bool keep_graph = false;    // retain_graph: keep the saved tensors for another pass
@@ -59,7 +70,16 @@ struct GraphTask {
     std::unordered_map<Node*, std::vector<std::pair<std::uint32_t, std::size_t>>> captures;
     tensor_list captured;
     std::vector<std::function<void()>> callbacks;  // queue_callback
+    std::vector<GradUndo> grad_undo;  // every sum into a .grad() so far, in order
 };
+
+/// The pass running on this thread (the innermost, if a hook started one), or null.
+GraphTask* running_graph_task();
+
+/// After a node of the pass failed: puts back, newest first, every `.grad()` the pass had
+/// summed into (its values and version counter, or the tensor it replaced). A `.grad()`
+/// that another pass or the user changed meanwhile is left as it is.
+void roll_back_gradients(GraphTask& task) noexcept;
 
 /// Runs the pass: the gradients `root_grads` enter the graph along `roots` (which keep
 /// the root nodes alive), every reachable node runs once when all its gradients have

@@ -288,6 +288,35 @@ std::vector<BadInput> dynamic_table() {
                      auto y = BadCountGrad::apply(x);
                      return Scene{{x}, [y] { y.sum().backward(); }};
                  }, {"BadCountGradBackward returned an incorrect number of gradients", "expected 1, got 2"}});
+    // ---- failures after some leaves' gradients were computed --------------------------
+    // x's AccumulateGrad is recorded after the failing node, so it runs first (newest
+    // first): the pass fails after x's gradient is known; it must not reach x.grad().
+    t.push_back({"a custom backward that throws after a leaf's gradient was computed", [] {
+                     auto w = leaf_with_grad();
+                     auto failing = ThrowingGrad::apply(w);
+                     auto x = leaf_with_grad();
+                     auto s = (x * 3.0).sum() + failing.sum();
+                     return Scene{{x, w}, [s] { s.backward(); }};
+                 }, {"custom backward failed"}, Thrower::user});
+    t.push_back({"a tensor hook that throws after a retained non-leaf's gradient was computed", [] {
+                     auto w = leaf_with_grad();
+                     auto failing = w * 2.0;
+                     failing.register_hook([](const Tensor&) -> Tensor { throw UserFailure("hook failed"); });
+                     auto x = leaf_with_grad();
+                     auto r = x * 3.0;
+                     r.retain_grad();
+                     auto s = r.sum() + failing.sum();
+                     return Scene{{x, w, r}, [s] { s.backward(); }};
+                 }, {"hook failed"}, Thrower::user});
+    t.push_back({"backward(inputs=...) failing after a retained target's gradient was summed", [] {
+                     auto w = leaf_with_grad();
+                     auto failing = ThrowingGrad::apply(w);
+                     auto x = leaf_with_grad();
+                     auto r = x * 3.0;
+                     r.retain_grad();
+                     auto s = (r * r).sum() + failing.sum();
+                     return Scene{{x, w, r}, [s, r, w] { s.backward({}, std::nullopt, false, {r, w}); }};
+                 }, {"custom backward failed"}, Thrower::user});
     return t;
 }
 
@@ -338,4 +367,33 @@ TEST_CASE("dynamic mode: after a failed pass the same graph still gives the righ
     fail = false;
     s.backward();
     CHECK(values(x.grad()) == std::vector<double>{3.0, 3.0});
+}
+
+TEST_CASE("dynamic mode: a post-accumulate-grad hook that throws fails the pass, which puts back its sums",
+          "[autograd][bad_input]") {
+    // The hook runs right after its leaf's sum (the notes' firing order), so that sum is
+    // made when it throws; the failed pass puts it back, and the other leaf's AccumulateGrad
+    // never runs. A leaf with an earlier gradient gets back its own tensor, values and version.
+    auto z = gradc::tensor({3.0}, gradc::requires_grad());
+    auto x = gradc::tensor({1.0, 2.0}, gradc::requires_grad());
+    x.mutable_grad() = gradc::tensor({5.0, 5.0});  // not by a pass: its AccumulateGrad is made below
+    const Tensor x_grad = x.grad();
+    const auto x_grad_version = x_grad._version();
+    int hooks_run = 0;
+    z.register_post_accumulate_grad_hook([&](const Tensor&) { ++hooks_run; });
+    x.register_post_accumulate_grad_hook([&](const Tensor& leaf) {
+        ++hooks_run;
+        CHECK(values(leaf.grad()) == std::vector<double>{7.0, 7.0});
+        throw UserFailure("post-accumulate hook failed");
+    });
+    // x's AccumulateGrad is the newest node (registering a hook makes it), so it runs first.
+    auto z_part = (z * z).sum();  // recorded in this order (the operands of + are not sequenced)
+    auto x_part = (x * 2.0).sum();
+    auto s = z_part + x_part;
+    CHECK_THROWS_MATCHES(s.backward(), UserFailure, Catch::Matchers::Message("post-accumulate hook failed"));
+    CHECK(hooks_run == 1);
+    CHECK(x.grad().impl() == x_grad.impl());
+    CHECK(values(x.grad()) == std::vector<double>{5.0, 5.0});
+    CHECK(x.grad()._version() == x_grad_version);
+    CHECK_FALSE(z.grad().defined());
 }

@@ -26,6 +26,7 @@
 namespace gradc::autograd {
 
 class Node;
+struct GraphTask;
 
 /// Where a gradient flows: input `input_nr` of node `function`. An edge without a
 /// function leads nowhere (the input did not require grad).
@@ -238,8 +239,12 @@ public:
     static void accumulate(const Tensor& variable, const Tensor& new_grad);
 
 private:
+    // A pass that fails puts back the gradients it had summed (engine.cpp).
+    friend void roll_back_gradients(GraphTask& task) noexcept;
     // The sum itself; the caller holds the lock above.
     static void accumulate_unlocked(const Tensor& variable, const Tensor& new_grad);
+    // The lock that guards `variable.grad()` (see accumulate).
+    static std::unique_lock<std::mutex> lock_grad(const Tensor& variable);
     Tensor variable_;
 };
 
