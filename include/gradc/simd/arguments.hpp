@@ -8,7 +8,8 @@
 /// `std::vector`s and `std::array`s that users hold their points in. Its length is checked
 /// at run time, so a wrong count is a `std::invalid_argument` naming the argument, like a
 /// wrong span length. An output list is written through its entries: a list of spans of
-/// non-const values, or a non-const list of vectors.
+/// non-const values, or a non-const list of vectors. The read arguments may also be
+/// tuples of spans and `gradc::broadcast(x)` (simd/point_inputs.hpp).
 
 #include <array>
 #include <cstddef>

@@ -270,7 +270,8 @@ void run_points(std::size_t n, const point_inputs<T, K, Mask>& in, const std::ar
         using B = xsimd::batch<T, A>;
         std::array<B, I::fixed_count> fixed;
         for (std::size_t e = 0; e < I::fixed_count; ++e) fixed[e] = B(in.fixed[e]);
-        run_batches<A>(n, in.per_point, out, [&](const std::array<B, I::per_point_count>& p) {
+        // f is held by value, as run_batches holds it: a copy per chunk of points.
+        run_batches<A>(n, in.per_point, out, [&fixed, f](const std::array<B, I::per_point_count>& p) mutable {
             const auto slot = [&]<std::size_t k>(std::integral_constant<std::size_t, k>) -> const B& {
                 if constexpr (Mask[k]) return p[I::index[k]];
                 else return fixed[I::index[k]];
