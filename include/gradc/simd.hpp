@@ -8,10 +8,12 @@
 #include <gradc/lower.hpp>
 #include <gradc/simd/arguments.hpp>
 #include <gradc/simd/batch_interface.hpp>
+#include <gradc/simd/broadcast.hpp>
 #include <gradc/simd/config.hpp>
 #include <gradc/simd/dispatch.hpp>
 #include <gradc/simd/map_reduce.hpp>
 #include <gradc/simd/math.hpp>
+#include <gradc/simd/point_inputs.hpp>
 #include <gradc/simd/second_order_interface.hpp>
 #include <gradc/simd/second_order_sweeps.hpp>
 #include <gradc/simd/sweeps.hpp>

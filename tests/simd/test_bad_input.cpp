@@ -1,7 +1,8 @@
 // Bad input to the static mode at run time, one table: every row calls an entry point
 // that takes run-time sizes (the batch calls, second-order batch calls and map-reduce of
 // scalar kernels; the one-point calls, batch calls and map-reduce of array kernels) with
-// the wrong thing: spans of different lengths, a wrong number of spans, an empty list of
+// the wrong thing: spans of different lengths (also beside variables given by
+// gradc::broadcast), a wrong number of spans, an empty list of
 // spans, outputs that overlap each other or overlap an input shifted, a wrong number of
 // parameters, array arguments of the wrong size. Each must throw the documented type
 // (std::invalid_argument for batch arguments, gradc::Error for array arguments) with a
@@ -18,6 +19,7 @@
 #include <span>
 #include <stdexcept>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include <catch2/catch.hpp>
@@ -140,6 +142,49 @@ std::vector<BadInput> static_table() {
                      k.hvp_batch(in2{s.a, s.b}, in2{s.c, std::span<const double>(s.big).subspan(2, n)},
                                  std::span<double>(s.values), out2{s.g1, s.g2}, out2{s.g3, std::span<double>(s.big).first(n)});
                  }, I, {"gradc hvp_batch:", "`hvp_out[1]` overlaps `v_in[1]`"}});
+    // ---- broadcast arguments (the tuple form) -------------------------------------------
+    t.push_back({"value_batch: a broadcast variable beside a short span, and values for 20 points", [ll](Buffers& s) {
+                     ll.value_batch(std::tuple{std::span<const double>(s.a), gradc::broadcast(0.5),
+                                               std::span<const double>(s.b).first(n - 1)},
+                                    std::span<double>(s.values));
+                 }, I, {"gradc value_batch:", "`in[2]`", "19 entries", "expected 20", "as many as `in[0]`"}});
+    t.push_back({"gradient_batch: the values one short of the span beside a broadcast", [k](Buffers& s) {
+                     k.gradient_batch(std::tuple{gradc::broadcast(0.5), std::span<const double>(s.b)},
+                                      std::span<double>(s.values).first(n - 1), out2{s.g1, s.g2});
+                 }, I, {"gradc gradient_batch:", "`values`", "19 entries", "expected 20"}});
+    t.push_back({"gradient_batch: a gradient span long, the points counted from in[1]", [k](Buffers& s) {
+                     k.gradient_batch(std::tuple{gradc::broadcast(0.5), std::span<const double>(s.b)},
+                                      std::span<double>(s.values), out2{s.g1, std::span<double>(s.big).first(n + 1)});
+                 }, I, {"gradc gradient_batch:", "`grad[1]`", "21 entries", "expected 20", "as many as `in[1]`"}});
+    t.push_back({"gradient_batch: a gradient over the span beside a broadcast, shifted", [k](Buffers& s) {
+                     k.gradient_batch(std::tuple{gradc::broadcast(0.5), std::span<const double>(s.big).subspan(2, n)},
+                                      std::span<double>(s.values), out2{s.g1, std::span<double>(s.big).first(n)});
+                 }, I, {"gradc gradient_batch:", "`grad[1]` overlaps `in[1]`"}});
+    t.push_back({"jvp_batch: a short tangent beside a broadcast one", [two](Buffers& s) {
+                     two.jvp_batch(std::tuple{gradc::broadcast(0.5), std::span<const double>(s.b)},
+                                   std::tuple{std::span<const double>(s.c).first(n - 1), gradc::broadcast(1.0)},
+                                   out2{s.values, s.g1}, out2{s.g2, s.g3});
+                 }, I, {"gradc jvp_batch:", "`tangents_in[0]`", "19 entries", "expected 20", "as many as `in[1]`"}});
+    t.push_back({"jvp_batch: every variable broadcast, the tangents of different lengths", [two](Buffers& s) {
+                     two.jvp_batch(std::tuple{gradc::broadcast(0.5), gradc::broadcast(2.0)},
+                                   std::tuple{std::span<const double>(s.c), std::span<const double>(s.a).first(4)},
+                                   out2{s.values, s.g1}, out2{s.g2, s.g3});
+                 }, I, {"gradc jvp_batch:", "`tangents_in[1]`", "4 entries", "expected 20", "as many as `tangents_in[0]`"}});
+    t.push_back({"vjp_batch: a short weight beside a broadcast one", [two](Buffers& s) {
+                     two.vjp_batch(in2{s.a, s.b}, std::tuple{gradc::broadcast(1.0), std::span<const double>(s.c).first(3)},
+                                   out2{s.g1, s.g2});
+                 }, I, {"gradc vjp_batch:", "`weights[1]`", "3 entries", "expected 20"}});
+    t.push_back({"hessian_batch: a short span after a broadcast", [ll](Buffers& s) {
+                     ll.hessian_batch(std::tuple{std::span<const double>(s.a), gradc::broadcast(0.5),
+                                                 std::span<const double>(s.b).first(n - 1)},
+                                      std::span<double>(s.values), out2{s.g1, s.g2},
+                                      std::array<std::span<double>, 3>{s.g3, s.c, std::span<double>(s.big).first(n)});
+                 }, I, {"gradc hessian_batch:", "`in[2]`", "19 entries", "expected 20"}});
+    t.push_back({"hvp_batch: a broadcast direction and a short one", [k](Buffers& s) {
+                     k.hvp_batch(std::tuple{gradc::broadcast(0.5), std::span<const double>(s.b)},
+                                 std::tuple{gradc::broadcast(1.0), std::span<const double>(s.c).first(n - 2)},
+                                 std::span<double>(s.values), out2{s.g1, s.g2}, out2{s.g3, std::span<double>(s.big).first(n)});
+                 }, I, {"gradc hvp_batch:", "`v_in[1]`", "18 entries", "expected 20"}});
     // ---- map_reduce -------------------------------------------------------------------
     t.push_back({"map_reduce: three parameters for two", [ll](Buffers& s) {
                      (void)ll.map_reduce(std::array<std::span<const double>, 1>{s.c}, std::vector{0.0, 1.0, 2.0});

@@ -8,7 +8,8 @@
 /// `std::vector`s and `std::array`s that users hold their points in. Its length is checked
 /// at run time, so a wrong count is a `std::invalid_argument` naming the argument, like a
 /// wrong span length. An output list is written through its entries: a list of spans of
-/// non-const values, or a non-const list of vectors.
+/// non-const values, or a non-const list of vectors. The read arguments may also be
+/// tuples of spans and `gradc::broadcast(x)` (simd/point_inputs.hpp).
 
 #include <array>
 #include <cstddef>
@@ -58,11 +59,29 @@ namespace detail {
     throw std::invalid_argument(std::string("gradc ") + call + ": " + what);
 }
 
+/// A span as a message names it: `in[0]`, or a name alone (`data[0]`, `values`).
+struct span_name {
+    static constexpr std::size_t no_index = static_cast<std::size_t>(-1);
+    const char* name;
+    std::size_t index = no_index;
+    span_name(const char* n) : name(n) {}  // NOLINT: a name alone converts
+    span_name(const char* n, std::size_t i) : name(n), index(i) {}
+    std::string str() const { return std::string(name) + (index == no_index ? "" : "[" + std::to_string(index) + "]"); }
+};
+
+/// A span of `got` entries where every span must have n, as many as the span `first`
+/// (the one that gave the number of points).
+[[noreturn]] inline void bad_length(const char* call, const span_name& span, std::size_t got, std::size_t n,
+                                    const span_name& first) {
+    bad_argument(call, "`" + span.str() + "` has " + std::to_string(got) + " entries, expected " + std::to_string(n) +
+                           " (one per point, as many as `" + first.str() + "`); every span must have the same length");
+}
+
 /// Pointers to the data of a span list after checking its count and every length.
 /// `what` names the argument and what one span holds, for the message.
 template <class T, std::size_t K, class R>
 auto checked_pointers(const char* call, const char* name, const char* per_span, R&& list, std::size_t n,
-                      const char* first = "in[0]") {
+                      const span_name& first = "in[0]") {
     using ptr = std::conditional_t<std::is_const_v<entry_element_t<R>>, const T*, T*>;
     const std::size_t count = std::ranges::size(list);
     if (count != K) {
@@ -72,11 +91,7 @@ auto checked_pointers(const char* call, const char* name, const char* per_span, 
     std::array<ptr, K> p{};
     for (std::size_t j = 0; j < K; ++j) {
         auto&& s = std::ranges::begin(list)[static_cast<std::ptrdiff_t>(j)];
-        if (std::ranges::size(s) != n) {
-            bad_argument(call, "`" + std::string(name) + "[" + std::to_string(j) + "]` has " +
-                                   std::to_string(std::ranges::size(s)) + " entries, expected " + std::to_string(n) +
-                                   " (one per point, as many as `" + first + "`); every span must have the same length");
-        }
+        if (std::ranges::size(s) != n) bad_length(call, span_name(name, j), std::ranges::size(s), n, first);
         p[j] = std::ranges::data(s);
     }
     return p;
@@ -92,15 +107,15 @@ std::size_t point_count(const R& list) {
 /// per output), every span one entry per point.
 template <class T, std::size_t M, class V>
 std::array<T*, M> output_pointers(const char* call, const char* name, const char* per_span, V&& out,
-                                  std::size_t n) {
+                                  std::size_t n, const span_name& first = "in[0]") {
     if constexpr (std::is_convertible_v<V&&, std::span<T>>) {
         static_assert(M == 1, "gradc batch call: this kernel has several outputs; pass one span per "
                               "output (a std::array of std::span) instead of a single span");
         const std::span<T> s(out);
         if (s.size() != n) {
             bad_argument(call, "argument `" + std::string(name) + "` has " + std::to_string(s.size()) +
-                                   " entries, expected " + std::to_string(n) +
-                                   " (one per point, as many as `in[0]`)");
+                                   " entries, expected " + std::to_string(n) + " (one per point, as many as `" +
+                                   first.str() + "`)");
         }
         return {s.data()};
     } else {
@@ -110,12 +125,13 @@ std::array<T*, M> output_pointers(const char* call, const char* name, const char
                       "lane type of `in`");
         static_assert(std::is_same_v<span_list_value_t<V>, T>,
                       "gradc batch call: outputs and inputs must have the same lane type (float or double)");
-        return checked_pointers<T, M>(call, name, per_span, std::forward<V>(out), n);
+        return checked_pointers<T, M>(call, name, per_span, std::forward<V>(out), n, first);
     }
 }
 
 /// The spans of one argument of a batch call, for the overlap check: its name, its
-/// pointers (one span of n entries each) and whether the call writes them.
+/// pointers (one span of n entries each; a null pointer for a variable given by
+/// `gradc::broadcast`, which has no span) and whether the call writes them.
 template <class T, std::size_t K>
 struct span_group {
     const char* name;
@@ -163,9 +179,9 @@ void check_no_overlap(const char* call, std::size_t n, const span_group<T, K>&..
     };
     const std::less<const T*> before;
     for (std::size_t a = 0; a < count; ++a) {
-        if (!all[a].output) continue;
+        if (!all[a].output || all[a].data == nullptr) continue;
         for (std::size_t b = 0; b < count; ++b) {
-            if (a == b || (all[b].output && b < a)) continue;  // each pair of outputs once
+            if (a == b || (all[b].output && b < a) || all[b].data == nullptr) continue;  // each pair of outputs once
             const T* p = all[a].data;
             const T* q = all[b].data;
             const bool disjoint = !before(p, q + n) || !before(q, p + n);

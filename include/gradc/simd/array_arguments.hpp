@@ -18,33 +18,9 @@
 
 #include <gradc/lower/array_arguments.hpp>
 #include <gradc/simd/arguments.hpp>
-
-namespace gradc {
-
-/// One value of a variable for every point of a batch call.
-template <class X>
-struct broadcast_argument {
-    const X& value;  ///< The value.
-};
-/// `gradc::broadcast(x)`: the same value of a variable at every point of a batch call.
-template <class X>
-broadcast_argument<X> broadcast(const X& x) {
-    return {x};
-}
-
-}  // namespace gradc
+#include <gradc/simd/broadcast.hpp>
 
 namespace gradc::simd::detail {
-
-template <class X>
-inline constexpr bool is_broadcast = false;
-template <class X>
-inline constexpr bool is_broadcast<broadcast_argument<X>> = true;
-
-template <class In>
-inline constexpr bool is_tuple_input = false;
-template <class... X>
-inline constexpr bool is_tuple_input<std::tuple<X...>> = true;
 
 /// Which variables are given per point (the others are broadcast), for inputs In.
 template <class Kernel, class In>

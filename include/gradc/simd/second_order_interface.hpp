@@ -10,7 +10,9 @@
 ///     auto g = k.map_reduce_gauss_newton(data, theta); // Σ r², Jᵀr, JᵀJ (r the output)
 ///
 /// Wrong counts and lengths throw `std::invalid_argument` naming the argument, before
-/// anything is written. An optional last argument picks the architecture.
+/// anything is written. `in` and `v_in` may be std::tuples of spans and
+/// `gradc::broadcast(x)` (simd/point_inputs.hpp). An optional last argument picks the
+/// architecture or the threads.
 
 #include <array>
 #include <cstddef>
@@ -24,6 +26,7 @@
 #include <gradc/simd/call_options.hpp>
 #include <gradc/simd/config.hpp>
 #include <gradc/simd/map_reduce.hpp>
+#include <gradc/simd/point_inputs.hpp>
 #include <gradc/simd/second_order_sweeps.hpp>
 
 namespace gradc::simd {
@@ -34,23 +37,29 @@ class second_order_interface {
 public:
     /// values[i] = f(x_i), grad[j][i] = ∂f/∂w_j and hess[t][i] = ∂²f/∂w_j∂w_k for the t-th
     /// entry (j, k) of the upper triangle in row-major order (j ≤ k), at every point.
-    template <span_list In, class Values, class Grad, class Hess, call_option A = default_arch>
+    /// `in`: one span per variable, or a std::tuple of spans and `gradc::broadcast(x)`.
+    template <detail::read_argument In, class Values, class Grad, class Hess, call_option A = default_arch>
     void hessian_batch(const In& in, Values&& values, Grad&& grad, Hess&& hess, A option = {}) const {
         static_assert(mutable_span_list<Grad> && mutable_span_list<Hess>,
                       "gradc hessian_batch: `grad` and `hess` must be lists of spans or vectors that can be "
                       "written, not const");
         static_assert(K::output_count == 1, "gradc kernel: hessian_batch() is for a kernel with one output");
-        using T = span_list_value_t<In>;
+        static_assert(detail::has_point_span<In>,
+                      "gradc hessian_batch: every variable is gradc::broadcast(x); give at least one as a span "
+                      "of its values at every point (its length is the number of points)");
+        using T = detail::call_lane_t<In>;
         static_assert(lane_type<T>, "gradc batch call: spans must hold double or float");
         constexpr std::size_t W = K::wrt_count, H = lower::triangle_size(K::wrt_count);
-        const std::size_t n = detail::point_count(in);
-        const auto x = detail::checked_pointers<T, K::arity>("hessian_batch", "in", "one per variable", in, n);
-        const auto v = detail::output_pointers<T, 1>("hessian_batch", "values", "", std::forward<Values>(values), n);
-        const auto g = detail::checked_pointers<T, W>("hessian_batch", "grad", "one per wrt variable", std::forward<Grad>(grad), n);
+        const auto x = detail::read_inputs<T>("hessian_batch", detail::per_variable<K::arity>("in", in));
+        const std::size_t n = x.n;
+        const auto v = detail::output_pointers<T, 1>("hessian_batch", "values", "", std::forward<Values>(values), n,
+                                                     x.first);
+        const auto g = detail::checked_pointers<T, W>("hessian_batch", "grad", "one per wrt variable",
+                                                      std::forward<Grad>(grad), n, x.first);
         const auto h = detail::checked_pointers<T, H>("hessian_batch", "hess",
                                                       "one per entry of the Hessian's upper triangle, W(W+1)/2",
-                                                      std::forward<Hess>(hess), n);
-        detail::check_no_overlap("hessian_batch", n, detail::read_group<T>("in", x),
+                                                      std::forward<Hess>(hess), n, x.first);
+        detail::check_no_overlap("hessian_batch", n, x.template group<0, K::arity>("in"),
                                  detail::written_group<T>("values", v, true), detail::written_group<T>("grad", g),
                                  detail::written_group<T>("hess", h));
         std::array<T*, 1 + W + H> out;
@@ -61,36 +70,40 @@ public:
     }
 
     /// values[i] = f(x_i), grad[j][i] and hvp_out[j][i] = (H(x_i)·v_i)_j, with v_i =
-    /// v_in[j][i] (one span per wrt variable).
-    template <span_list In, span_list VIn, class Values, class Grad, class Hvp, call_option A = default_arch>
+    /// v_in[j][i] (one span per wrt variable, or a std::tuple of spans and
+    /// `gradc::broadcast(v)`: one direction for every point).
+    template <detail::read_argument In, detail::read_argument VIn, class Values, class Grad, class Hvp,
+              call_option A = default_arch>
     void hvp_batch(const In& in, const VIn& v_in, Values&& values, Grad&& grad, Hvp&& hvp_out, A option = {}) const {
         static_assert(mutable_span_list<Grad> && mutable_span_list<Hvp>,
                       "gradc hvp_batch: `grad` and `hvp_out` must be lists of spans or vectors that can be "
                       "written, not const");
         static_assert(K::output_count == 1, "gradc kernel: hvp_batch() is for a kernel with one output");
-        using T = span_list_value_t<In>;
+        static_assert(detail::has_point_span<In, VIn>,
+                      "gradc hvp_batch: every variable and direction is gradc::broadcast(x); give at least one as "
+                      "a span of its values at every point (its length is the number of points)");
+        using T = detail::call_lane_t<In, VIn>;
         static_assert(lane_type<T>, "gradc batch call: spans must hold double or float");
         constexpr std::size_t W = K::wrt_count;
-        const std::size_t n = detail::point_count(in);
-        const auto x = detail::checked_pointers<T, K::arity>("hvp_batch", "in", "one per variable", in, n);
-        const auto d = detail::checked_pointers<T, W>("hvp_batch", "v_in", "one per wrt variable", v_in, n);
-        const auto v = detail::output_pointers<T, 1>("hvp_batch", "values", "", std::forward<Values>(values), n);
-        const auto g = detail::checked_pointers<T, W>("hvp_batch", "grad", "one per wrt variable", std::forward<Grad>(grad), n);
+        const auto x = detail::read_inputs<T>("hvp_batch", detail::per_variable<K::arity>("in", in),
+                                              detail::per_wrt_variable<W>("v_in", v_in));
+        const std::size_t n = x.n;
+        const auto v = detail::output_pointers<T, 1>("hvp_batch", "values", "", std::forward<Values>(values), n,
+                                                     x.first);
+        const auto g = detail::checked_pointers<T, W>("hvp_batch", "grad", "one per wrt variable",
+                                                      std::forward<Grad>(grad), n, x.first);
         const auto hv = detail::checked_pointers<T, W>("hvp_batch", "hvp_out", "one per wrt variable",
-                                                       std::forward<Hvp>(hvp_out), n);
-        detail::check_no_overlap("hvp_batch", n, detail::read_group<T>("in", x), detail::read_group<T>("v_in", d),
-                                 detail::written_group<T>("values", v, true), detail::written_group<T>("grad", g),
-                                 detail::written_group<T>("hvp_out", hv));
-        std::array<const T*, K::arity + W> xin;
-        for (std::size_t j = 0; j < K::arity; ++j) xin[j] = x[j];
-        for (std::size_t j = 0; j < W; ++j) xin[K::arity + j] = d[j];
+                                                       std::forward<Hvp>(hvp_out), n, x.first);
+        detail::check_no_overlap("hvp_batch", n, x.template group<0, K::arity>("in"),
+                                 x.template group<K::arity, W>("v_in"), detail::written_group<T>("values", v, true),
+                                 detail::written_group<T>("grad", g), detail::written_group<T>("hvp_out", hv));
         std::array<T*, 1 + 2 * W> out;
         out[0] = v[0];
         for (std::size_t j = 0; j < W; ++j) {
             out[1 + j] = g[j];
             out[1 + W + j] = hv[j];
         }
-        detail::hvp_points<arch_of<A>>(self(), n, xin, out, threads_of(option));
+        detail::hvp_points<arch_of<A>>(self(), n, x, out, threads_of(option));
     }
 
     /// Σᵢ f(θ, xᵢ), its θ-gradient and its θ-Hessian (a `hessian_result`), arguments as

@@ -12,19 +12,20 @@
 #include <gradc/lower/second_order.hpp>
 #include <gradc/simd/config.hpp>
 #include <gradc/simd/map_reduce.hpp>
+#include <gradc/simd/point_inputs.hpp>
 #include <gradc/simd/tail.hpp>
 
 namespace gradc::simd::detail {
 
 /// Value (out[0]), gradient (out[1 + j]) and Hessian upper triangle (out[1 + W + t]) at
 /// every point.
-template <class A, class Kernel, class T>
-void hessian_points(const Kernel& k, std::size_t n, const std::array<const T*, Kernel::arity>& in,
+template <class A, class Kernel, class In, class T>
+void hessian_points(const Kernel& k, std::size_t n, const In& in,
                     const std::array<T*, 1 + Kernel::wrt_count + lower::triangle_size(Kernel::wrt_count)>& out,
                     int threads = 1) {
     using B = xsimd::batch<T, A>;
     constexpr std::size_t W = Kernel::wrt_count;
-    run_batches<A>(n, in, out, [&](const std::array<B, Kernel::arity>& x) {
+    run_points<A>(n, in, out, [&](const std::array<B, Kernel::arity>& x) {
         std::array<B, 1 + W + lower::triangle_size(W)> y;
         k.hessian_at(x.data(), y.data(), y.data() + 1, y.data() + 1 + W);
         return y;
@@ -33,12 +34,12 @@ void hessian_points(const Kernel& k, std::size_t n, const std::array<const T*, K
 
 /// Value (out[0]), gradient (out[1 + j]) and H·v (out[1 + W + j]) at every point, for
 /// directions given after the inputs (in[arity + j], one per wrt variable).
-template <class A, class Kernel, class T>
-void hvp_points(const Kernel& k, std::size_t n, const std::array<const T*, Kernel::arity + Kernel::wrt_count>& in,
+template <class A, class Kernel, class In, class T>
+void hvp_points(const Kernel& k, std::size_t n, const In& in,
                 const std::array<T*, 1 + 2 * Kernel::wrt_count>& out, int threads = 1) {
     using B = xsimd::batch<T, A>;
     constexpr std::size_t W = Kernel::wrt_count;
-    run_batches<A>(n, in, out, [&](const std::array<B, Kernel::arity + W>& x) {
+    run_points<A>(n, in, out, [&](const std::array<B, Kernel::arity + W>& x) {
         std::array<B, 1 + 2 * W> y;
         k.hvp_at(x.data(), x.data() + Kernel::arity, y.data(), y.data() + 1, y.data() + 1 + W);
         return y;
