@@ -8,6 +8,7 @@
 
 #include <gradc/eigen.hpp>
 
+#include "bad_input_table.hpp"
 #include "support.hpp"
 
 using Catch::Matchers::Contains;
@@ -159,4 +160,49 @@ TEST_CASE("gradients flow through tensors made from Eigen", "[autograd][eigen]")
     CHECK(max_abs_difference(gradc::to_eigen<Eigen::VectorXd>(tx.grad()), gx) < 1e-15);
     CHECK(max_abs_difference(tx.grad().to_eigen(), gx) < 1e-15);
     CHECK(max_abs_difference(gradc::to_eigen(ta.grad()), ga) < 1e-15);
+}
+
+TEST_CASE("Eigen conversions: every bad input is an error naming the call, and changes nothing",
+          "[autograd][eigen][bad_input]") {
+    // The table of tests/support/bad_input_table.hpp: the message's fragments, and the
+    // tensors (values, gradient, version counter) as they were.
+    using bad_input::BadInput;
+    using bad_input::Scene;
+    const std::vector<BadInput> table = {
+        {"to_eigen of an undefined tensor", [] { return Scene{{}, [] { (void)gradc::to_eigen(Tensor()); }}; },
+         {"gradc: to_eigen:", "got an undefined tensor", "expected a defined one"}},
+        {"to_eigen of a 3-dim tensor", [] {
+             auto t = gradc::zeros({2, 2, 2}, gradc::kFloat64);
+             return Scene{{t}, [t] { (void)gradc::to_eigen(t); }};
+         }, {"gradc: to_eigen:", "3-dim tensor of shape [2, 2, 2]", "expected at most 2 dimensions"}},
+        {"to_eigen into a fixed size that does not fit", [] {
+             auto t = bad_input::leaf_with_grad();
+             return Scene{{t}, [t] { (void)gradc::to_eigen<Eigen::Matrix<double, 2, 1>>(t); }};
+         }, {"gradc: to_eigen:", "shape [3]", "expected 2×1", "fixed size"}},
+        {"to_eigen of a complex tensor into a real matrix", [] {
+             auto z = gradc::ones({2}, gradc::dtype(gradc::kComplex128));
+             return Scene{{z}, [z] { (void)gradc::to_eigen(z); }};
+         }, {"gradc: to_eigen:", "ComplexDouble tensor", "MatrixXcd"}},
+        {"eigen_map of a non-contiguous view", [] {
+             auto t = gradc::arange(6.0, gradc::kFloat64).reshape({2, 3});
+             return Scene{{t}, [t] { (void)gradc::eigen_map<double>(t.t()); }};
+         }, {"gradc: eigen_map:", "non-contiguous tensor (sizes [3, 2], strides [1, 3])", "t.contiguous()"}},
+        {"eigen_map with another element type", [] {
+             auto t = gradc::arange(6.0, gradc::kFloat64);
+             return Scene{{t}, [t] { (void)gradc::eigen_map<float>(t); }};
+         }, {"gradc: eigen_map:", "got a Double tensor", "expected Float"}},
+        {"eigen_map of a tensor that requires grad", [] {
+             auto t = bad_input::leaf_with_grad();
+             return Scene{{t}, [t] { (void)gradc::eigen_map<double>(t); }};
+         }, {"gradc: eigen_map:", "requires grad", "t.detach()"}},
+        {"eigen_map of an undefined tensor", [] { return Scene{{}, [] { (void)gradc::eigen_map<double>(Tensor()); }}; },
+         {"gradc: eigen_map:", "undefined"}},
+        {"from_eigen(m, eigen_view) with another dtype", [] {
+             return Scene{{}, [] {
+                              static Eigen::MatrixXd m = Eigen::MatrixXd::Ones(2, 2);
+                              (void)gradc::from_eigen(m, gradc::eigen_view, gradc::kFloat32);
+                          }};
+         }, {"gradc: from_eigen(m, eigen_view):", "dtype Float", "cannot convert"}},
+    };
+    bad_input::check_table(table);
 }
