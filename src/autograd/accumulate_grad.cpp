@@ -49,6 +49,30 @@ void AccumulateGrad::accumulate(const Tensor& variable, const Tensor& new_grad) 
     accumulate_unlocked(variable, new_grad);
 }
 
+namespace {
+
+// Copies `grad`'s values into undo.old_values, in the variable's kept buffer when it is
+// free and fits (the usual case: no allocation), else into a new tensor. Allocating a
+// copy on every pass made glibc give the memory back and fault it in again each time:
+// 234 µs instead of 16 µs for a pass into a leaf of 10^4 doubles (bench/dynamic/accumulate.cpp).
+void keep_values(const Tensor& variable, const Tensor& grad, GradUndo& undo) {
+    AutogradMeta& meta = variable.unsafeGetTensorImpl()->meta();
+    if (meta.grad_undo_buffer_lent) {  // another pass on another thread holds it
+        undo.old_values = detail::copy_as(grad, grad.dtype());
+        return;
+    }
+    Tensor& buffer = meta.grad_undo_buffer;
+    if (!buffer.defined() || buffer.sizes() != grad.sizes() || buffer.dtype() != grad.dtype())
+        buffer = detail::copy_as(grad, grad.dtype());
+    else
+        detail::copy_into(buffer, grad);
+    meta.grad_undo_buffer_lent = true;
+    undo.old_values = buffer;
+    undo.lent = true;
+}
+
+}  // namespace
+
 void AccumulateGrad::accumulate_unlocked(const Tensor& variable, const Tensor& new_grad) {
     Tensor& grad = variable.mutable_grad();
     // A .grad() assigned by the user through mutable_grad() may have another shape; the
@@ -65,7 +89,7 @@ void AccumulateGrad::accumulate_unlocked(const Tensor& variable, const Tensor& n
         undo.variable = variable;
         undo.previous = grad;
         if (in_place) {
-            undo.old_values = detail::copy_as(grad, grad.dtype());
+            keep_values(variable, grad, undo);
             undo.old_version = grad.unsafeGetTensorImpl()->version->current();
         }
     }
@@ -92,6 +116,15 @@ void AccumulateGrad::accumulate_unlocked(const Tensor& variable, const Tensor& n
     }
 }
 
+void return_undo_buffers(GraphTask& task) noexcept {
+    for (GradUndo& undo : task.grad_undo) {
+        if (!undo.lent) continue;
+        auto lock = AccumulateGrad::lock_grad(undo.variable);
+        undo.variable.unsafeGetTensorImpl()->meta().grad_undo_buffer_lent = false;
+    }
+    task.grad_undo.clear();
+}
+
 // The cost of being able to: a pass that sums into an existing .grad() copies it first.
 void roll_back_gradients(GraphTask& task) noexcept {
     for (auto it = task.grad_undo.rbegin(); it != task.grad_undo.rend(); ++it) {
@@ -107,7 +140,6 @@ void roll_back_gradients(GraphTask& task) noexcept {
         detail::copy_into(grad, it->old_values);
         version.store(it->old_version, std::memory_order_relaxed);
     }
-    task.grad_undo.clear();
 }
 
 std::shared_ptr<Node> grad_accumulator(const Tensor& leaf) {

@@ -191,8 +191,10 @@ void execute(GraphTask& task, const std::vector<Edge>& roots, const tensor_list&
         run_ready_nodes(task, ready);
     } catch (...) {
         roll_back_gradients(task);
+        return_undo_buffers(task);
         throw;
     }
+    return_undo_buffers(task);
     finish(task);
 }
 

@@ -38,6 +38,7 @@ struct GradUndo {
     Tensor written;     // the .grad() tensor the sum left (the same one for a sum in place)
     Tensor previous;    // the .grad() before: undefined, or the tensor a new one replaced
     Tensor old_values;  // a sum in place: a copy of the values before, and the versions
+    bool lent = false;  // old_values is the variable's grad_undo_buffer, to return
     std::uint32_t old_version = 0;
     std::uint32_t new_version = 0;
 };
@@ -80,6 +81,10 @@ GraphTask* running_graph_task();
 /// summed into (its values and version counter, or the tensor it replaced). A `.grad()`
 /// that another pass or the user changed meanwhile is left as it is.
 void roll_back_gradients(GraphTask& task) noexcept;
+
+/// At the end of every pass: gives back the buffers that held the values the pass's sums
+/// replaced (AutogradMeta::grad_undo_buffer), and forgets what they replaced.
+void return_undo_buffers(GraphTask& task) noexcept;
 
 /// Runs the pass: the gradients `root_grads` enter the graph along `roots` (which keep
 /// the root nodes alive), every reachable node runs once when all its gradients have

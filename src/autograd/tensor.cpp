@@ -103,8 +103,19 @@ std::int64_t Tensor::numel() const { return need(impl_, "numel()").numel; }
 std::int64_t Tensor::storage_offset() const { return need(impl_, "storage_offset()").offset; }
 bool Tensor::is_contiguous() const { return need(impl_, "is_contiguous()").is_contiguous(); }
 void* Tensor::raw_data() const { return need(impl_, "data_ptr()").data(); }
-std::int64_t Tensor::size(std::int64_t d) const { return sizes()[detail::wrap_dim(d, dim(), "size")]; }
-std::int64_t Tensor::stride(std::int64_t d) const { return strides()[detail::wrap_dim(d, dim(), "stride")]; }
+namespace {
+// size(d) and stride(d) of a 0-dim tensor: there is no dimension to read (wrap_dim accepts
+// 0 and -1 for the reductions' sake), as PyTorch says.
+std::int64_t existing_dim(const Tensor& t, std::int64_t d, const char* op) {
+    if (t.dim() == 0)
+        throw Error(std::string("gradc: ") + op + ": dimension specified as " + std::to_string(d) +
+                    " but tensor has no dimensions");
+    return detail::wrap_dim(d, t.dim(), op);
+}
+}  // namespace
+
+std::int64_t Tensor::size(std::int64_t d) const { return sizes()[existing_dim(*this, d, "size")]; }
+std::int64_t Tensor::stride(std::int64_t d) const { return strides()[existing_dim(*this, d, "stride")]; }
 TensorOptions Tensor::options() const { return TensorOptions().dtype(dtype()); }
 
 void Tensor::check_dim(std::size_t expected, const char* what) const {

@@ -194,6 +194,7 @@ Tensor slice(const Tensor& a, std::int64_t dim, std::optional<std::int64_t> star
 
 Tensor narrow(const Tensor& a, std::int64_t dim, std::int64_t start, std::int64_t length) {
     detail::check_defined(a, "narrow");
+    if (a.dim() == 0) throw Error("gradc: narrow() cannot be applied to a 0-dim tensor");
     const std::int64_t d = wrap_dim(dim, a.dim(), "narrow");
     const std::int64_t len = a.sizes()[d];
     if (start < 0) start += len;

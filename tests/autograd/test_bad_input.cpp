@@ -153,6 +153,20 @@ std::vector<BadInput> dynamic_table() {
                                       (void)gradc::from_blob(data, {3}, {-1});
                                   }};
                  }, {"gradc: from_blob:", "negative strides", "[-1]"}});
+    // A 0-dim tensor has no dimension 0 to read (found by the fuzzer: narrow read past
+    // the end of the sizes).
+    t.push_back({"narrow of a 0-dim tensor", [] {
+                     auto s = gradc::Tensor(2.5).requires_grad_();
+                     return Scene{{s}, [s] { (void)s.narrow(0, 0, 1); }};
+                 }, {"gradc: narrow() cannot be applied to a 0-dim tensor"}});
+    t.push_back({"size(0) of a 0-dim tensor", [] {
+                     auto s = gradc::Tensor(2.5);
+                     return Scene{{s}, [s] { (void)s.size(0); }};
+                 }, {"gradc: size:", "dimension specified as 0 but tensor has no dimensions"}});
+    t.push_back({"stride(-1) of a 0-dim tensor", [] {
+                     auto s = gradc::Tensor(2.5);
+                     return Scene{{s}, [s] { (void)s.stride(-1); }};
+                 }, {"gradc: stride:", "dimension specified as -1 but tensor has no dimensions"}});
     // ---- mismatched dtypes ----------------------------------------------------------
     t.push_back({"dot of float64 and float32", [] {
                      auto x = leaf_with_grad();

@@ -239,8 +239,10 @@ public:
     static void accumulate(const Tensor& variable, const Tensor& new_grad);
 
 private:
-    // A pass that fails puts back the gradients it had summed (engine.cpp).
+    // A pass that fails puts back the gradients it had summed; every pass returns the
+    // buffers it kept them in (engine.cpp).
     friend void roll_back_gradients(GraphTask& task) noexcept;
+    friend void return_undo_buffers(GraphTask& task) noexcept;
     // The sum itself; the caller holds the lock above.
     static void accumulate_unlocked(const Tensor& variable, const Tensor& new_grad);
     // The lock that guards `variable.grad()` (see accumulate).

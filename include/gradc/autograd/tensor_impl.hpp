@@ -22,6 +22,11 @@ namespace gradc {
 /// AccumulateGrad node (the node owns the leaf), so the graph has no cycles.
 struct AutogradMeta {
     Tensor grad;
+    // Where a backward pass keeps `grad`'s values before it adds into them in place, so
+    // that a pass that fails can put them back; kept between passes (no allocation per
+    // pass), lent to one pass at a time. Guarded, as `grad`, by AccumulateGrad::accumulate's lock.
+    Tensor grad_undo_buffer;
+    bool grad_undo_buffer_lent = false;
     std::shared_ptr<autograd::Node> grad_fn;
     std::weak_ptr<autograd::Node> grad_accumulator;
     std::uint32_t output_nr = 0;
