@@ -27,10 +27,10 @@ bool agree(double a, double b, double rtol, double atol = 1e-13) {
     return std::fabs(a - b) <= rtol * std::max(std::fabs(a), std::fabs(b)) + atol;
 }
 
-/// Float results against double ones: a few float ulps per node, and room for the
-/// conditioning that `float_ill_conditioned` lets through (about 10³): 1e-4 relative
-/// (about 1,700 float ulps), 1e-6 absolute.
-constexpr double float_rtol = 1e-4, float_atol = 1e-6;
+/// Float results against double ones: a few float ulps per node times the conditioning
+/// that `float_ill_conditioned` lets through (up to about 650): 1e-3 relative (about
+/// 17,000 float ulps), 1e-6 absolute.
+constexpr double float_rtol = 1e-3, float_atol = 1e-6;
 
 /// The `checks` flags as C++.
 std::string flags(unsigned what) {
@@ -105,6 +105,19 @@ bool hessian_ill_conditioned(const results& r, std::size_t p) {
     return false;
 }
 
+/// Inputs whose squares and cubes stay normal doubles: 0, non-finite, or magnitudes
+/// between 1e-100 and 1e100. Beyond, the second-order terms (1/x², x³) underflow or
+/// overflow part way, and the Hessian's unit directions and the HVP's direction, or the
+/// two modes' orders of evaluation, round them differently (hypot(x, x) at 1e-300: H·v
+/// and hvp 40 % apart, both about 1e284).
+bool second_order_range(const results& r, std::size_t p) {
+    for (std::size_t j = 0; j < r.arity; ++j) {
+        const double x = std::fabs(r.inputs[p * r.arity + j]);
+        if (std::isfinite(x) && x != 0 && (x < 1e-100 || x > 1e100)) return false;
+    }
+    return true;
+}
+
 /// The modes disagree on the value, and long double disagrees with every one of them: the
 /// computation amplifies rounding at this point through a value that the input
 /// perturbation of `ill_conditioned` does not move (tan at the double nearest π/2, then
@@ -156,8 +169,9 @@ void runner::compare_hessian(const results& r, std::size_t p, bool reference_app
     // whose entries are exactly 0), reverse over reverse never forms those products. And
     // where an entry overflows, the same products by zero tangents turn exact zeros into
     // NaN, and the other mode may form inf - inf or 0·inf instead: at such points only
-    // entries finite in both modes are compared.
-    bool first_order_finite = std::isfinite(r.scalar_value[p]), hessian_finite = true;
+    // entries finite in both modes are compared. Nothing is compared across modes outside
+    // second_order_range.
+    bool first_order_finite = std::isfinite(r.scalar_value[p]) && second_order_range(r, p), hessian_finite = true;
     for (std::size_t i = 0; i < N; ++i) first_order_finite = first_order_finite && std::isfinite(r.scalar_grad[p * N + i]);
     for (std::size_t e = 0; e < N * N; ++e)
         hessian_finite = hessian_finite && std::isfinite(r.scalar_hess[p * N * N + e]) && std::isfinite(r.dynamic_hess[p * N * N + e]);
@@ -178,8 +192,8 @@ void runner::compare_hessian(const results& r, std::size_t p, bool reference_app
                 report(wrt + ": static scalar not symmetric", p, number(sh) + " vs " + number(r.scalar_hess[et]));
             if (!agree(bh, sh, rtol))
                 report(wrt + ": static batch vs static scalar", p, "scalar " + number(sh) + ", batch " + number(bh));
-            // Static against dynamic where the first order is finite and so is one of the two
-            // entries (see first_order_finite).
+            // Static against dynamic where the first order is finite: every entry where the
+            // Hessians are finite, else the entries finite in both (see first_order_finite).
             if (first_order_finite && (hessian_finite || (std::isfinite(sh) && std::isfinite(dh))) && !agree(dh, sh, rtol))
                 report(wrt + ": dynamic vs static scalar", p, "static " + number(sh) + ", dynamic " + number(dh));
             if (first_order_finite && hessian_finite && i < j && !agree(dh, r.dynamic_hess[et], rtol))
@@ -195,7 +209,8 @@ void runner::compare_hessian(const results& r, std::size_t p, bool reference_app
             magnitude += std::fabs(sh * r.tangent[p * N + j]);
         }
         const double hv = r.hvp[p * N + i];
-        if (std::isfinite(magnitude) && (std::isinf(hv) || (std::isfinite(hv) && std::fabs(hv - contracted) > rtol * magnitude + 1e-13)))
+        if (second_order_range(r, p) && std::isfinite(magnitude) &&
+            (std::isinf(hv) || (std::isfinite(hv) && std::fabs(hv - contracted) > rtol * magnitude + 1e-13)))
             report("(H·v)" + std::to_string(i) + ": hvp vs hessian·tangent", p,
                    "hvp " + number(hv) + ", hessian·tangent " + number(contracted));
     }
