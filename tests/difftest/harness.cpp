@@ -21,10 +21,22 @@ const double edges[] = {0.0, -0.0, 1.0, -1.0, 0.5, -0.5, 2.0, inf, -inf, nan, 1e
 
 /// Two double modes agree: NaN where the other is NaN, infinities equal, finite values
 /// within `rtol` relative (or 1e-13 absolute, for results that cancel to about 0).
-bool agree(double a, double b, double rtol) {
+bool agree(double a, double b, double rtol, double atol = 1e-13) {
     if (std::isnan(a) || std::isnan(b)) return std::isnan(a) && std::isnan(b);
     if (std::isinf(a) || std::isinf(b)) return a == b;
-    return std::fabs(a - b) <= rtol * std::max(std::fabs(a), std::fabs(b)) + 1e-13;
+    return std::fabs(a - b) <= rtol * std::max(std::fabs(a), std::fabs(b)) + atol;
+}
+
+/// Float results against double ones: a few float ulps per node times the conditioning
+/// that `float_ill_conditioned` lets through (up to about 650): 1e-3 relative (about
+/// 17,000 float ulps), 1e-6 absolute.
+constexpr double float_rtol = 1e-3, float_atol = 1e-6;
+
+/// The `checks` flags as C++.
+std::string flags(unsigned what) {
+    if (what == first_order) return "gradc::difftest::first_order";
+    if (what == all_checks) return "gradc::difftest::all_checks";
+    return what == second_order ? "gradc::difftest::second_order" : "gradc::difftest::single_precision";
 }
 
 std::string number(double x) {
@@ -60,6 +72,50 @@ bool ill_conditioned(const results& r, std::size_t p) {
     for (std::size_t j = 0; j < r.arity; ++j)
         if (moves(r.scalar_grad[p * r.arity + j], r.nearby_grad[p * r.arity + j])) return true;
     return false;
+}
+
+/// The same at float's precision: the double kernel at the float inputs moved by a relative
+/// 2^-16 (about 256 float ulps) changes by more than 1e-2 relative, or changes which
+/// results are finite; or a result of the double kernel is beyond float's range (above
+/// 1e30 or below 1e-30 in magnitude, 0 excepted), where float overflows or underflows.
+bool float_ill_conditioned(const results& r, std::size_t p) {
+    const auto moves = [](double a, double b) {
+        if (std::isfinite(a) != std::isfinite(b) || std::isnan(a) != std::isnan(b)) return true;
+        return std::isfinite(a) && std::fabs(a - b) > 1e-2 * std::fabs(a) + 1e-6;
+    };
+    const auto outside = [](double a) {
+        return std::isfinite(a) && (std::fabs(a) > 1e30 || (a != 0 && std::fabs(a) < 1e-30));
+    };
+    if (moves(r.at_float_value[p], r.at_float_nearby_value[p]) || outside(r.at_float_value[p])) return true;
+    for (std::size_t j = 0; j < r.arity; ++j) {
+        const std::size_t i = p * r.arity + j;
+        if (moves(r.at_float_grad[i], r.at_float_nearby_grad[i]) || outside(r.at_float_grad[i])) return true;
+    }
+    return false;
+}
+
+/// The second derivatives move by more than 1e-6 relative a relative 2^-40 away.
+bool hessian_ill_conditioned(const results& r, std::size_t p) {
+    const std::size_t N = r.arity;
+    for (std::size_t i = 0; i < N * N; ++i) {
+        const double a = r.scalar_hess[p * N * N + i], b = r.nearby_hess[p * N * N + i];
+        if (std::isfinite(a) != std::isfinite(b) || std::isnan(a) != std::isnan(b)) return true;
+        if (std::isfinite(a) && std::fabs(a - b) > 1e-6 * std::fabs(a) + 1e-12) return true;
+    }
+    return false;
+}
+
+/// Inputs whose squares and cubes stay normal doubles: 0, non-finite, or magnitudes
+/// between 1e-100 and 1e100. Beyond, the second-order terms (1/x², x³) underflow or
+/// overflow part way, and the Hessian's unit directions and the HVP's direction, or the
+/// two modes' orders of evaluation, round them differently (hypot(x, x) at 1e-300: H·v
+/// and hvp 40 % apart, both about 1e284).
+bool second_order_range(const results& r, std::size_t p) {
+    for (std::size_t j = 0; j < r.arity; ++j) {
+        const double x = std::fabs(r.inputs[p * r.arity + j]);
+        if (std::isfinite(x) && x != 0 && (x < 1e-100 || x > 1e100)) return false;
+    }
+    return true;
 }
 
 /// The modes disagree on the value, and long double disagrees with every one of them: the
@@ -102,8 +158,68 @@ void draw_points(std::uint64_t seed, results& r) {
     }
 }
 
-void runner::compare(const char* text, int depth, std::uint64_t seed, const results& r) {
+template <class Report>
+void runner::compare_hessian(const results& r, std::size_t p, bool reference_applies, const Report& report) {
+    const std::size_t N = r.arity;
+    const double rtol = 1e-9;
+    ++hessian_points_compared_;
+    // Where the value or a partial is already NaN or infinite, the modes' second-order
+    // NaNs differ by construction: forward over reverse multiplies the NaN by the zero
+    // tangents of other directions (0·NaN, also for a variable the expression does not use,
+    // whose entries are exactly 0), reverse over reverse never forms those products. And
+    // where an entry overflows, the same products by zero tangents turn exact zeros into
+    // NaN, and the other mode may form inf - inf or 0·inf instead: at such points only
+    // entries finite in both modes are compared. Nothing is compared across modes outside
+    // second_order_range.
+    bool first_order_finite = std::isfinite(r.scalar_value[p]) && second_order_range(r, p), hessian_finite = true;
+    for (std::size_t i = 0; i < N; ++i) first_order_finite = first_order_finite && std::isfinite(r.scalar_grad[p * N + i]);
+    for (std::size_t e = 0; e < N * N; ++e)
+        hessian_finite = hessian_finite && std::isfinite(r.scalar_hess[p * N * N + e]) && std::isfinite(r.dynamic_hess[p * N * N + e]);
+    if (!agree(r.hess_value[p], r.scalar_value[p], rtol))
+        report("hessian's value vs gradient's", p, "hessian " + number(r.hess_value[p]) + ", gradient " + number(r.scalar_value[p]));
+    for (std::size_t i = 0; i < N; ++i) {
+        const std::size_t gi = p * N + i;
+        if (!agree(r.hess_grad[gi], r.scalar_grad[gi], rtol) || !agree(r.hvp_grad[gi], r.scalar_grad[gi], rtol))
+            report("d/dx" + std::to_string(i) + ": hessian's or hvp's gradient vs gradient's", p,
+                   "gradient " + number(r.scalar_grad[gi]) + ", hessian " + number(r.hess_grad[gi]) + ", hvp " +
+                       number(r.hvp_grad[gi]));
+        double contracted = 0, magnitude = 0;
+        for (std::size_t j = 0; j < N; ++j) {
+            const std::size_t e = p * N * N + i * N + j, et = p * N * N + j * N + i;
+            const double sh = r.scalar_hess[e], bh = r.batch_hess[e], dh = r.dynamic_hess[e];
+            const std::string wrt = "d2/dx" + std::to_string(i) + "dx" + std::to_string(j);
+            if (!(sh == r.scalar_hess[et] || (std::isnan(sh) && std::isnan(r.scalar_hess[et]))))
+                report(wrt + ": static scalar not symmetric", p, number(sh) + " vs " + number(r.scalar_hess[et]));
+            if (!agree(bh, sh, rtol))
+                report(wrt + ": static batch vs static scalar", p, "scalar " + number(sh) + ", batch " + number(bh));
+            // Static against dynamic where the first order is finite: every entry where the
+            // Hessians are finite, else the entries finite in both (see first_order_finite).
+            if (first_order_finite && (hessian_finite || (std::isfinite(sh) && std::isfinite(dh))) && !agree(dh, sh, rtol))
+                report(wrt + ": dynamic vs static scalar", p, "static " + number(sh) + ", dynamic " + number(dh));
+            if (first_order_finite && hessian_finite && i < j && !agree(dh, r.dynamic_hess[et], rtol))
+                report(wrt + ": dynamic not symmetric", p, number(dh) + " vs " + number(r.dynamic_hess[et]));
+            const long double fd = r.reference_hess[e];
+            if (i <= j && reference_applies && !std::isnan(fd) && std::isfinite(sh)) {
+                ++hessian_fd_entries_;
+                if (std::fabs(sh - fd) > 1e-5L + 1e-3L * std::fabs(fd))
+                    report(wrt + ": static scalar vs second differences", p,
+                           "static " + number(sh) + ", second differences (long double) " + number(double(fd)));
+            }
+            contracted += sh * r.tangent[p * N + j];
+            magnitude += std::fabs(sh * r.tangent[p * N + j]);
+        }
+        const double hv = r.hvp[p * N + i];
+        if (second_order_range(r, p) && std::isfinite(magnitude) &&
+            (std::isinf(hv) || (std::isfinite(hv) && std::fabs(hv - contracted) > rtol * magnitude + 1e-13)))
+            report("(H·v)" + std::to_string(i) + ": hvp vs hessian·tangent", p,
+                   "hvp " + number(hv) + ", hessian·tangent " + number(contracted));
+    }
+}
+
+void runner::compare(const char* text, int depth, std::uint64_t seed, const results& r, unsigned what) {
     ++expressions_;
+    if (what & second_order) ++hessian_expressions_;
+    if (what & single_precision) ++float_expressions_;
     const std::size_t N = r.arity;
     // A few ulps per node: the SIMD functions differ from libm's by up to 4 ulps, and a
     // difference grows with the nodes it passes through; 1e-9 leaves room for the
@@ -118,6 +234,22 @@ void runner::compare(const char* text, int depth, std::uint64_t seed, const resu
         lines << "  " << kind << " at (" << arguments(r, p) << "): " << detail << "\n";
     };
     for (std::size_t p = 0; p < point_count; ++p) {
+        if ((what & single_precision) && !float_ill_conditioned(r, p)) {
+            ++float_points_compared_;
+            // Float against double only where both are finite: float's rounding may reach a
+            // singularity double does not (tanh(10.3) is 1 in float, and acos' infinite
+            // there) or overflow. The float batch equals the float scalar NaN for NaN.
+            const auto both = [&](const std::string& what_, double fs, double fb, double d) {
+                if (std::isfinite(fs) && std::isfinite(d) && !agree(fs, d, float_rtol, float_atol))
+                    report(what_ + ": float scalar vs double", p, "float " + number(fs) + ", double " + number(d));
+                if (!agree(fb, fs, float_rtol, float_atol))
+                    report(what_ + ": float batch vs float scalar", p, "scalar " + number(fs) + ", batch " + number(fb));
+            };
+            both("value", r.float_scalar_value[p], r.float_batch_value[p], r.at_float_value[p]);
+            for (std::size_t j = 0; j < N; ++j)
+                both("d/dx" + std::to_string(j), r.float_scalar_grad[p * N + j], r.float_batch_grad[p * N + j],
+                     r.at_float_grad[p * N + j]);
+        }
         if (ill_conditioned(r, p) || unstable(r, p)) {
             ++points_ill_conditioned_;
             continue;
@@ -179,12 +311,14 @@ void runner::compare(const char* text, int depth, std::uint64_t seed, const resu
         // mode selects, as PyTorch's forward and backward modes do (docs/reliability.md).
         if (std::isfinite(magnitude) && std::isinf(r.jvp[p]) && std::isfinite(sv))
             report("jvp vs gradient·tangent", p, "jvp " + number(r.jvp[p]) + ", gradient·tangent " + number(contracted));
+        if ((what & second_order) && !hessian_ill_conditioned(r, p))
+            compare_hessian(r, p, reference_applies, report);
     }
     if (found.empty()) return;
     ++mismatching_expressions_;
     std::ostringstream s;
     s << "mismatch (depth " << depth << ", " << N << " variables):\n" << lines.str()
-      << "  reproduce: gradc::difftest::check<" << N << ">(r, \"" << text << "\", " << depth << ", " << seed << "ULL, [](";
+      << "  reproduce: gradc::difftest::check<" << N << ", " << flags(what) << ">(r, \"" << text << "\", " << depth << ", " << seed << "ULL, [](";
     for (std::size_t j = 0; j < N; ++j) s << (j ? ", " : "") << "[[maybe_unused]] const auto& x" << j;
     s << ") { using namespace gradc::difftest::reference; " << text << " });\n";
     reports_.push_back(s.str());

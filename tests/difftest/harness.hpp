@@ -14,6 +14,16 @@
 /// equal the gradient contracted with the tangent. Each disagreement is reported once
 /// per expression and kind, with the expression and the point, in a form that can be
 /// pasted into a test.
+///
+/// Two more groups of checks, chosen per expression by `check`'s second template
+/// argument (they cost compile time: each is the kernel's program instantiated again):
+///  - `second_order`: the static kernel's `hessian` and `hvp` on one point and
+///    `hessian_batch`, against each other, against the dynamic mode's Hessian (double
+///    backward: `autograd::grad` with `create_graph`, then the gradient of each entry's
+///    sum) and against long-double second differences where f is smooth to second
+///    order (second_order.hpp);
+///  - `single_precision`: the static kernel's `gradient` and `gradient_batch` on float,
+///    against each other and against the double kernel at the same (float) inputs.
 
 #include <algorithm>
 #include <array>
@@ -31,6 +41,7 @@
 #include <gradc/simd.hpp>
 
 #include "reference.hpp"
+#include "second_order.hpp"
 
 namespace gradc::difftest {
 
@@ -50,25 +61,54 @@ struct results {
     std::vector<double> plain_value;     // the lambda on double: the C library's functions
     std::vector<long double> reference_value;
     std::vector<long double> reference_grad;  // central differences; NaN where not reliable
+
+    // Second order (empty unless checked): [point * arity * arity + i * arity + j].
+    std::vector<double> scalar_hess, batch_hess, dynamic_hess, nearby_hess;
+    std::vector<double> hess_value, hess_grad;  // the value and gradient `hessian` returned
+    std::vector<double> hvp, hvp_grad;          // static scalar H·tangent, and its gradient
+    std::vector<long double> reference_hess;    // second differences; NaN where not reliable
+
+    // Float (empty unless checked): the kernel on float, and the double kernel at the
+    // same inputs rounded to float, and a relative 2^-16 away from them.
+    std::vector<double> float_scalar_value, float_batch_value, float_scalar_grad, float_batch_grad;
+    std::vector<double> at_float_value, at_float_grad, at_float_nearby_value, at_float_nearby_grad;
 };
+
+/// What `check` runs besides value, gradient and JVP in every mode.
+enum checks : unsigned { first_order = 0, second_order = 1, single_precision = 2, all_checks = 3 };
 
 /// Counts and reports of a run.
 class runner {
 public:
     /// Compares the modes' results of one expression and records what disagrees.
-    void compare(const char* text, int depth, std::uint64_t seed, const results& r);
+    void compare(const char* text, int depth, std::uint64_t seed, const results& r, unsigned what = first_order);
     std::size_t expressions() const { return expressions_; }
     /// Points compared, and points skipped as ill-conditioned (see `compare`).
     std::size_t points_compared() const { return points_compared_; }
     std::size_t points_ill_conditioned() const { return points_ill_conditioned_; }
+    /// Expressions whose Hessians, and whose float kernels, were compared; points at which
+    /// the float kernel was compared (the others are outside float's range or
+    /// ill-conditioned at float's precision).
+    std::size_t hessian_expressions() const { return hessian_expressions_; }
+    std::size_t float_expressions() const { return float_expressions_; }
+    std::size_t float_points_compared() const { return float_points_compared_; }
+    std::size_t hessian_entries_against_differences() const { return hessian_fd_entries_; }
     std::size_t mismatches() const { return mismatching_expressions_; }
     const std::vector<std::string>& reports() const { return reports_; }
 
+    std::size_t hessian_points_compared() const { return hessian_points_compared_; }
+
 private:
+    template <class Report>
+    void compare_hessian(const results& r, std::size_t p, bool reference_applies, const Report& report);
+
+    std::size_t hessian_points_compared_ = 0;
     std::size_t expressions_ = 0;
     std::size_t mismatching_expressions_ = 0;
     std::size_t points_compared_ = 0;
     std::size_t points_ill_conditioned_ = 0;
+    std::size_t hessian_expressions_ = 0, float_expressions_ = 0, float_points_compared_ = 0;
+    std::size_t hessian_fd_entries_ = 0;
     std::vector<std::string> reports_;
 };
 
@@ -116,8 +156,9 @@ void reference_derivatives(const F& f, results& r) {
 }
 
 /// Runs the four modes on the expression `f` (a generic lambda of N arguments) and
-/// compares them. `seed` picks the points.
-template <std::size_t N, class F>
+/// compares them. `seed` picks the points; `What` adds the second-order and float checks
+/// (`checks`).
+template <std::size_t N, unsigned What = all_checks, class F>
 void check(runner& out, const char* text, int depth, std::uint64_t seed, const F& f) {
     results r;
     r.arity = N;
@@ -142,12 +183,28 @@ void check(runner& out, const char* text, int depth, std::uint64_t seed, const F
         r.scalar_value[p] = g.value;
         for (std::size_t j = 0; j < N; ++j) r.scalar_grad[p * N + j] = g.gradient[j];
         r.jvp[p] = k.jvp(x, v).tangent;
+        if constexpr ((What & second_order) != 0) {
+            const auto h = k.hessian(x);
+            const auto hv = k.hvp(x, v);
+            r.hess_value.push_back(h.value);
+            for (std::size_t i = 0; i < N; ++i) {
+                r.hess_grad.push_back(h.gradient[i]);
+                r.hvp.push_back(hv.hvp[i]);
+                r.hvp_grad.push_back(hv.gradient[i]);
+                for (std::size_t j = 0; j < N; ++j) r.scalar_hess.push_back(h.hessian[i][j]);
+            }
+        }
         // The same a relative 2^-40 away (signs alternating over the variables): where the
         // results move by much more, the modes' few-ulp differences are amplified too.
         for (std::size_t j = 0; j < N; ++j) x[j] *= 1 + (j % 2 ? -1 : 1) * 0x1p-40;
         const auto nearby = k.gradient(x);
         r.nearby_value.push_back(nearby.value);
         for (std::size_t j = 0; j < N; ++j) r.nearby_grad.push_back(nearby.gradient[j]);
+        if constexpr ((What & second_order) != 0) {
+            const auto h = k.hessian(x);
+            for (std::size_t i = 0; i < N; ++i)
+                for (std::size_t j = 0; j < N; ++j) r.nearby_hess.push_back(h.hessian[i][j]);
+        }
     }
     std::vector<std::vector<double>> in(N, std::vector<double>(P)), grad(N, std::vector<double>(P));
     for (std::size_t p = 0; p < P; ++p)
@@ -157,11 +214,52 @@ void check(runner& out, const char* text, int depth, std::uint64_t seed, const F
     r.batch_grad.resize(P * N);
     for (std::size_t p = 0; p < P; ++p)
         for (std::size_t j = 0; j < N; ++j) r.batch_grad[p * N + j] = grad[j][p];
+    if constexpr ((What & second_order) != 0) {
+        std::vector<double> values(P);
+        std::vector<std::vector<double>> upper(N * (N + 1) / 2, std::vector<double>(P));
+        k.hessian_batch(in, values, grad, upper);
+        r.batch_hess.resize(P * N * N);
+        for (std::size_t p = 0; p < P; ++p) {
+            std::size_t t = 0;
+            for (std::size_t i = 0; i < N; ++i)
+                for (std::size_t j = i; j < N; ++j, ++t)
+                    r.batch_hess[p * N * N + i * N + j] = r.batch_hess[p * N * N + j * N + i] = upper[t][p];
+        }
+    }
+    if constexpr ((What & single_precision) != 0) {
+        // The float kernel, and the double kernel at the same inputs (rounded to float) and
+        // a relative 2^-16 away: where those move by much more, float's rounding is
+        // amplified as much.
+        std::vector<std::vector<float>> fin(N, std::vector<float>(P)), fgrad(N, std::vector<float>(P));
+        std::vector<float> fvalues(P);
+        for (std::size_t p = 0; p < P; ++p) {
+            std::array<float, N> xf;
+            std::array<double, N> xd;
+            for (std::size_t j = 0; j < N; ++j) xd[j] = fin[j][p] = xf[j] = static_cast<float>(r.inputs[p * N + j]);
+            const auto gf = k.gradient(xf);
+            const auto gd = k.gradient(xd);
+            r.float_scalar_value.push_back(gf.value);
+            r.at_float_value.push_back(gd.value);
+            for (std::size_t j = 0; j < N; ++j) {
+                r.float_scalar_grad.push_back(gf.gradient[j]);
+                r.at_float_grad.push_back(gd.gradient[j]);
+                xd[j] *= 1 + (j % 2 ? -1 : 1) * 0x1p-16;
+            }
+            const auto nd = k.gradient(xd);
+            r.at_float_nearby_value.push_back(nd.value);
+            for (std::size_t j = 0; j < N; ++j) r.at_float_nearby_grad.push_back(nd.gradient[j]);
+        }
+        k.gradient_batch(fin, fvalues, fgrad);
+        r.float_batch_value.assign(fvalues.begin(), fvalues.end());
+        for (std::size_t p = 0; p < P; ++p)
+            for (std::size_t j = 0; j < N; ++j) r.float_batch_grad.push_back(fgrad[j][p]);
+    }
 
-    // Dynamic mode: one tensor of all points per variable.
+    // Dynamic mode: one tensor of all points per variable, float64 whatever the default
+    // dtype (float32 unless the program sets it, as scripts/difftest's does not).
     std::array<gradc::Tensor, N> t;
     for (std::size_t j = 0; j < N; ++j)
-        t[j] = gradc::from_vector(in[j], {std::int64_t(P)}, gradc::TensorOptions().requires_grad(true));
+        t[j] = gradc::from_vector(in[j], {std::int64_t(P)}, gradc::TensorOptions(gradc::kFloat64).requires_grad(true));
     const gradc::Tensor y = std::apply(f, t);
     y.sum().backward();
     const gradc::Tensor yc = y.detach().contiguous();
@@ -172,6 +270,7 @@ void check(runner& out, const char* text, int depth, std::uint64_t seed, const F
         const gradc::Tensor g = t[j].grad().contiguous();
         for (std::size_t p = 0; p < P; ++p) r.dynamic_grad[p * N + j] = g.data_ptr<double>()[p];
     }
+    if constexpr ((What & second_order) != 0) dynamic_hessian<N>(f, t, P, r.dynamic_hess);
 
     r.plain_value.resize(P);
     for (std::size_t p = 0; p < P; ++p) {
@@ -180,7 +279,8 @@ void check(runner& out, const char* text, int depth, std::uint64_t seed, const F
         r.plain_value[p] = std::apply(f, x);
     }
     reference_derivatives<N>(f, r);
-    out.compare(text, depth, seed, r);
+    if constexpr ((What & second_order) != 0) reference_hessian<N>(f, r.inputs, P, r.reference_hess);
+    out.compare(text, depth, seed, r, What);
 }
 
 }  // namespace gradc::difftest

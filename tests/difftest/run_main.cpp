@@ -16,6 +16,10 @@ int main() {
     for (const auto& report : r.reports()) std::fputs(report.c_str(), stdout);
     std::printf("difftest: %zu points compared, %zu skipped as ill-conditioned\n", r.points_compared(),
                 r.points_ill_conditioned());
+    std::printf("difftest: Hessians of %zu expressions at %zu points (%zu entries against second differences); "
+                "float kernels of %zu expressions at %zu points\n",
+                r.hessian_expressions(), r.hessian_points_compared(), r.hessian_entries_against_differences(),
+                r.float_expressions(), r.float_points_compared());
     std::printf("difftest: %zu expressions, %zu mismatches\n", r.expressions(), r.mismatches());
     return r.mismatches() == 0 ? 0 : 1;
 }

@@ -2,6 +2,9 @@
 // as scripts/difftest printed its reproduction (the seed picks the same points). They
 // are also in the suite's seed-1 sample; here they stay whatever the sample becomes.
 
+#include <limits>
+#include <vector>
+
 #include <catch2/catch.hpp>
 
 #include "harness.hpp"
@@ -16,7 +19,32 @@ TEST_CASE("expressions on which the modes once disagreed agree", "[difftest]") {
     gradc::difftest::check<5>(r, "const auto t0 = maximum(x3, x3); const auto t1 = (-t0); const auto t2 = erfc(t1); const auto t3 = log10(x3); const auto t4 = log10(t3); const auto t5 = sigmoid(t4); const auto t6 = (t2 / t5); const auto t7 = exp2(t0); const auto t8 = (t6 - t7); const auto t9 = sin(t8); const auto t10 = expm1(x0); const auto t11 = log10(t10); const auto t12 = (t11 + t0); const auto t13 = relu(x3); const auto t14 = expm1(t13); const auto t15 = pow(t3, t14); const auto t16 = (t12 - t15); const auto t17 = pow(t16, 2.0); const auto t18 = pow(t17, 10.0); const auto t19 = hypot(t9, t18); return t19;", 7, 7264827282881319575ULL, []([[maybe_unused]] const auto& x0, [[maybe_unused]] const auto& x1, [[maybe_unused]] const auto& x2, [[maybe_unused]] const auto& x3, [[maybe_unused]] const auto& x4) { using namespace gradc::difftest::reference; const auto t0 = maximum(x3, x3); const auto t1 = (-t0); const auto t2 = erfc(t1); const auto t3 = log10(x3); const auto t4 = log10(t3); const auto t5 = sigmoid(t4); const auto t6 = (t2 / t5); const auto t7 = exp2(t0); const auto t8 = (t6 - t7); const auto t9 = sin(t8); const auto t10 = expm1(x0); const auto t11 = log10(t10); const auto t12 = (t11 + t0); const auto t13 = relu(x3); const auto t14 = expm1(t13); const auto t15 = pow(t3, t14); const auto t16 = (t12 - t15); const auto t17 = pow(t16, 2.0); const auto t18 = pow(t17, 10.0); const auto t19 = hypot(t9, t18); return t19; });
     // batch negation of +0 gave +0, so atan2(-0, negative) was +π instead of -π.
     gradc::difftest::check<1>(r, "const auto t0 = (1.0 / x0); const auto t1 = acosh(t0); const auto t2 = (t1 * t0); const auto t3 = atan2(x0, x0); const auto t4 = (0.25 + t3); const auto t5 = hypot(t4, t0); const auto t6 = minimum(t2, t5); const auto t7 = abs(t6); const auto t8 = log(x0); const auto t9 = atan(t8); const auto t10 = atanh(t9); const auto t11 = (-t10); const auto t12 = sigmoid(t3); const auto t13 = (t12 - t3); const auto t14 = atan2(t11, t13); const auto t15 = (t7 + t14); const auto t16 = atan2(x0, x0); const auto t17 = log2(x0); const auto t18 = (t16 + t17); const auto t19 = log2(t18); const auto t20 = abs(t19); const auto t21 = cos(t20); const auto t22 = abs(t21); const auto t23 = (t15 / t22); return t23;", 7, 1890151690099368369ULL, []([[maybe_unused]] const auto& x0) { using namespace gradc::difftest::reference; const auto t0 = (1.0 / x0); const auto t1 = acosh(t0); const auto t2 = (t1 * t0); const auto t3 = atan2(x0, x0); const auto t4 = (0.25 + t3); const auto t5 = hypot(t4, t0); const auto t6 = minimum(t2, t5); const auto t7 = abs(t6); const auto t8 = log(x0); const auto t9 = atan(t8); const auto t10 = atanh(t9); const auto t11 = (-t10); const auto t12 = sigmoid(t3); const auto t13 = (t12 - t3); const auto t14 = atan2(t11, t13); const auto t15 = (t7 + t14); const auto t16 = atan2(x0, x0); const auto t17 = log2(x0); const auto t18 = (t16 + t17); const auto t19 = log2(t18); const auto t20 = abs(t19); const auto t21 = cos(t20); const auto t22 = abs(t21); const auto t23 = (t15 / t22); return t23; });
+    // The Hessian comparison found batch duals taking x0 != x0 as false at NaN (the
+    // first expression above, shrunk by scripts/difftest to this one).
+    gradc::difftest::check<2, gradc::difftest::second_order>(r, "const auto t0 = where(x0 != x0, x1, x0); const auto t1 = erfc(t0); return t1;", 4, 398901856572708909ULL, []([[maybe_unused]] const auto& x0, [[maybe_unused]] const auto& x1) { using namespace gradc::difftest::reference; const auto t0 = where(x0 != x0, x1, x0); const auto t1 = erfc(t0); return t1; });
     for (const auto& report : r.reports()) FAIL_CHECK(report);
-    CHECK(r.expressions() == 4);
+    CHECK(r.expressions() == 5);
     CHECK(r.mismatches() == 0);
+}
+
+TEST_CASE("batch Hessians take a != b with a NaN operand as true, as one-point Hessians do", "[difftest]") {
+    // Found by the Hessian comparison: the duals of hessian_batch and hvp_batch compared
+    // batches with xsimd's ordered !=, so where(x != y, ...) took the other branch at NaN.
+    const auto [x, y] = gradc::variables<2>();
+    const auto k = gradc::compile(where(x != y, y * y * y, y));
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    const std::size_t n = 19;  // whole batches and a tail
+    const std::vector<std::vector<double>> in{std::vector<double>(n, nan), std::vector<double>(n, 2.0)};
+    std::vector<double> values(n);
+    std::vector<std::vector<double>> grad(2, std::vector<double>(n)), hess(3, std::vector<double>(n)),
+        hv(2, std::vector<double>(n));
+    k.hessian_batch(in, values, grad, hess);
+    const std::vector<std::vector<double>> v{std::vector<double>(n, 0.0), std::vector<double>(n, 1.0)};
+    k.hvp_batch(in, v, values, grad, hv);
+    CHECK(k.hessian(nan, 2.0).hessian[1][1] == 12.0);
+    for (std::size_t i = 0; i < n; ++i) {
+        CHECK(hess[2][i] == 12.0);  // ∂²(y³)/∂y² = 6y
+        CHECK(hv[1][i] == 12.0);
+        CHECK(grad[1][i] == 12.0);  // 3y²
+    }
 }

@@ -8,7 +8,7 @@ is compiled as a static expression, run on tensors and evaluated in long double.
 Expression i depends only on (seed, i), so a run of any size reproduces the expressions
 of a smaller one and a reported expression can be regenerated alone.
 
-    generate.py --seed S --count N --per-file K --out DIR
+    generate.py --seed S --count N --per-file K [--second-order-every E] [--float-every F] --out DIR
 
 writes DIR/part_XXXX.cpp (K expressions each) and DIR/parts.cpp, which defines
 `gradc::difftest::run_all(runner&)`.
@@ -100,6 +100,21 @@ def lambda_text(arity, body):
     return f"[]({params}) {{ using namespace gradc::difftest::reference; {body} }}"
 
 
+def checks(index, second_order_every, float_every):
+    """The harness's `checks` flags for expression `index`."""
+    flags = []
+    if second_order_every and index % second_order_every == 0:
+        flags.append("second_order")
+    if float_every and index % float_every == float_every // 2:  # others than the Hessians' when sparse
+        flags.append("single_precision")
+    return " | ".join(f"gradc::difftest::{f}" for f in flags) or "gradc::difftest::first_order"
+
+
+def check_call(arity, depth, point_seed, body, flags):
+    return (f"    check<{arity}, {flags}>(r, {c_string(body)}, {depth}, {point_seed}ULL, "
+            f"{lambda_text(arity, body)});")
+
+
 def c_string(s):
     return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
@@ -110,6 +125,10 @@ def main():
     p.add_argument("--count", type=int, default=100)
     p.add_argument("--first", type=int, default=0, help="index of the first expression")
     p.add_argument("--per-file", type=int, default=50)
+    p.add_argument("--second-order-every", type=int, default=1,
+                   help="compare Hessians for every E-th expression only (0: none); they cost compile time")
+    p.add_argument("--float-every", type=int, default=1,
+                   help="run the float kernel for every F-th expression only (0: none)")
     p.add_argument("--out", required=True)
     a = p.parse_args()
     os.makedirs(a.out, exist_ok=True)
@@ -120,7 +139,7 @@ def main():
                  "namespace gradc::difftest {", "", f"void {name}(runner& r) {{"]
         for i in range(start, min(start + a.per_file, a.first + a.count)):
             arity, depth, point_seed, body = expression(a.seed, i)
-            lines.append(f"    check<{arity}>(r, {c_string(body)}, {depth}, {point_seed}ULL, {lambda_text(arity, body)});")
+            lines.append(check_call(arity, depth, point_seed, body, checks(i, a.second_order_every, a.float_every)))
         lines += ["}", "", "}  // namespace gradc::difftest", ""]
         with open(os.path.join(a.out, name + ".cpp"), "w") as f:
             f.write("\n".join(lines))

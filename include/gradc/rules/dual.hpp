@@ -25,6 +25,7 @@
 #include <utility>
 
 #include <gradc/rules/arithmetic.hpp>
+#include <gradc/rules/compare.hpp>
 #include <gradc/rules/exponential.hpp>
 #include <gradc/rules/hyperbolic.hpp>
 #include <gradc/rules/list.hpp>
@@ -211,8 +212,22 @@ GRADC_DUAL_COMPARISON(<=)
 GRADC_DUAL_COMPARISON(>)
 GRADC_DUAL_COMPARISON(>=)
 GRADC_DUAL_COMPARISON(==)
-GRADC_DUAL_COMPARISON(!=)
 #undef GRADC_DUAL_COMPARISON
+
+/// `!=` is true where either value is NaN, on batches too (rules::not_equal_to: xsimd's
+/// batch `!=` is ordered).
+template <class T, std::size_t N>
+GRADC_DUAL_INLINE auto operator!=(const dual<T, N>& a, const dual<T, N>& b) {
+    return rules::not_equal_to::eval(a.value, b.value);
+}
+template <class T, std::size_t N, scalar_for<T> K>
+GRADC_DUAL_INLINE auto operator!=(const dual<T, N>& a, K c) {
+    return rules::not_equal_to::eval(a.value, T(c));
+}
+template <class T, std::size_t N, scalar_for<T> K>
+GRADC_DUAL_INLINE auto operator!=(K c, const dual<T, N>& b) {
+    return rules::not_equal_to::eval(T(c), b.value);
+}
 
 /// Where the value is NaN (the tangents are not looked at).
 template <class T, std::size_t N>
