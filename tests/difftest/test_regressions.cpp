@@ -48,3 +48,34 @@ TEST_CASE("batch Hessians take a != b with a NaN operand as true, as one-point H
         CHECK(grad[1][i] == 12.0);  // 3y²
     }
 }
+
+TEST_CASE("pow's mixed second derivative at b = 0 is 1/a in every mode", "[difftest]") {
+    // Found by the Hessian comparison (shrunk to pow(x0, x3) at x3 = -0): the partial by a
+    // was forced to 0 wherever b = 0, so its derivative by b was 0 instead of a^(b-1) = 1/a.
+    const auto [a, b] = gradc::variables<2>();
+    const auto k = gradc::compile(pow(a, b));
+    const double x0 = 0.8638;
+    for (const double b0 : {-0.0, 0.0}) {
+        const auto h = k.hessian(x0, b0);
+        CHECK(h.hessian[0][1] == Catch::Approx(1.0 / x0).epsilon(1e-15));
+        CHECK(h.hessian[1][0] == h.hessian[0][1]);
+        CHECK(h.gradient[0] == 0.0);
+        CHECK(h.hessian[0][0] == 0.0);
+        const std::size_t n = 11;  // a whole batch and a tail
+        const std::vector<std::vector<double>> in{std::vector<double>(n, x0), std::vector<double>(n, b0)};
+        std::vector<double> values(n);
+        std::vector<std::vector<double>> grad(2, std::vector<double>(n)), hess(3, std::vector<double>(n));
+        k.hessian_batch(in, values, grad, hess);
+        for (std::size_t i = 0; i < n; ++i) CHECK(hess[1][i] == h.hessian[0][1]);
+        // The dynamic mode: both orders of differentiation give 1/a.
+        auto ta = gradc::tensor({x0}, gradc::TensorOptions().dtype(gradc::kFloat64).requires_grad(true));
+        auto tb = gradc::tensor({b0}, gradc::TensorOptions().dtype(gradc::kFloat64).requires_grad(true));
+        const auto g = gradc::autograd::grad({gradc::pow(ta, tb).sum()}, {ta, tb}, {}, true, true);
+        const auto dab = gradc::autograd::grad({g[0].sum()}, {tb}, {}, true);
+        const auto dba = gradc::autograd::grad({g[1].sum()}, {ta}, {}, true);
+        CHECK(dab[0].item<double>() == Catch::Approx(1.0 / x0).epsilon(1e-15));
+        CHECK(dba[0].item<double>() == Catch::Approx(1.0 / x0).epsilon(1e-15));
+        // At a = 0 the partial by a stays forced to 0 (0·inf otherwise), as PyTorch's.
+        CHECK(k.gradient(0.0, b0).gradient[0] == 0.0);
+    }
+}

@@ -77,7 +77,9 @@ std::vector<double> contents(const gradc::Tensor& t) {
 
 snapshot take(const std::vector<gradc::Tensor>& pool) {
     snapshot s;
-    for (const auto& t : pool) s.entries.push_back({contents(t), contents(t.grad()), t._version()});
+    // Reading the .grad() of a non-leaf that does not retain it warns (and filled the log).
+    for (const auto& t : pool)
+        s.entries.push_back({contents(t), contents(t.is_leaf() || t.retains_grad() ? t.grad() : gradc::Tensor()), t._version()});
     return s;
 }
 

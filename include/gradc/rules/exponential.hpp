@@ -243,7 +243,10 @@ T power(const T& a, const T& b) {
 }
 
 /// pow(a, b) = a^b.
-///  d/da = b·a^(b-1), and 0 where b = 0 (so pow(x, 0) is constant even at x = 0);
+///  d/da = b·a^(b-1), and 0 where b = 0 and a is 0 or NaN (so pow(x, 0) is constant even
+///  at x = 0, instead of 0·inf). Elsewhere at b = 0 the product itself is 0 and stays the
+///  expression, so that its derivative by b, a^(-1), reaches second order (forcing 0
+///  there too made the mixed second derivative 0 instead of 1/a);
 ///  d/db = y·log(a), and 0 where a = 0 and b >= 0 (0^b is flat there, instead of 0·(-inf)).
 /// Both conventions are PyTorch's (`pow_backward_self`, `pow_backward_exponent`).
 struct pow {
@@ -251,7 +254,7 @@ struct pow {
     static constexpr std::string_view name = "pow";
     static constexpr int arity = 2;
     static constexpr std::array<std::string_view, 2> partial_text{
-        "b == 0 ? 0 : b*pow(a, b-1)", "a == 0 && b >= 0 ? 0 : y*log(a)"};
+        "b == 0 && (a == 0 || a is NaN) ? 0 : b*pow(a, b-1)", "a == 0 && b >= 0 ? 0 : y*log(a)"};
     static constexpr reads_t reads{.a = true, .b = true, .y = true};
     static constexpr test_domain domain = test_domain::positive;
     template <class T>
@@ -259,7 +262,8 @@ struct pow {
     template <class T>
     static T partial(arg_t<0>, const T& a, const T& b, const T&) {
         using K = scalar_t<T>;
-        return if_else<T>(b == K(0), K(0), b * power(a, b - K(1)));
+        using std::isnan;
+        return if_else<T>(logical_and(b == K(0), logical_or(a == K(0), isnan(a))), K(0), b * power(a, b - K(1)));
     }
     template <class T>
     static T partial(arg_t<1>, const T& a, const T& b, const T& y) {
