@@ -57,7 +57,7 @@ TEST_CASE("pow's mixed second derivative at b = 0 is 1/a in every mode", "[difft
     const double x0 = 0.8638;
     for (const double b0 : {-0.0, 0.0}) {
         const auto h = k.hessian(x0, b0);
-        CHECK(h.hessian[0][1] == Catch::Approx(1.0 / x0).epsilon(1e-15));
+        CHECK(h.hessian[0][1] == Approx(1.0 / x0).epsilon(1e-15));
         CHECK(h.hessian[1][0] == h.hessian[0][1]);
         CHECK(h.gradient[0] == 0.0);
         CHECK(h.hessian[0][0] == 0.0);
@@ -73,8 +73,8 @@ TEST_CASE("pow's mixed second derivative at b = 0 is 1/a in every mode", "[difft
         const auto g = gradc::autograd::grad({gradc::pow(ta, tb).sum()}, {ta, tb}, {}, true, true);
         const auto dab = gradc::autograd::grad({g[0].sum()}, {tb}, {}, true);
         const auto dba = gradc::autograd::grad({g[1].sum()}, {ta}, {}, true);
-        CHECK(dab[0].item<double>() == Catch::Approx(1.0 / x0).epsilon(1e-15));
-        CHECK(dba[0].item<double>() == Catch::Approx(1.0 / x0).epsilon(1e-15));
+        CHECK(dab[0].item<double>() == Approx(1.0 / x0).epsilon(1e-15));
+        CHECK(dba[0].item<double>() == Approx(1.0 / x0).epsilon(1e-15));
         // At a = 0 the partial by a stays forced to 0 (0·inf otherwise), as PyTorch's.
         CHECK(k.gradient(0.0, b0).gradient[0] == 0.0);
     }
