@@ -220,10 +220,12 @@ template <class T, std::size_t N>
 GRADC_DUAL_INLINE auto operator!=(const dual<T, N>& a, const dual<T, N>& b) {
     return rules::not_equal_to::eval(a.value, b.value);
 }
+/// `!=` of a dual and a number, NaN-aware as above.
 template <class T, std::size_t N, scalar_for<T> K>
 GRADC_DUAL_INLINE auto operator!=(const dual<T, N>& a, K c) {
     return rules::not_equal_to::eval(a.value, T(c));
 }
+/// `!=` of a number and a dual, NaN-aware as above.
 template <class T, std::size_t N, scalar_for<T> K>
 GRADC_DUAL_INLINE auto operator!=(K c, const dual<T, N>& b) {
     return rules::not_equal_to::eval(T(c), b.value);
