@@ -167,10 +167,18 @@ Tensor t(const Tensor& a) {
     return a.dim() < 2 ? permute(a, a.dim() == 1 ? Shape{0} : Shape{}) : transpose(a, 0, 1);
 }
 
+namespace {
+// slice, narrow and select pick along a dimension; a 0-dim tensor has none (wrap_dim
+// accepts 0 and -1 there for the reductions' sake), so they refuse it as PyTorch does.
+void require_dimensions(const Tensor& a, const char* op) {
+    if (a.dim() == 0) throw Error(std::string("gradc: ") + op + "() cannot be applied to a 0-dim tensor");
+}
+}  // namespace
+
 Tensor slice(const Tensor& a, std::int64_t dim, std::optional<std::int64_t> start_in, std::optional<std::int64_t> end_in,
              std::int64_t step) {
     detail::check_defined(a, "slice");
-    if (a.dim() == 0) throw Error("gradc: slice() cannot be applied to a 0-dim tensor");
+    require_dimensions(a, "slice");
     const std::int64_t d = wrap_dim(dim, a.dim(), "slice");
     if (step <= 0) throw Error("gradc: slice: step must be positive, got " + std::to_string(step));
     const std::int64_t len = a.sizes()[d];
@@ -194,7 +202,7 @@ Tensor slice(const Tensor& a, std::int64_t dim, std::optional<std::int64_t> star
 
 Tensor narrow(const Tensor& a, std::int64_t dim, std::int64_t start, std::int64_t length) {
     detail::check_defined(a, "narrow");
-    if (a.dim() == 0) throw Error("gradc: narrow() cannot be applied to a 0-dim tensor");
+    require_dimensions(a, "narrow");
     const std::int64_t d = wrap_dim(dim, a.dim(), "narrow");
     const std::int64_t len = a.sizes()[d];
     if (start < 0) start += len;
@@ -206,7 +214,7 @@ Tensor narrow(const Tensor& a, std::int64_t dim, std::int64_t start, std::int64_
 
 Tensor select(const Tensor& a, std::int64_t dim, std::int64_t index) {
     detail::check_defined(a, "select");
-    if (a.dim() == 0) throw Error("gradc: select() cannot be applied to a 0-dim tensor");
+    require_dimensions(a, "select");
     const std::int64_t d = wrap_dim(dim, a.dim(), "select");
     const std::int64_t len = a.sizes()[d];
     if (index < -len || index >= len)

@@ -25,17 +25,10 @@ namespace gradc::simd::detail {
 /// Which variables are given per point (the others are broadcast), for inputs In.
 template <class Kernel, class In>
 constexpr std::array<bool, Kernel::arity> per_point_variables() {
-    std::array<bool, Kernel::arity> p{};
-    if constexpr (is_tuple_input<In>) {
+    if constexpr (is_tuple_input<In>)
         static_assert(std::tuple_size_v<In> == Kernel::arity,
                       "gradc batch call: the tuple of inputs needs one entry per variable");
-        [&]<std::size_t... j>(std::index_sequence<j...>) {
-            ((p[j] = !is_broadcast<std::remove_cvref_t<std::tuple_element_t<j, In>>>), ...);
-        }(std::make_index_sequence<Kernel::arity>{});
-    } else {
-        p.fill(true);
-    }
-    return p;
+    return per_point_slots<In, Kernel::arity>();
 }
 
 /// The lane type of inputs In: the spans' element type, or a broadcast value's.

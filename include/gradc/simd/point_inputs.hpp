@@ -42,24 +42,6 @@ concept point_span = std::ranges::contiguous_range<const X> && std::ranges::size
 /// What a read argument's slots are, for the messages.
 enum class slots_of { variables, wrt_variables, outputs };
 
-/// The entry type of a tuple's j-th element, without cv or reference.
-template <class Arg, std::size_t J>
-using tuple_entry_t = std::remove_cvref_t<std::tuple_element_t<J, Arg>>;
-
-/// Which of an argument's K slots are given per point (all of them for a span list).
-template <class Arg, std::size_t K>
-constexpr std::array<bool, K> per_point_slots() {
-    std::array<bool, K> p{};
-    p.fill(true);
-    if constexpr (is_tuple_input<Arg>) {
-        if constexpr (std::tuple_size_v<Arg> == K)  // else the call's static_assert says so
-            [&]<std::size_t... j>(std::index_sequence<j...>) {
-                ((p[j] = !is_broadcast<tuple_entry_t<Arg, j>>), ...);
-            }(std::make_index_sequence<K>{});
-    }
-    return p;
-}
-
 /// The lane type an argument's spans hold (void if it has none: all broadcast).
 template <class Arg>
 struct spans_lane {
