@@ -16,6 +16,7 @@
 #include <gradc/check/static.hpp>
 #include <gradc/rules/arrays/access.hpp>
 #include <gradc/rules/arrays/building.hpp>
+#include <gradc/rules/arrays/indexed_access.hpp>
 #include <gradc/rules/arrays/products.hpp>
 #include <gradc/rules/arrays/reductions.hpp>
 #include <gradc/rules/arrays/triangular.hpp>
@@ -92,6 +93,23 @@ struct array_tensor_op<ra::row_of<I>> {
 template <std::size_t J>
 struct array_tensor_op<ra::col_of<J>> {
     static Tensor apply(const Tensor& a) { return select(a, 1, std::int64_t(J)); }
+};
+/// The index operands of the run-time forms are constants: 0-dim tensors of their value.
+inline std::int64_t index_of(const Tensor& i) { return std::int64_t(i.item<double>()); }
+template <>
+struct array_tensor_op<ra::element_at> {
+    static Tensor apply(const Tensor& x, const Tensor& i) { return select(x, 0, index_of(i)); }
+    static Tensor apply(const Tensor& w, const Tensor& i, const Tensor& j) {
+        return select(select(w, 0, index_of(i)), 0, index_of(j));
+    }
+};
+template <>
+struct array_tensor_op<ra::row_at> {
+    static Tensor apply(const Tensor& w, const Tensor& i) { return select(w, 0, index_of(i)); }
+};
+template <>
+struct array_tensor_op<ra::col_at> {
+    static Tensor apply(const Tensor& w, const Tensor& j) { return select(w, 1, index_of(j)); }
 };
 template <std::size_t O, std::size_t N>
 struct array_tensor_op<ra::segment_of<O, N>> {

@@ -115,6 +115,17 @@ constexpr auto row(const A& a, std::integral_constant<I, K>) {
     return row<std::size_t(K)>(a);
 }
 
+/// Row i of a matrix, i an integer checked now (gradc::Error if out of range) and read by
+/// the kernel when it runs (expr/entry_access.hpp).
+template <Expression A, runtime_index I>
+auto row(const A& a, I i) {
+    static_assert(A::shape.is_matrix() || shapes_are<A::shape>::fine, "gradc::row(W, i): W must be a matrix");
+    if constexpr (A::shape.is_matrix()) {  // only the static_assert's message when it fails
+        const std::size_t k = checked_index(i, A::shape.rows, "gradc::row(W, i)", "i", shape_words(A::shape));
+        return make_node<arrays::row_at>(a, k);
+    }
+}
+
 /// Column J of a matrix, as a vector.
 template <std::size_t J, Expression A>
 constexpr auto col(const A& a) {
@@ -126,6 +137,17 @@ constexpr auto col(const A& a) {
 template <Expression A, class J, J K>
 constexpr auto col(const A& a, std::integral_constant<J, K>) {
     return col<std::size_t(K)>(a);
+}
+
+/// Column j of a matrix, j an integer checked now (gradc::Error if out of range) and read
+/// by the kernel when it runs (expr/entry_access.hpp).
+template <Expression A, runtime_index J>
+auto col(const A& a, J j) {
+    static_assert(A::shape.is_matrix() || shapes_are<A::shape>::fine, "gradc::col(W, j): W must be a matrix");
+    if constexpr (A::shape.is_matrix()) {  // only the static_assert's message when it fails
+        const std::size_t k = checked_index(j, A::shape.cols, "gradc::col(W, j)", "j", shape_words(A::shape));
+        return make_node<arrays::col_at>(a, k);
+    }
 }
 
 /// Entries [Offset, Offset + Count) of a vector.

@@ -19,6 +19,7 @@
 #include <cstddef>
 #include <type_traits>
 
+#include <gradc/expr/entry_access.hpp>
 #include <gradc/expr/graph.hpp>
 #include <gradc/expr/shape.hpp>
 #include <gradc/expr/shape_errors.hpp>
@@ -35,34 +36,6 @@ using graphs::input;
 using graphs::merge;
 using graphs::ref;
 using graphs::relocate_operand;
-
-/// Set is a type unique to the `variables` call that made the variable (void for a
-/// variable named by hand, as the tests do): two calls give distinct variables, and
-/// mixing them in one kernel is an error that says so.
-template <class Rule, class... A>
-constexpr auto make_node(const A&... a);
-
-/// Entry access with indices fixed in the type: `x[k]` and `W(i, j)` for k, i, j
-/// `std::integral_constant`s (`gradc::index<2>`, or the k of `gradc::sum_over`). A base
-/// of every expression (it costs nothing until used); an index out of range or an
-/// entry of a scalar does not compile (expr/array_functions.hpp says so in words).
-template <class Self>
-struct entry_access {
-    /// `x[k]`: entry k of a vector expression, as an expression.
-    template <class I, I K>
-    constexpr auto operator[](std::integral_constant<I, K>) const {
-        static_assert(Self::shape.is_vector() && std::size_t(K) < Self::shape.rows,
-                      "gradc: x[i] needs a vector x with more than i entries (x[i] of a matrix: use W(i, j) or row)");
-        return make_node<rules::arrays::element<std::size_t(K), 0>>(static_cast<const Self&>(*this));
-    }
-    /// `W(i, j)`: entry (i, j) of a matrix expression, as an expression.
-    template <class I, I R, class J, J C>
-    constexpr auto operator()(std::integral_constant<I, R>, std::integral_constant<J, C>) const {
-        static_assert(Self::shape.is_matrix() && std::size_t(R) < Self::shape.rows && std::size_t(C) < Self::shape.cols,
-                      "gradc: W(i, j) needs a matrix W with more than i rows and j columns");
-        return make_node<rules::arrays::element<std::size_t(R), std::size_t(C)>>(static_cast<const Self&>(*this));
-    }
-};
 
 /// Scalar variable I of a set of N made by one `gradc::variables<N>()` call (Set tells calls apart).
 template <std::size_t I, std::size_t N, class Set = void>
