@@ -71,7 +71,7 @@ struct erfc {
     static constexpr reads_t reads{.a = true};
     static constexpr test_domain domain = test_domain::everywhere;
     template <class T>
-    static T eval(const T& a) { using std::erfc; return error_function_tail<true>(a, T(erfc(a))); }
+    static T eval(const T& a) { using std::erfc; return error_function_tail<true>(a, erfc_near_zero(a, T(erfc(a)))); }
     template <class T>
     static T partial(arg_t<0>, const T& a, const T&) {
         using std::exp;
@@ -81,7 +81,7 @@ struct erfc {
     template <class T>
     static value_and_partials<T, 1> eval_with_partials(const T& a) {
         const auto [y, g] = with_gaussian<error_function::erfc, T>::apply(a);
-        return {error_function_tail<true>(a, y), {scalar_t<T>(-std::numbers::inv_sqrtpi * 2) * g}};
+        return {error_function_tail<true>(a, erfc_near_zero(a, y)), {scalar_t<T>(-std::numbers::inv_sqrtpi * 2) * g}};
     }
     /// \endcond
 };
