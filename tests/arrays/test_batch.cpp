@@ -45,6 +45,30 @@ TEST_CASE("gradient_batch with broadcast parameters equals one-point gradients",
     }
 }
 
+TEST_CASE("the lane type is the per-point spans' even when a broadcast entry comes first", "[arrays][batch]") {
+    // double parameters broadcast beside float data: the call runs on float lanes (the
+    // parameters converted once), as if the parameters had been given as floats.
+    auto [W, b, x] = gradc::variables(gradc::mat<4, 3>, gradc::vec<4>, gradc::vec<3>);
+    const auto k = gradc::compile(sum(tanh(W * x + b)), gradc::wrt(W, b));
+    const auto wv = filled<12>(-1, 1, 1);
+    const auto bv = filled<4>(-1, 1, 2);
+    std::array<float, 12> wf;
+    std::array<float, 4> bf;
+    for (std::size_t e = 0; e < 12; ++e) wf[e] = float(wv[e]);
+    for (std::size_t e = 0; e < 4; ++e) bf[e] = float(bv[e]);
+    const std::size_t n = 19;
+    const auto p = make_points(n);
+    std::vector<std::vector<float>> xf(3, std::vector<float>(n));
+    for (std::size_t e = 0; e < 3; ++e)
+        for (std::size_t i = 0; i < n; ++i) xf[e][i] = float(p.x[e][i]);
+    std::vector<float> values(n), values_f(n);
+    std::vector<std::vector<float>> grad(16, std::vector<float>(n)), grad_f(16, std::vector<float>(n));
+    k.gradient_batch(std::tuple{gradc::broadcast(wv), gradc::broadcast(bv), xf}, values, grad);
+    k.gradient_batch(std::tuple{gradc::broadcast(wf), gradc::broadcast(bf), xf}, values_f, grad_f);
+    CHECK(values == values_f);
+    CHECK(grad == grad_f);
+}
+
 TEST_CASE("map_reduce sums values and parameter gradients over points", "[arrays][batch]") {
     auto [W, b, x] = gradc::variables(gradc::mat<4, 3>, gradc::vec<4>, gradc::vec<3>);
     const auto k = gradc::compile(log_sum_exp(W * x + b), gradc::wrt(W, b));

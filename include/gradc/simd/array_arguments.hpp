@@ -44,9 +44,18 @@ template <class In>
 struct input_lane {
     using type = span_list_value_t<In>;
 };
-template <class X0, class... X>
-struct input_lane<std::tuple<X0, X...>> {
-    using type = typename entry_lane<std::remove_cvref_t<X0>>::type;
+/// For a tuple: the first per-point entry's element type, so that a broadcast value of
+/// another type (a double parameter beside float data) is converted to the data's lanes;
+/// the first entry's when every entry is broadcast (which the calls refuse).
+template <class... X>
+struct input_lane<std::tuple<X...>> {
+    static constexpr std::size_t first_per_point = [] {
+        constexpr bool broadcast[] = {is_broadcast<std::remove_cvref_t<X>>...};
+        for (std::size_t j = 0; j < sizeof...(X); ++j)
+            if (!broadcast[j]) return j;
+        return std::size_t{0};
+    }();
+    using type = typename entry_lane<std::remove_cvref_t<std::tuple_element_t<first_per_point, std::tuple<X...>>>>::type;
 };
 
 /// Number of spans of the per-point variables.
