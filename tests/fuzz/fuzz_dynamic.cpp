@@ -3,17 +3,25 @@
 // reductions, grad modes, hooks, backward and autograd::grad with and without
 // retain_graph and create_graph, double backward, detaching and dropping tensors).
 //
+// Also custom functions (whose backward may throw or return the wrong shape) and
+// operations under saved-tensor hooks (whose pack hook may throw).
+//
 // What it checks, besides the sanitizers (address, undefined, leaks):
 //  - the only exception an operation may throw is gradc::Error (a std::invalid_argument
 //    from a hook counts as the hook's own);
 //  - a failing operation leaves every tensor of the pool as it was: values, gradients
-//    and version counters.
+//    and version counters;
+//  - forward mode agrees with reverse mode: for a short chain of operations from a
+//    pool tensor's values, ⟨u, J·v⟩ from the dual tensors' tangent equals ⟨Jᵀ·u, v⟩ from
+//    autograd::grad, wherever both are finite ("Forward-mode AD" in the autograd notes).
 //
 // Built by tests/fuzz/meson.build with clang's -fsanitize=fuzzer when available
 // (scripts/fuzz runs it); the same file with -DGRADC_FUZZ_REPLAY is a plain program that
 // runs every file of the seed corpus once (the test suite's corpus replay).
 
 #include <algorithm>
+#include <any>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -115,6 +123,88 @@ gradc::Tensor binary(std::uint8_t which, const gradc::Tensor& a, const gradc::Te
     }
 }
 
+/// y = k·x as a custom function: its backward returns k·g, or (chosen when it is
+/// called) throws, or returns a gradient of the wrong shape, which the engine must turn
+/// into a gradc::Error.
+struct ScaledByK : gradc::autograd::Function<ScaledByK> {
+    static gradc::Tensor forward(gradc::autograd::AutogradContext* ctx, gradc::Tensor x, double k, std::int64_t mode) {
+        ctx->save_for_backward({x});
+        ctx->saved_data["k"] = k;
+        ctx->saved_data["mode"] = mode;
+        return x * k;
+    }
+    static gradc::tensor_list backward(gradc::autograd::AutogradContext* ctx, gradc::tensor_list g) {
+        const double k = ctx->saved_data["k"].toDouble();
+        const gradc::Tensor x = ctx->get_saved_variables()[0];
+        switch (ctx->saved_data["mode"].toInt()) {
+            case 0: return {g[0] * k, gradc::Tensor(), gradc::Tensor()};
+            case 1: throw gradc::Error("fuzz: custom backward refuses");
+            default: return {gradc::zeros({3, 3}, gradc::TensorOptions().dtype(gradc::kFloat64)), gradc::Tensor(), gradc::Tensor()};
+        }
+    }
+};
+
+/// One to three operations (unary, or binary with a constant second operand) applied
+/// to x: the function whose forward and reverse derivatives are compared.
+gradc::Tensor chain(const std::vector<std::uint8_t>& ops, const gradc::Tensor& x, const gradc::Tensor& c) {
+    gradc::Tensor y = x;
+    for (std::size_t i = 0; i < ops.size(); ++i) y = ops[i] % 2 ? unary(ops[i] / 2, y) : binary(ops[i] / 2, y, c);
+    return y;
+}
+
+/// ⟨u, J·v⟩ (forward mode) against ⟨Jᵀ·u, v⟩ (reverse mode) for the chain at a pool
+/// tensor's values. Both are sums of the same products in another order: they must agree
+/// to rounding of the largest product, where every product is finite.
+void compare_forward_and_reverse(reader& in, const std::vector<gradc::Tensor>& pool) {
+    namespace fwd = gradc::autograd::forward_ad;
+    const auto values = contents(pick(in, pool));  // NaN read back as a number: fine for a point
+    const auto c_values = contents(pick(in, pool));
+    std::vector<std::uint8_t> ops(1 + in.byte() % 3);
+    for (auto& o : ops) o = in.byte();
+    const std::int64_t n = std::int64_t(values.size());
+    if (n == 0) return;
+    const auto f64 = gradc::TensorOptions().dtype(gradc::kFloat64);
+    std::vector<double> v(values.size()), u;
+    for (double& e : v) e = in.value();
+    const gradc::Tensor point = gradc::from_vector(values, {n}, f64);
+    const gradc::Tensor c = c_values.size() == 1 || c_values.size() == values.size()
+                                ? gradc::from_vector(c_values, {std::int64_t(c_values.size())}, f64)
+                                : gradc::Tensor(0.5);
+    gradc::Tensor jv;
+    {
+        fwd::dual_level level;
+        const gradc::Tensor y = chain(ops, fwd::make_dual(point, gradc::from_vector(v, {n}, f64)), c);
+        jv = fwd::unpack_dual(y).tangent;
+        for (std::int64_t i = 0; i < y.numel(); ++i) u.push_back(in.value());
+    }
+    const gradc::Tensor x = point.clone().requires_grad_(true);
+    const gradc::Tensor y = chain(ops, x, c);
+    if (!y.requires_grad()) return;
+    const auto g = gradc::autograd::grad({y}, {x}, {gradc::from_vector(u, y.sizes(), f64)}, false, false, true)[0];
+    const auto jv_values = jv.defined() ? contents(jv) : std::vector<double>(u.size(), 0.0);
+    const auto g_values = g.defined() ? contents(g) : std::vector<double>(v.size(), 0.0);
+    double forward = 0, reverse = 0, scale = 0;
+    for (std::size_t i = 0; i < u.size(); ++i) {
+        forward += u[i] * jv_values[i];
+        scale = std::max(scale, std::abs(u[i] * jv_values[i]));
+    }
+    for (std::size_t i = 0; i < v.size(); ++i) {
+        reverse += g_values[i] * v[i];
+        scale = std::max(scale, std::abs(g_values[i] * v[i]));
+    }
+    // contents() reads NaN as 12345.678, so non-finite results show as large or equal values;
+    // compare only where every input of the sums is finite and not that marker.
+    const auto finite = [](const std::vector<double>& a) {
+        return std::all_of(a.begin(), a.end(), [](double e) { return std::isfinite(e) && e != 12345.678 && std::abs(e) < 1e150; });
+    };
+    if (!finite(values) || !finite(c_values) || !finite(jv_values) || !finite(g_values) || !finite(u) || !finite(v)) return;
+    if (std::abs(forward - reverse) > 1e-9 * scale * double(u.size() + v.size()) + 1e-300) {
+        std::fprintf(stderr, "fuzz_dynamic: forward mode gives <u, Jv> = %.17g, reverse mode <J^T u, v> = %.17g\n", forward,
+                     reverse);
+        std::abort();
+    }
+}
+
 /// Every leaf created, kept until the end of the input: `backward(create_graph = true)`
 /// stores a gradient whose graph ends in the leaf's own AccumulateGrad, a reference cycle
 /// that PyTorch has too and that docs/dynamic.md tells users to break by resetting the
@@ -128,6 +218,34 @@ void step(reader& in, std::vector<gradc::Tensor>& pool) {
         if (pool.size() < 16) pool.push_back(t);
         else pool[in.byte() % pool.size()] = t;
     };
+    // Operations added later have op bytes 252-255, so that the corpus decodes as it did
+    // before (an op byte of 252 or more meant op % 14 then).
+    if (op >= 252) {
+        switch (op) {
+            case 252: {  // a custom function; its backward may fail when a pass reaches it
+                const gradc::Tensor a = pick(in, pool);
+                const double k = in.value();
+                const std::int64_t mode = in.byte() % 3;
+                push(ScaledByK::apply(a, k, mode));
+                break;
+            }
+            case 253: {  // an operation under saved-tensor hooks: pack clones (or refuses), unpack reads it back
+                const gradc::Tensor a = pick(in, pool), b = pick(in, pool);
+                const bool refuse = in.byte() % 4 == 0;
+                const std::uint8_t which = in.byte();
+                gradc::autograd::SavedTensorsHooks hooks(
+                    [refuse](const gradc::Tensor& t) -> std::any {
+                        if (refuse) throw gradc::Error("fuzz: pack hook refuses");
+                        return t.clone();
+                    },
+                    [](const std::any& packed) { return std::any_cast<gradc::Tensor>(packed); });
+                push(which % 2 ? unary(which / 2, a) : binary(which / 2, a, b));
+                break;
+            }
+            default: compare_forward_and_reverse(in, pool); break;
+        }
+        return;
+    }
     switch (op % 14) {
         case 0: {  // a new leaf: 1 to 4 elements, one or two dimensions
             const std::int64_t rows = 1 + in.byte() % 2, cols = 1 + in.byte() % 2;
@@ -166,7 +284,9 @@ void step(reader& in, std::vector<gradc::Tensor>& pool) {
         case 5: push(pick(in, pool).sum()); break;
         case 6: {  // backward of the sum, retain_graph or not
             const gradc::Tensor a = pick(in, pool);
-            a.sum().backward({}, in.byte() % 2 == 1, in.byte() % 4 == 0);
+            // Read in order (the order of a call's arguments is unspecified: g++ and clang differ).
+            const bool retain = in.byte() % 2 == 1, create = in.byte() % 4 == 0;
+            a.sum().backward({}, retain, create);
             break;
         }
         case 7: {  // autograd::grad with respect to another tensor, maybe create_graph, then its backward
@@ -197,7 +317,8 @@ void step(reader& in, std::vector<gradc::Tensor>& pool) {
         case 11: pool[in.byte() % pool.size()] = gradc::Tensor(in.value()); break;  // drop a tensor
         case 12: {  // zero a gradient
             const gradc::Tensor a = pick(in, pool);
-            if (a.grad().defined()) a.mutable_grad() = gradc::Tensor();
+            // Only a leaf's or a retaining tensor's: reading another's .grad() warns.
+            if ((a.is_leaf() || a.retains_grad()) && a.grad().defined()) a.mutable_grad() = gradc::Tensor();
             break;
         }
         default: push(pick(in, pool).t()); break;
