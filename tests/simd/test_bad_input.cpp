@@ -218,6 +218,14 @@ std::vector<BadInput> static_table() {
                      std::array<std::span<double>, 4> g{s.g1, s.g2, s.g3, std::span<double>(s.big).first(n)};
                      ak.gradient_batch(in, std::span<double>(s.big).subspan(n - 1, n), g);
                  }, I, {"gradc gradient_batch:", "`values` overlaps `grad[3]`"}});
+    t.push_back({"array gradient_batch: a gradient overlaps a span of a variable after a broadcast one", [ak](Buffers& s) {
+                     // W broadcast (entries 0-3 of the one-list numbering), x per point (entries 4, 5):
+                     // the message numbers x's second span as the one-list form would.
+                     const std::vector<std::span<const double>> x{s.a, std::span<const double>(s.big).first(n)};
+                     std::array<std::span<double>, 4> g{std::span<double>(s.big).subspan(1, n), s.g1, s.g2, s.g3};
+                     ak.gradient_batch(std::tuple{gradc::broadcast(std::array{1.0, 2.0, 3.0, 4.0}), x},
+                                       std::span<double>(s.values), g);
+                 }, I, {"gradc gradient_batch:", "`grad[0]` overlaps `in[5]`"}});
     t.push_back({"array map_reduce: a parameter of the wrong size", [ak](Buffers& s) {
                      (void)ak.map_reduce(in2{s.a, s.b}, std::vector<double>{1, 2, 3});
                  }, E, {"map_reduce", "3 entries", "expected 4"}});

@@ -108,6 +108,18 @@ struct batch_input_set {
         }
     }
 
+    /// Every variable's spans in variable order, null for a broadcast variable's entries:
+    /// the overlap check numbers them as the one-list form of `in` would, whether or not
+    /// some variables are broadcast.
+    std::array<const T*, Kernel::argument_entries> spans_in_order() const {
+        std::array<const T*, Kernel::argument_entries> all{};
+        std::size_t at = 0;
+        for (std::size_t j = 0; j < Kernel::arity; ++j)
+            for (std::size_t e = 0; e < Kernel::shapes[j].size(); ++e, ++at)
+                all[at] = PerPoint[j] ? per_point[offset[j] + e] : nullptr;
+        return all;
+    }
+
     /// The broadcast entries as batches (every lane the same value), once per call.
     template <class B>
     std::array<B, fixed_count == 0 ? 1 : fixed_count> broadcast_batches() const {

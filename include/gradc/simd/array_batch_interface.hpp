@@ -44,7 +44,7 @@ public:
         constexpr std::size_t M = output_entries();
         const auto out = detail::output_pointers<T, M>("value_batch", "values", "one per output entry",
                                                        std::forward<Values>(values), x.n);
-        detail::check_no_overlap("value_batch", x.n, detail::read_group<T>("in", x.per_point),
+        detail::check_no_overlap("value_batch", x.n, detail::read_group<T>("in", x.spans_in_order()),
                                  detail::written_group<T>("values", out, M == 1));
         using B = xsimd::batch<T, arch_of<A>>;
         const auto fixed = x.template broadcast_batches<B>();
@@ -78,7 +78,7 @@ public:
         const auto v = detail::output_pointers<T, 1>("gradient_batch", "values", "", std::forward<Values>(values), x.n);
         const auto g = detail::checked_pointers<T, W>("gradient_batch", "grad", "one per entry of each wrt variable",
                                                       std::forward<Grad>(grad), x.n);
-        detail::check_no_overlap("gradient_batch", x.n, detail::read_group<T>("in", x.per_point),
+        detail::check_no_overlap("gradient_batch", x.n, detail::read_group<T>("in", x.spans_in_order()),
                                  detail::written_group<T>("values", v, true), detail::written_group<T>("grad", g));
         std::array<T*, 1 + W> out;
         out[0] = v[0];
