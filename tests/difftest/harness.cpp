@@ -209,6 +209,9 @@ void runner::compare_hessian(const results& r, std::size_t p, bool reference_app
             magnitude += std::fabs(sh * r.tangent[p * N + j]);
         }
         const double hv = r.hvp[p * N + i];
+        if (!agree(r.batch_hvp[p * N + i], hv, rtol))
+            report("(H·v)" + std::to_string(i) + ": static batch vs static scalar", p,
+                   "scalar " + number(hv) + ", batch " + number(r.batch_hvp[p * N + i]));
         if (second_order_range(r, p) && std::isfinite(magnitude) &&
             (std::isinf(hv) || (std::isfinite(hv) && std::fabs(hv - contracted) > rtol * magnitude + 1e-13)))
             report("(H·v)" + std::to_string(i) + ": hvp vs hessian·tangent", p,

@@ -17,8 +17,8 @@
 ///
 /// Two more groups of checks, chosen per expression by `check`'s second template
 /// argument (they cost compile time: each is the kernel's program instantiated again):
-///  - `second_order`: the static kernel's `hessian` and `hvp` on one point and
-///    `hessian_batch`, against each other, against the dynamic mode's Hessian (double
+///  - `second_order`: the static kernel's `hessian` and `hvp` on one point,
+///    `hessian_batch` and `hvp_batch`, against each other, against the dynamic mode's Hessian (double
 ///    backward: `autograd::grad` with `create_graph`, then the gradient of each entry's
 ///    sum) and against long-double second differences where f is smooth to second
 ///    order (second_order.hpp);
@@ -66,6 +66,7 @@ struct results {
     std::vector<double> scalar_hess, batch_hess, dynamic_hess, nearby_hess;
     std::vector<double> hess_value, hess_grad;  // the value and gradient `hessian` returned
     std::vector<double> hvp, hvp_grad;          // static scalar H·tangent, and its gradient
+    std::vector<double> batch_hvp;              // static batch H·tangent (`hvp_batch`), [point * arity + i]
     std::vector<long double> reference_hess;    // second differences; NaN where not reliable
 
     // Float (empty unless checked): the kernel on float, and the double kernel at the
@@ -218,6 +219,14 @@ void check(runner& out, const char* text, int depth, std::uint64_t seed, const F
         std::vector<double> values(P);
         std::vector<std::vector<double>> upper(N * (N + 1) / 2, std::vector<double>(P));
         k.hessian_batch(in, values, grad, upper);
+        std::vector<std::vector<double>> tangents(N, std::vector<double>(P)), hv(N, std::vector<double>(P));
+        for (std::size_t p = 0; p < P; ++p)
+            for (std::size_t j = 0; j < N; ++j) tangents[j][p] = r.tangent[p * N + j];
+        std::vector<std::vector<double>> hv_grad(N, std::vector<double>(P));
+        k.hvp_batch(in, tangents, values, hv_grad, hv);
+        r.batch_hvp.resize(P * N);
+        for (std::size_t p = 0; p < P; ++p)
+            for (std::size_t j = 0; j < N; ++j) r.batch_hvp[p * N + j] = hv[j][p];
         r.batch_hess.resize(P * N * N);
         for (std::size_t p = 0; p < P; ++p) {
             std::size_t t = 0;
