@@ -94,6 +94,20 @@ bool float_ill_conditioned(const results& r, std::size_t p) {
     return false;
 }
 
+/// float_ill_conditioned for the Hessian: an entry of the double kernel's Hessian at the
+/// float inputs moves by more than 1e-2 relative 2^-16 away, or is beyond float's range.
+bool float_hessian_ill_conditioned(const results& r, std::size_t p) {
+    const std::size_t M = r.arity * r.arity;
+    for (std::size_t e = p * M; e < (p + 1) * M; ++e) {
+        const double a = r.at_float_hess[e], b = r.at_float_nearby_hess[e];
+        if (std::isfinite(a) != std::isfinite(b) || std::isnan(a) != std::isnan(b)) return true;
+        if (std::isfinite(a) && (std::fabs(a - b) > 1e-2 * std::fabs(a) + 1e-6 || std::fabs(a) > 1e30 ||
+                                 (a != 0 && std::fabs(a) < 1e-30)))
+            return true;
+    }
+    return false;
+}
+
 /// The second derivatives move by more than 1e-6 relative a relative 2^-40 away.
 bool hessian_ill_conditioned(const results& r, std::size_t p) {
     const std::size_t N = r.arity;
@@ -252,6 +266,23 @@ void runner::compare(const char* text, int depth, std::uint64_t seed, const resu
             for (std::size_t j = 0; j < N; ++j)
                 both("d/dx" + std::to_string(j), r.float_scalar_grad[p * N + j], r.float_batch_grad[p * N + j],
                      r.at_float_grad[p * N + j]);
+            // The float dynamic mode against the float static kernel, where both are finite
+            // (each may round onto a singularity the other does not).
+            const auto dynamic = [&](const std::string& what_, double fs, double fd) {
+                if (std::isfinite(fs) && std::isfinite(fd) && !agree(fd, fs, float_rtol, float_atol))
+                    report(what_ + ": float dynamic vs float static", p, "static " + number(fs) + ", dynamic " + number(fd));
+            };
+            dynamic("value", r.float_scalar_value[p], r.float_dynamic_value[p]);
+            for (std::size_t j = 0; j < N; ++j)
+                dynamic("d/dx" + std::to_string(j), r.float_scalar_grad[p * N + j], r.float_dynamic_grad[p * N + j]);
+            if ((what & second_order) != 0 && !float_hessian_ill_conditioned(r, p)) {
+                for (std::size_t e = 0; e < N * N; ++e) {
+                    const double fh = r.float_hess[p * N * N + e], dh = r.at_float_hess[p * N * N + e];
+                    if (std::isfinite(fh) && std::isfinite(dh) && !agree(fh, dh, float_rtol, float_atol))
+                        report("d2/dx" + std::to_string(e / N) + "dx" + std::to_string(e % N) + ": float hessian vs double", p,
+                               "float " + number(fh) + ", double " + number(dh));
+                }
+            }
         }
         if (ill_conditioned(r, p) || unstable(r, p)) {
             ++points_ill_conditioned_;

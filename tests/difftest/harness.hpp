@@ -22,8 +22,10 @@
 ///    backward: `autograd::grad` with `create_graph`, then the gradient of each entry's
 ///    sum) and against long-double second differences where f is smooth to second
 ///    order (second_order.hpp);
-///  - `single_precision`: the static kernel's `gradient` and `gradient_batch` on float,
-///    against each other and against the double kernel at the same (float) inputs.
+///  - `single_precision`: the static kernel's `gradient` and `gradient_batch` on float and
+///    the dynamic mode on float32 tensors, against each other and against the double kernel
+///    at the same (float) inputs; with `second_order` too, the float kernel's `hessian`
+///    against the double kernel's.
 
 #include <algorithm>
 #include <array>
@@ -73,6 +75,10 @@ struct results {
     // same inputs rounded to float, and a relative 2^-16 away from them.
     std::vector<double> float_scalar_value, float_batch_value, float_scalar_grad, float_batch_grad;
     std::vector<double> at_float_value, at_float_grad, at_float_nearby_value, at_float_nearby_grad;
+    std::vector<double> float_dynamic_value, float_dynamic_grad;  // float32 tensors, backward()
+    // With second order too: the float kernel's Hessian, and the double kernel's at the
+    // float inputs and a relative 2^-16 away, [point * arity² + i * arity + j].
+    std::vector<double> float_hess, at_float_hess, at_float_nearby_hess;
 };
 
 /// What `check` runs besides value, gradient and JVP in every mode.
@@ -257,11 +263,42 @@ void check(runner& out, const char* text, int depth, std::uint64_t seed, const F
             const auto nd = k.gradient(xd);
             r.at_float_nearby_value.push_back(nd.value);
             for (std::size_t j = 0; j < N; ++j) r.at_float_nearby_grad.push_back(nd.gradient[j]);
+            if constexpr ((What & second_order) != 0) {
+                const auto hn = k.hessian(xd);
+                for (std::size_t j = 0; j < N; ++j) xd[j] = xf[j];
+                const auto hf = k.hessian(xf);
+                const auto hd = k.hessian(xd);
+                for (std::size_t i = 0; i < N; ++i)
+                    for (std::size_t j = 0; j < N; ++j) {
+                        r.float_hess.push_back(hf.hessian[i][j]);
+                        r.at_float_hess.push_back(hd.hessian[i][j]);
+                        r.at_float_nearby_hess.push_back(hn.hessian[i][j]);
+                    }
+            }
         }
         k.gradient_batch(fin, fvalues, fgrad);
         r.float_batch_value.assign(fvalues.begin(), fvalues.end());
         for (std::size_t p = 0; p < P; ++p)
             for (std::size_t j = 0; j < N; ++j) r.float_batch_grad.push_back(fgrad[j][p]);
+        // The dynamic mode on float32 tensors of the same inputs (its float SIMD kernels on
+        // the full batches, scalar code on the tail).
+        std::array<gradc::Tensor, N> tf;
+        for (std::size_t j = 0; j < N; ++j) {
+            const std::vector<double> rounded(fin[j].begin(), fin[j].end());
+            tf[j] = gradc::from_vector(rounded, {std::int64_t(P)}, gradc::TensorOptions(gradc::kFloat64))
+                        .to(gradc::kFloat32)
+                        .requires_grad_(true);
+        }
+        const gradc::Tensor yf = std::apply(f, tf);
+        yf.sum().backward();
+        const gradc::Tensor yfc = yf.detach().to(gradc::kFloat64).contiguous();
+        r.float_dynamic_value.assign(yfc.data_ptr<double>(), yfc.data_ptr<double>() + P);
+        r.float_dynamic_grad.assign(P * N, 0.0);
+        for (std::size_t j = 0; j < N; ++j) {
+            if (!tf[j].grad().defined()) continue;
+            const gradc::Tensor g = tf[j].grad().to(gradc::kFloat64).contiguous();
+            for (std::size_t p = 0; p < P; ++p) r.float_dynamic_grad[p * N + j] = g.data_ptr<double>()[p];
+        }
     }
 
     // Dynamic mode: one tensor of all points per variable, float64 whatever the default
