@@ -14,7 +14,9 @@
 ///    invariant others (`- log σ`, `-0.5 * ...`) is applied once to the sum of that
 ///    operand: Σ g(uᵢ) = g(Σuᵢ) + (N-1)·g(0) for affine g; only the frontier node u is
 ///    summed per point.
-/// simd/map_reduce.hpp runs these programs over batches of points.
+/// simd/map_reduce.hpp runs these programs over batches of points, and
+/// simd/second_order_map_reduce.hpp runs them on dual numbers for map_reduce_hessian
+/// (each shortcut holds on duals too; that file says why).
 
 #include <array>
 #include <cstddef>
@@ -144,9 +146,14 @@ struct map_reduce_split_of<P, flat<Nodes...>, Mask> {
         return how;
     }();
 
+    // The sweeps and the primal carry the program's activity (which operands depend on a
+    // wrt variable): on the dual numbers of map_reduce_hessian, terms of operands that
+    // carry no tangents are skipped and constant partials scale without a product rule,
+    // as in the kernel's own second-order program; other value types ignore it.
     template <class T>
     static constexpr auto per_point_sweep = describe_sweep<size>(true, edges, plan.per_point, plan.writes.edge_first,
-                                                                 P::template fused<T>.slot, live.slot);
+                                                                 P::template fused<T>.slot, live.slot, desc,
+                                                                 P::activity);
     static constexpr auto no_partial_slots = [] {
         std::array<std::size_t, edge_count> s{};
         s.fill(no_node);
@@ -154,7 +161,7 @@ struct map_reduce_split_of<P, flat<Nodes...>, Mask> {
     }();
     static constexpr auto deferred_sweep = describe_sweep<size>(true, edges, plan.deferred,
                                                                 std::array<bool, edge_count>{}, no_partial_slots,
-                                                                live.slot);
+                                                                live.slot, desc, P::activity);
 
     template <part Part, class T, class Literals>
     GRADC_INLINE static void primal_part(const Literals& literals, const T* x, typename P::template values<T>& v) {
@@ -162,8 +169,8 @@ struct map_reduce_split_of<P, flat<Nodes...>, Mask> {
             (void)std::initializer_list<int>{
                 (step::evaluate<I, evaluation<Part, T>[I],
                                 evaluation<Part, T>[I] == step::evaluation::fused ? P::template fused<T>.node_slots[I]
-                                                                                  : step::partial_slots{}>(
-                     Nodes{}, literals, x, v),
+                                                                                  : step::partial_slots{},
+                                P::activity[I]>(Nodes{}, literals, x, v),
                  0)...};
         }(std::index_sequence_for<Nodes...>{});
     }

@@ -27,6 +27,7 @@
 #include <gradc/simd/config.hpp>
 #include <gradc/simd/map_reduce.hpp>
 #include <gradc/simd/point_inputs.hpp>
+#include <gradc/simd/second_order_map_reduce.hpp>
 #include <gradc/simd/second_order_sweeps.hpp>
 
 namespace gradc::simd {

@@ -2,8 +2,9 @@
 /// \file
 /// The second-order calls over arrays of points: the kernel's one-point Hessian and
 /// Hessian-vector programs (`hessian_at`, `hvp_at`, forward over reverse on duals of
-/// batches) run one point per lane; and the sums over points of map-reduce, for the
-/// Hessian and for the Gauss-Newton normal equations.
+/// batches) run one point per lane; and the sums over points of the Gauss-Newton normal
+/// equations. map_reduce_hessian is split as the first-order map-reduce, in
+/// second_order_map_reduce.hpp.
 
 #include <algorithm>
 #include <array>
@@ -115,24 +116,6 @@ void unpack_sums(const std::array<double, M>& s, T& value, std::array<T, W>& fir
     for (std::size_t j = 0; j < W; ++j) first[j] = static_cast<T>(s[1 + j]);
     for (std::size_t t = 0; t < upper.size(); ++t) upper[t] = static_cast<T>(s[1 + W + t]);
     second = lower::symmetric_from_upper<T, W>(upper.data());
-}
-
-/// Σᵢ f, Σᵢ ∇θ f and Σᵢ ∇²θ f over the points.
-template <class A, class Kernel, class T>
-hessian_result<T, Kernel::wrt_count> reduce_hessian(const Kernel& k, std::size_t n,
-                                                    const std::array<const T*, data_layout<Kernel>::data_count>& data,
-                                                    const std::array<T, Kernel::wrt_count>& theta, int threads = 1) {
-    using B = xsimd::batch<T, A>;
-    constexpr std::size_t W = Kernel::wrt_count;
-    constexpr std::size_t M = 1 + W + lower::triangle_size(W);
-    const auto s = sum_over_points<A, M, Kernel>(n, data, theta, [&](const std::array<B, Kernel::arity>& x) {
-        std::array<B, M> y;
-        k.hessian_at(x.data(), y.data(), y.data() + 1, y.data() + 1 + W);
-        return y;
-    }, threads);
-    hessian_result<T, W> r;
-    unpack_sums(s, r.value, r.gradient, r.hessian);
-    return r;
 }
 
 /// Σᵢ rᵢ², Σᵢ rᵢ∇rᵢ and Σᵢ ∇rᵢ∇rᵢᵀ over the points, ∇ with respect to θ: one gradient
