@@ -24,6 +24,7 @@
 #include <gradc/lower/data_variables.hpp>
 #include <gradc/lower/array_program.hpp>
 #include <gradc/lower/array_results.hpp>
+#include <gradc/lower/array_workspace.hpp>
 #include <gradc/parallel/reduce.hpp>
 #include <gradc/simd/arguments.hpp>
 #include <gradc/simd/config.hpp>
@@ -115,8 +116,11 @@ auto array_map_reduce(const Kernel& k, const Data& data, const Theta& theta, int
     std::array<const T*, arity> theta_args{};
     for (std::size_t v = 0; v < arity; ++v)
         if (is_parameter[v]) theta_args[v] = theta_values.data() + parameter_offset[v];
-    typename P::template values<T> once;
-    const lower::array_frame<T, arity> once_frame{theta_args.data(), once.data(), k.literals().data()};
+    // The values computed once stay in the calling thread's lease until the last sweep.
+    lower::workspace_lease once_lease = k.lease();
+    lower::node_storage<typename Kernel::plan, T, false> once_storage(once_lease);
+    const T* once = once_storage.values();
+    const lower::array_frame<T, arity> once_frame{theta_args.data(), once_storage.values(), k.literals().data()};
     P::template primal<fixed>(once_frame);
 
     // The points [begin, end) summed in batch lanes, then across lanes: the value, the
@@ -127,19 +131,21 @@ auto array_map_reduce(const Kernel& k, const Data& data, const Theta& theta, int
         std::array<const B*, arity> args;
         for (std::size_t v = 0; v < arity; ++v)
             args[v] = is_parameter[v] ? parameters.data() + parameter_offset[v] : x.data() + data_offset[v];
-        typename P::template values<B> values;
+        lower::workspace_lease lease = k.lease();  // one claim per leaf of points_per_chunk points
+        lower::node_storage<typename Kernel::plan, B, true> storage(lease);
+        B* values = storage.values();
+        B* adjoints = storage.derivatives();
         for (std::size_t node = 0; node < lay.shape.size(); ++node) {
             if (!fixed[node] || lay.is_input[node]) continue;
             for (std::size_t e = 0; e < lay.shape[node].size(); ++e)
                 values[lay.value_offset[node] + e] = B(once[lay.value_offset[node] + e]);
         }
-        typename P::template derivatives<B> adjoints;
         array_sums<B, W> s;
         s.value = B(T(0));
         for (auto& g : s.gradient) g = B(T(0));
         const auto g = wrt_pointers<Kernel>(s.gradient.data());
-        const lower::array_frame<B, arity> frame{args.data(), values.data(), k.literals().data()};
-        const lower::derivative_frame<B> d{g.data(), adjoints.data()};
+        const lower::array_frame<B, arity> frame{args.data(), values, k.literals().data()};
+        const lower::derivative_frame<B> d{g.data(), adjoints};
         P::clear(d);
         const B one(T(1));
         auto step = [&](const B& weight) {
