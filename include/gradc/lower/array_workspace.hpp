@@ -69,10 +69,11 @@ struct workspace_plan {
 };
 
 /// Slabs of a kernel's workspace: as many as the threads a batch call can run on
-/// (parallel::available_cores), plus one that map-reduce's calling thread holds for the
-/// values computed once while its leaves run. Pages of a slab never touched are never
-/// made resident by the system, so a kernel called on double alone touches about an
-/// eighth of each slab it uses, and slabs past the number of concurrent calls not at all.
+/// (gradc::available_cores), plus one that map-reduce's calling thread holds for the
+/// values computed once while its leaves run. Claims scan from the first slab, and a
+/// large block usually comes from a fresh mapping whose pages become resident only when
+/// written: a kernel called on double alone touches about a ninth of each slab it uses,
+/// and slabs past the number of concurrent calls not at all.
 class workspace_pool {
 public:
     workspace_pool(std::size_t slab_bytes, std::size_t slabs)

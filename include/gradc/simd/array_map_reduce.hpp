@@ -33,8 +33,8 @@
 namespace gradc::simd::detail {
 
 /// What a leaf of points sums: the value, the wrt variables' adjoints, and the adjoints
-/// of the nodes computed once (S entries: one per derivative of the program; only those
-/// of the nodes computed once are used).
+/// of the nodes computed once (S entries, packed: the summing tree keeps two sums per
+/// level on the stack, so they hold no entry of the nodes evaluated per point).
 template <class T, std::size_t W, std::size_t S = 0>
 struct array_sums {
     T value{};
@@ -99,7 +99,6 @@ auto array_map_reduce(const Kernel& k, const Data& data, const Theta& theta, int
     // The split: nodes that vary with the data, and the others, evaluated once here.
     using P = typename Kernel::program;
     constexpr auto& lay = P::L;
-    static constexpr std::size_t S = P::L.derivative_size;
     static constexpr std::array<bool, arity> data_variables = [] {
         std::array<bool, arity> v{};
         for (std::size_t j = 0; j < arity; ++j) v[j] = !is_parameter[j];
@@ -111,14 +110,30 @@ auto array_map_reduce(const Kernel& k, const Data& data, const Theta& theta, int
         for (auto& b : f) b = !b;
         return f;
     }();
+    // The adjoints of the live nodes computed once: S entries, at these offsets.
+    static constexpr std::size_t S = [] {
+        std::size_t count = 0;
+        for (std::size_t node = 0; node < P::L.shape.size(); ++node)
+            if (fixed[node] && P::L.live[node] && !P::L.is_input[node]) count += P::L.shape[node].size();
+        return count;
+    }();
+    static constexpr auto fixed_adjoints = [] {
+        std::array<std::size_t, S == 0 ? 1 : S> at{};
+        std::size_t k = 0;
+        for (std::size_t node = 0; node < P::L.shape.size(); ++node)
+            if (fixed[node] && P::L.live[node] && !P::L.is_input[node])
+                for (std::size_t e = 0; e < P::L.shape[node].size(); ++e) at[k++] = P::L.derivative_offset[node] + e;
+        return at;
+    }();
     std::array<T, W == 0 ? 1 : W> theta_values{};
     for (std::size_t e = 0; e < W; ++e) theta_values[e] = parameters[e].get(0);
     std::array<const T*, arity> theta_args{};
     for (std::size_t v = 0; v < arity; ++v)
         if (is_parameter[v]) theta_args[v] = theta_values.data() + parameter_offset[v];
-    // The values computed once stay in the calling thread's lease until the last sweep.
+    // The values computed once, and the adjoints of the last sweep, stay in the calling
+    // thread's lease until that sweep.
     lower::workspace_lease once_lease = k.lease();
-    lower::node_storage<typename Kernel::plan, T, false> once_storage(once_lease);
+    lower::node_storage<typename Kernel::plan, T, Gradient> once_storage(once_lease);
     const T* once = once_storage.values();
     const lower::array_frame<T, arity> once_frame{theta_args.data(), once_storage.values(), k.literals().data()};
     P::template primal<fixed>(once_frame);
@@ -177,7 +192,7 @@ auto array_map_reduce(const Kernel& k, const Data& data, const Theta& theta, int
         r.value = xsimd::hadd(s.value);
         if constexpr (Gradient) {
             for (std::size_t e = 0; e < W; ++e) r.gradient[e] = xsimd::hadd(s.gradient[e]);
-            for (std::size_t e = 0; e < S; ++e) r.nodes[e] = xsimd::hadd(adjoints[e]);
+            for (std::size_t e = 0; e < S; ++e) r.nodes[e] = xsimd::hadd(adjoints[fixed_adjoints[e]]);
         }
         return r;
     };
@@ -194,8 +209,12 @@ auto array_map_reduce(const Kernel& k, const Data& data, const Theta& theta, int
             });
         if constexpr (Gradient) {
             // The edges of the nodes computed once, swept once on the summed adjoints.
+            // Their edges only read and write adjoints of nodes computed once (a node
+            // without the data has operands without it), so only those are filled in.
             const auto g = wrt_pointers<Kernel>(total.gradient.data());
-            P::template adjoint<fixed, false>(once_frame, lower::derivative_frame<T>{g.data(), total.nodes.data()},
+            T* adjoints = once_storage.derivatives();
+            for (std::size_t e = 0; e < S; ++e) adjoints[fixed_adjoints[e]] = total.nodes[e];
+            P::template adjoint<fixed, false>(once_frame, lower::derivative_frame<T>{g.data(), adjoints},
                                               static_cast<const T* const*>(nullptr));
         }
     }
