@@ -10,7 +10,9 @@
 ///     k.vjp(std::tie(W, b, x), w)   {value, gradient tuple}: w of the output's shape
 ///
 /// The pointer forms `value_at`, `gradient_at`, `tangent_at` serve the batch executors
-/// (simd/array_batch.hpp), which run them on SIMD batches.
+/// (simd/array_batch_interface.hpp), which run them on SIMD batches. Every call keeps
+/// the nodes' values and adjoints on the stack, or in the kernel's workspace when they
+/// exceed the stack budget (lower/array_workspace.hpp).
 
 #include <array>
 #include <cstddef>
@@ -22,6 +24,7 @@
 #include <gradc/lower/array_arguments.hpp>
 #include <gradc/lower/array_program.hpp>
 #include <gradc/lower/array_results.hpp>
+#include <gradc/lower/array_workspace.hpp>
 
 namespace gradc::lower {
 
@@ -104,6 +107,19 @@ public:
 
     using literal_values = std::array<double, LiteralCount>;  ///< The outputs' literals.
 
+    /// Whether the kernel owns a workspace: its node values and adjoints would take more
+    /// than `stack_budget` (64 KiB) of stack for the widest value type its calls use
+    /// (lower/array_workspace.hpp). Without one, the kernel is as large as its literals.
+    static constexpr bool has_workspace = workspace_plan<layout.value_size, layout.derivative_size>::has_workspace;
+    /// Bytes of one slab of the workspace (one call's arrays on the widest value type); 0 without one.
+    static constexpr std::size_t workspace_slab_bytes =
+        workspace_plan<layout.value_size, layout.derivative_size>::slab_bytes;
+    /// The slabs of the workspace (concurrent calls served without allocating); 0 without one.
+    std::size_t workspace_slabs() const {
+        const workspace_pool* p = workspace_.pool();
+        return p == nullptr ? 0 : p->slabs();
+    }
+
     /// Keeps the outputs' literal values.
     template <class... Outs>
     explicit array_kernel(const Outs&... outputs)
@@ -182,10 +198,8 @@ public:
     /// out[m] ← the entries of output m.
     template <class T>
     GRADC_INLINE void value_at(const T* const* x, T* const* out) const {
-        typename Program::template values<T> v;
-        const array_frame<T, arity> f{x, v.data(), literals_.data()};
-        Program::primal(f);
-        copy_outputs(f, out);
+        workspace_lease lease(workspace_.pool());
+        value_in(lease, x, out);
     }
 
     /// *value ← the output; grad[j] += its gradient by wrt variable j (grad[j] holds the
@@ -195,7 +209,8 @@ public:
         const T one(rules::scalar_t<T>(1));
         const T* w = &one;
         if (clear_gradient) clear_wrt(grad);
-        run_adjoint(x, &value, &w, grad);
+        workspace_lease lease(workspace_.pool());
+        run_adjoint(lease, x, &value, &w, grad);
     }
 
     /// *value ← the output; grad[j] += weight · its gradient (nothing cleared): the
@@ -203,24 +218,47 @@ public:
     template <class T>
     GRADC_INLINE void gradient_at_weighted(const T* const* x, T* value, T* const* grad, const T& weight) const {
         const T* w = &weight;
-        run_adjoint(x, &value, &w, grad);
+        workspace_lease lease(workspace_.pool());
+        run_adjoint(lease, x, &value, &w, grad);
     }
 
     /// values[m] ← output m, tangents[m] ← its tangent for the wrt tangents dx[j].
     template <class T>
     GRADC_INLINE void tangent_at(const T* const* x, const T* const* dx, T* const* values, T* const* tangents) const {
-        typename Program::template values<T> v;
-        typename Program::template derivatives<T> d;
-        const array_frame<T, arity> f{x, v.data(), literals_.data()};
+        workspace_lease lease(workspace_.pool());
+        node_storage<plan, T, true> s(lease);
+        const array_frame<T, arity> f{x, s.values(), literals_.data()};
         Program::primal(f);
         copy_outputs(f, values);
-        const derivative_frame<T> df{const_cast<T* const*>(dx), d.data()};
+        const derivative_frame<T> df{const_cast<T* const*>(dx), s.derivatives()};
         Program::tangent(f, df, tangents);
     }
 
-    // How calls read their arguments: used by the second-order calls, never named in user
-    // code, left out of the API reference.
+    // How calls read their arguments and claim the workspace: used by the batch and
+    // second-order calls, never named in user code, left out of the API reference.
     /// \cond INTERNAL
+    // ---- the workspace, for the batch calls (simd/array_batch_interface.hpp) ----------
+
+    using plan = workspace_plan<layout.value_size, layout.derivative_size>;
+    /// An unclaimed lease on the workspace: a batch call's per-chunk claim.
+    workspace_lease lease() const { return workspace_lease(workspace_.pool()); }
+
+    /// value_at and gradient_at with the arrays in the lease's storage (or on the stack).
+    template <class T>
+    GRADC_INLINE void value_in(workspace_lease& lease, const T* const* x, T* const* out) const {
+        node_storage<plan, T, false> s(lease);
+        const array_frame<T, arity> f{x, s.values(), literals_.data()};
+        Program::primal(f);
+        copy_outputs(f, out);
+    }
+    template <class T>
+    GRADC_INLINE void gradient_in(workspace_lease& lease, const T* const* x, T* value, T* const* grad) const {
+        const T one(rules::scalar_t<T>(1));
+        const T* w = &one;
+        clear_wrt(grad);
+        run_adjoint(lease, x, &value, &w, grad);
+    }
+
     // ---- the calls' arguments, for the calls of other files (second order) -----------
 
     template <class... X>
@@ -292,7 +330,8 @@ private:
         std::array<T*, wrt_count == 0 ? 1 : wrt_count> g{};
         pointers_to(r.gradient, g.data());
         T* v = entries_of(r.value);
-        run_adjoint(a.pointers.data(), &v, &wp, g.data());
+        workspace_lease lease(workspace_.pool());
+        run_adjoint(lease, a.pointers.data(), &v, &wp, g.data());
         return r;
     }
 
@@ -322,16 +361,17 @@ private:
 
     /// Primal, outputs into values, then the adjoint with weights w into grad (added).
     template <class T>
-    GRADC_INLINE void run_adjoint(const T* const* x, T* const* values, const T* const* w, T* const* grad) const {
-        typename Program::template values<T> v;
-        typename Program::template derivatives<T> d;
-        const array_frame<T, arity> f{x, v.data(), literals_.data()};
+    GRADC_INLINE void run_adjoint(workspace_lease& lease, const T* const* x, T* const* values, const T* const* w,
+                                  T* const* grad) const {
+        node_storage<plan, T, true> s(lease);
+        const array_frame<T, arity> f{x, s.values(), literals_.data()};
         Program::primal(f);
         copy_outputs(f, values);
-        Program::adjoint(f, derivative_frame<T>{grad, d.data()}, w);
+        Program::adjoint(f, derivative_frame<T>{grad, s.derivatives()}, w);
     }
 
     literal_values literals_;
+    [[no_unique_address]] workspace_member<plan> workspace_;
 };
 
 }  // namespace gradc::lower

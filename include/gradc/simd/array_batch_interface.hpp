@@ -10,7 +10,9 @@
 ///     double s = k.map_reduce_value(data, W, b);   Σᵢ f(θ, xᵢ) alone
 ///
 /// The array programs run on `xsimd::batch<T, A>`; tails, threads and chunks as for
-/// scalar kernels (simd/tail.hpp). A wrong span count or length throws
+/// scalar kernels (simd/tail.hpp). A kernel with a workspace (lower/array_workspace.hpp)
+/// is claimed once per chunk of points: each chunk runs on a copy of the per-batch
+/// function, whose lease starts unclaimed. A wrong span count or length throws
 /// std::invalid_argument naming the argument, before anything is written.
 
 #include <array>
@@ -50,7 +52,8 @@ public:
         const auto fixed = x.template broadcast_batches<B>();
         detail::run_batches<arch_of<A>>(
             x.n, x.per_point, out,
-            [&](const std::array<B, std::remove_cvref_t<decltype(x)>::per_point_count>& p) {
+            [&, lease = self().lease()](
+                const std::array<B, std::remove_cvref_t<decltype(x)>::per_point_count>& p) mutable {
                 const auto args = x.arguments(p, fixed);
                 std::array<B, output_entries()> y;
                 std::array<B*, K::output_count> o;
@@ -59,7 +62,7 @@ public:
                     o[m] = y.data() + at;
                     at += K::output_shape(m).size();
                 }
-                self().value_at(args.data(), o.data());
+                self().value_in(lease, args.data(), o.data());
                 return y;
             },
             threads_of(option));
@@ -87,11 +90,12 @@ public:
         const auto fixed = x.template broadcast_batches<B>();
         detail::run_batches<arch_of<A>>(
             x.n, x.per_point, out,
-            [&](const std::array<B, std::remove_cvref_t<decltype(x)>::per_point_count>& p) {
+            [&, lease = self().lease()](
+                const std::array<B, std::remove_cvref_t<decltype(x)>::per_point_count>& p) mutable {
                 const auto args = x.arguments(p, fixed);
                 std::array<B, 1 + K::wrt_entries> y;
                 const auto gp = detail::wrt_pointers<K>(y.data() + 1);
-                self().gradient_at(args.data(), y.data(), gp.data());
+                self().gradient_in(lease, args.data(), y.data(), gp.data());
                 return y;
             },
             threads_of(option));

@@ -24,6 +24,7 @@
 #include <gradc/lower/data_variables.hpp>
 #include <gradc/lower/array_program.hpp>
 #include <gradc/lower/array_results.hpp>
+#include <gradc/lower/array_workspace.hpp>
 #include <gradc/parallel/reduce.hpp>
 #include <gradc/simd/arguments.hpp>
 #include <gradc/simd/config.hpp>
@@ -32,8 +33,8 @@
 namespace gradc::simd::detail {
 
 /// What a leaf of points sums: the value, the wrt variables' adjoints, and the adjoints
-/// of the nodes computed once (S entries: one per derivative of the program; only those
-/// of the nodes computed once are used).
+/// of the nodes computed once (S entries, packed: the summing tree keeps two sums per
+/// level on the stack, so they hold no entry of the nodes evaluated per point).
 template <class T, std::size_t W, std::size_t S = 0>
 struct array_sums {
     T value{};
@@ -98,7 +99,6 @@ auto array_map_reduce(const Kernel& k, const Data& data, const Theta& theta, int
     // The split: nodes that vary with the data, and the others, evaluated once here.
     using P = typename Kernel::program;
     constexpr auto& lay = P::L;
-    static constexpr std::size_t S = P::L.derivative_size;
     static constexpr std::array<bool, arity> data_variables = [] {
         std::array<bool, arity> v{};
         for (std::size_t j = 0; j < arity; ++j) v[j] = !is_parameter[j];
@@ -110,13 +110,32 @@ auto array_map_reduce(const Kernel& k, const Data& data, const Theta& theta, int
         for (auto& b : f) b = !b;
         return f;
     }();
+    // The adjoints of the live nodes computed once: S entries, at these offsets.
+    static constexpr std::size_t S = [] {
+        std::size_t count = 0;
+        for (std::size_t node = 0; node < P::L.shape.size(); ++node)
+            if (fixed[node] && P::L.live[node] && !P::L.is_input[node]) count += P::L.shape[node].size();
+        return count;
+    }();
+    static constexpr auto fixed_adjoints = [] {
+        std::array<std::size_t, S == 0 ? 1 : S> at{};
+        std::size_t k = 0;
+        for (std::size_t node = 0; node < P::L.shape.size(); ++node)
+            if (fixed[node] && P::L.live[node] && !P::L.is_input[node])
+                for (std::size_t e = 0; e < P::L.shape[node].size(); ++e) at[k++] = P::L.derivative_offset[node] + e;
+        return at;
+    }();
     std::array<T, W == 0 ? 1 : W> theta_values{};
     for (std::size_t e = 0; e < W; ++e) theta_values[e] = parameters[e].get(0);
     std::array<const T*, arity> theta_args{};
     for (std::size_t v = 0; v < arity; ++v)
         if (is_parameter[v]) theta_args[v] = theta_values.data() + parameter_offset[v];
-    typename P::template values<T> once;
-    const lower::array_frame<T, arity> once_frame{theta_args.data(), once.data(), k.literals().data()};
+    // The values computed once, and the adjoints of the last sweep, stay in the calling
+    // thread's lease until that sweep.
+    lower::workspace_lease once_lease = k.lease();
+    lower::node_storage<typename Kernel::plan, T, Gradient> once_storage(once_lease);
+    const T* once = once_storage.values();
+    const lower::array_frame<T, arity> once_frame{theta_args.data(), once_storage.values(), k.literals().data()};
     P::template primal<fixed>(once_frame);
 
     // The points [begin, end) summed in batch lanes, then across lanes: the value, the
@@ -127,19 +146,21 @@ auto array_map_reduce(const Kernel& k, const Data& data, const Theta& theta, int
         std::array<const B*, arity> args;
         for (std::size_t v = 0; v < arity; ++v)
             args[v] = is_parameter[v] ? parameters.data() + parameter_offset[v] : x.data() + data_offset[v];
-        typename P::template values<B> values;
+        lower::workspace_lease lease = k.lease();  // one claim per leaf of points_per_chunk points
+        lower::node_storage<typename Kernel::plan, B, true> storage(lease);
+        B* values = storage.values();
+        B* adjoints = storage.derivatives();
         for (std::size_t node = 0; node < lay.shape.size(); ++node) {
             if (!fixed[node] || lay.is_input[node]) continue;
             for (std::size_t e = 0; e < lay.shape[node].size(); ++e)
                 values[lay.value_offset[node] + e] = B(once[lay.value_offset[node] + e]);
         }
-        typename P::template derivatives<B> adjoints;
         array_sums<B, W> s;
         s.value = B(T(0));
         for (auto& g : s.gradient) g = B(T(0));
         const auto g = wrt_pointers<Kernel>(s.gradient.data());
-        const lower::array_frame<B, arity> frame{args.data(), values.data(), k.literals().data()};
-        const lower::derivative_frame<B> d{g.data(), adjoints.data()};
+        const lower::array_frame<B, arity> frame{args.data(), values, k.literals().data()};
+        const lower::derivative_frame<B> d{g.data(), adjoints};
         P::clear(d);
         const B one(T(1));
         auto step = [&](const B& weight) {
@@ -171,7 +192,7 @@ auto array_map_reduce(const Kernel& k, const Data& data, const Theta& theta, int
         r.value = xsimd::hadd(s.value);
         if constexpr (Gradient) {
             for (std::size_t e = 0; e < W; ++e) r.gradient[e] = xsimd::hadd(s.gradient[e]);
-            for (std::size_t e = 0; e < S; ++e) r.nodes[e] = xsimd::hadd(adjoints[e]);
+            for (std::size_t e = 0; e < S; ++e) r.nodes[e] = xsimd::hadd(adjoints[fixed_adjoints[e]]);
         }
         return r;
     };
@@ -188,8 +209,12 @@ auto array_map_reduce(const Kernel& k, const Data& data, const Theta& theta, int
             });
         if constexpr (Gradient) {
             // The edges of the nodes computed once, swept once on the summed adjoints.
+            // Their edges only read and write adjoints of nodes computed once (a node
+            // without the data has operands without it), so only those are filled in.
             const auto g = wrt_pointers<Kernel>(total.gradient.data());
-            P::template adjoint<fixed, false>(once_frame, lower::derivative_frame<T>{g.data(), total.nodes.data()},
+            T* adjoints = once_storage.derivatives();
+            for (std::size_t e = 0; e < S; ++e) adjoints[fixed_adjoints[e]] = total.nodes[e];
+            P::template adjoint<fixed, false>(once_frame, lower::derivative_frame<T>{g.data(), adjoints},
                                               static_cast<const T* const*>(nullptr));
         }
     }
