@@ -12,6 +12,7 @@
 ///    also keeps the rounding error of a long sum near O(log n).
 /// Both run on the calling thread for one thread, for little work, or without oneTBB.
 
+#include <algorithm>
 #include <cstddef>
 #include <utility>
 
@@ -103,6 +104,41 @@ Result tree_reduce(std::size_t count, int threads, const Leaf& leaf, const Combi
     const bool spawn = threads > 1 && count > 1 && available_cores() > 1;
     in_arena(threads, [&] { r = detail::tree<Result>(0, count, spawn, leaf, combine); });
     return r;
+}
+
+/// The leaves of a sum over n points in SIMD batches of `lanes` points: blocks of at
+/// most `batches_per_leaf` full batches, then, if n is not a multiple of `lanes`, one
+/// leaf for the last n mod lanes points (padded and masked by the caller). Every
+/// map-reduce sums its points in these blocks, whatever the number of threads.
+struct point_leaves {
+    std::size_t n;                 ///< The number of points.
+    std::size_t lanes;             ///< Points per batch.
+    std::size_t batches_per_leaf;  ///< Full batches per leaf, at most.
+    /// The points in full batches.
+    std::size_t full() const { return n - n % lanes; }
+    /// The leaves of full batches (the last partial batch is one more).
+    std::size_t full_leaves() const {
+        const std::size_t per = batches_per_leaf * lanes;
+        return (full() + per - 1) / per;
+    }
+    /// Every leaf, the partial batch included: 0 for no points.
+    std::size_t count() const { return full_leaves() + (full() < n ? 1 : 0); }
+};
+
+/// combine over the leaves of p along tree_reduce's tree (p.count() ≥ 1):
+/// `full_batches(begin, end)` sums the full batches of points [begin, end),
+/// `last_batch(begin, m)` the last m < lanes points.
+template <class Result, class FullBatches, class LastBatch, class Combine>
+Result reduce_points(const point_leaves& p, int threads, const FullBatches& full_batches, const LastBatch& last_batch,
+                     const Combine& combine) {
+    const std::size_t per = p.batches_per_leaf * p.lanes;
+    return tree_reduce<Result>(
+        p.count(), threads,
+        [&](std::size_t b) {
+            if (b == p.full_leaves()) return last_batch(p.full(), p.n - p.full());
+            return full_batches(b * per, std::min(p.full(), (b + 1) * per));
+        },
+        combine);
 }
 
 }  // namespace gradc::parallel

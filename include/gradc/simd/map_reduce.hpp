@@ -112,16 +112,11 @@ public:
     /// `threads` threads with the same result for any number of them.
     void sum_points(std::size_t n, int threads = 1) {
         count_ = n;
-        const std::size_t full = n - n % L;
-        const std::size_t full_blocks = (full + block * L - 1) / (block * L);
-        const std::size_t leaves = full_blocks + (full < n ? 1 : 0);
-        if (leaves == 0) return;
-        const block_sums total = parallel::tree_reduce<block_sums>(
-            leaves, threads,
-            [&](std::size_t b) {
-                if (b == full_blocks) return sum_last_batch(full, n - full);
-                return sum_block(b * block * L, std::min(full, (b + 1) * block * L));
-            },
+        const parallel::point_leaves leaves{n, L, block};
+        if (leaves.count() == 0) return;
+        const block_sums total = parallel::reduce_points<block_sums>(
+            leaves, threads, [&](std::size_t i, std::size_t end) { return sum_block(i, end); },
+            [&](std::size_t i, std::size_t m) { return sum_last_batch(i, m); },
             [](const block_sums& a, const block_sums& c) {
                 block_sums r = a;
                 r.value += c.value;

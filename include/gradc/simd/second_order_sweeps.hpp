@@ -67,30 +67,13 @@ std::array<double, M> sum_over_points(std::size_t n, const std::array<const T*, 
         for (std::size_t m = 0; m < M; ++m) total[m] = static_cast<double>(xsimd::hadd(s[m]));
         return total;
     };
-    const std::size_t full = n - n % L;
-    const std::size_t full_blocks = (full + block * L - 1) / (block * L);
-    const std::size_t leaves = full_blocks + (full < n ? 1 : 0);
-    if (leaves == 0) return {};
-    const auto leaf = [&](std::size_t b) {
+    const parallel::point_leaves leaves{n, L, block};
+    if (leaves.count() == 0) return {};
+    const auto full_batches = [&](std::size_t begin, std::size_t end) {
         std::array<B, Kernel::arity> x = parameters;
         std::array<B, M> s;
         s.fill(B(T(0)));
-        if (b == full_blocks) {  // the last n - full points, padded and masked
-            const std::size_t m_left = n - full;
-            alignas(A::alignment()) T buffer[L];
-            for (std::size_t v = 0; v < Kernel::arity; ++v) {
-                if (layout::is_parameter[v]) continue;
-                const T* src = data[layout::position[v]] + full;
-                for (std::size_t l = 0; l < L; ++l) buffer[l] = src[std::min(l, m_left - 1)];
-                x[v] = B::load_aligned(buffer);
-            }
-            const auto real = first_lanes<A, T>(m_left);
-            const std::array<B, M> y = per_batch(x);
-            for (std::size_t m = 0; m < M; ++m) s[m] = xsimd::select(real, y[m], B(T(0)));
-            return to_doubles(s);
-        }
-        const std::size_t end = std::min(full, (b + 1) * block * L);
-        for (std::size_t i = b * block * L; i < end; i += L) {
+        for (std::size_t i = begin; i < end; i += L) {
             for (std::size_t v = 0; v < Kernel::arity; ++v)
                 if (!layout::is_parameter[v]) x[v] = B::load_unaligned(data[layout::position[v]] + i);
             const std::array<B, M> y = per_batch(x);
@@ -98,12 +81,27 @@ std::array<double, M> sum_over_points(std::size_t n, const std::array<const T*, 
         }
         return to_doubles(s);
     };
-    return parallel::tree_reduce<std::array<double, M>>(leaves, threads, leaf,
-                                                        [](const std::array<double, M>& a, const std::array<double, M>& c) {
-                                                            std::array<double, M> r;
-                                                            for (std::size_t m = 0; m < M; ++m) r[m] = a[m] + c[m];
-                                                            return r;
-                                                        });
+    const auto last_batch = [&](std::size_t begin, std::size_t m_left) {  // padded and masked
+        std::array<B, Kernel::arity> x = parameters;
+        alignas(A::alignment()) T buffer[L];
+        for (std::size_t v = 0; v < Kernel::arity; ++v) {
+            if (layout::is_parameter[v]) continue;
+            const T* src = data[layout::position[v]] + begin;
+            for (std::size_t l = 0; l < L; ++l) buffer[l] = src[std::min(l, m_left - 1)];
+            x[v] = B::load_aligned(buffer);
+        }
+        const auto real = first_lanes<A, T>(m_left);
+        const std::array<B, M> y = per_batch(x);
+        std::array<B, M> s;
+        for (std::size_t m = 0; m < M; ++m) s[m] = xsimd::select(real, y[m], B(T(0)));
+        return to_doubles(s);
+    };
+    return parallel::reduce_points<std::array<double, M>>(
+        leaves, threads, full_batches, last_batch, [](const std::array<double, M>& a, const std::array<double, M>& c) {
+            std::array<double, M> r;
+            for (std::size_t m = 0; m < M; ++m) r[m] = a[m] + c[m];
+            return r;
+        });
 }
 
 /// Sums laid out as [value, W first-order entries, the W×W upper triangle] into a value,
