@@ -1,6 +1,6 @@
 // Entry, row and column access with plain integer indices (`x[i]`, `W(i, j)`, `row(W, i)`,
 // `col(W, j)`): the index is a literal of the expression, read when the kernel runs.
-// Checked against the forms with indices fixed in the type (bit for bit), against finite
+// Checked against the forms with indices fixed in the type (to rounding), against finite
 // differences, batch and float calls (array_check.hpp), second order, the dynamic
 // engine (gradc::check::cross), and for their errors.
 #include <string>
@@ -14,7 +14,7 @@
 using array_check::check_expression;
 using array_check::filled;
 
-TEST_CASE("run-time indices: the same values and gradients as compile-time ones, bit for bit",
+TEST_CASE("run-time indices: the same values and gradients as compile-time ones",
           "[arrays][access][runtime-index]") {
     auto [W, x] = gradc::variables(gradc::mat<3, 4>, gradc::vec<5>);
     const auto wv = filled<12>(-1, 1, 1);
@@ -26,9 +26,12 @@ TEST_CASE("run-time indices: the same values and gradients as compile-time ones,
                                       sum(row<1>(W) * col<2>(W)[gradc::index<0>]) + dot(col<0>(W), segment<1, 3>(x)));
     const auto a = dynamic.gradient(wv, xv);
     const auto b = fixed.gradient(wv, xv);
-    CHECK(a.value == b.value);
-    CHECK(std::get<0>(a.gradient) == std::get<0>(b.gradient));
-    CHECK(std::get<1>(a.gradient) == std::get<1>(b.gradient));
+    // The same entries are read and the same operations run; only the compiler's choice of
+    // where to contract a·b + c into a fused multiply-add may differ between the two
+    // kernels (it did at -O3), so they agree to rounding, not bit for bit.
+    array_check::close(a.value, b.value, 1e-15, 1e-16);
+    for (std::size_t e = 0; e < 12; ++e) array_check::close(std::get<0>(a.gradient)[e], std::get<0>(b.gradient)[e], 1e-15, 1e-16);
+    for (std::size_t e = 0; e < 5; ++e) array_check::close(std::get<1>(a.gradient)[e], std::get<1>(b.gradient)[e], 1e-15, 1e-16);
     // Closed form of the first term's value: x[2]·W(1, 3).
     const auto first = gradc::compile(x[i] * W(r, c));
     CHECK(first(wv, xv) == xv[2] * wv[1 * 4 + 3]);
