@@ -180,11 +180,7 @@ auto array_map_reduce(const Kernel& k, const Data& data, const Theta& theta, int
         }
         if (i < end) {
             const std::size_t m = end - i;
-            alignas(A::alignment()) T buffer[L];
-            for (std::size_t e = 0; e < D; ++e) {
-                for (std::size_t l = 0; l < L; ++l) buffer[l] = d_in[e][i + std::min(l, m - 1)];
-                x[e] = B::load_aligned(buffer);
-            }
+            for (std::size_t e = 0; e < D; ++e) x[e] = load_padded<A>(d_in[e] + i, m);
             const auto real = first_lanes<A, T>(m);
             s.value += xsimd::select(real, step(xsimd::select(real, one, B(T(0)))), B(T(0)));
         }

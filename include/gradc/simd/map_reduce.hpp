@@ -200,14 +200,9 @@ private:
 
     /// The last m < L points, padded by repeating the last one and masked out of the sums.
     block_sums sum_last_batch(std::size_t i, std::size_t m) const {
-        alignas(A::alignment()) T buffer[L];
         std::array<B, arity> x = parameters_;
-        for (std::size_t v = 0; v < arity; ++v) {
-            if (layout::is_parameter[v]) continue;
-            const T* src = data_[layout::position[v]] + i;
-            for (std::size_t l = 0; l < L; ++l) buffer[l] = src[std::min(l, m - 1)];
-            x[v] = B::load_aligned(buffer);
-        }
+        for (std::size_t v = 0; v < arity; ++v)
+            if (!layout::is_parameter[v]) x[v] = load_padded<A>(data_[layout::position[v]] + i, m);
         const auto real = first_lanes<A, T>(m);
         std::array<sums, R> s = zero_sums();
         add_batch(x, s[0], [&](const B& b) { return xsimd::select(real, b, B(T(0))); });

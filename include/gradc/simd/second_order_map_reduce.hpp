@@ -192,14 +192,9 @@ private:
 
     /// The last m < L points, padded by repeating the last one and masked out of the sums.
     [[gnu::flatten]] block_sums sum_last_batch(std::size_t i, std::size_t m) const {
-        alignas(A::alignment()) T buffer[L];
         std::array<D, arity> x = parameters_;
-        for (std::size_t v = 0; v < arity; ++v) {
-            if (layout::is_parameter[v]) continue;
-            const T* src = data_[layout::position[v]] + i;
-            for (std::size_t l = 0; l < L; ++l) buffer[l] = src[std::min(l, m - 1)];
-            x[v] = D(B::load_aligned(buffer));
-        }
+        for (std::size_t v = 0; v < arity; ++v)
+            if (!layout::is_parameter[v]) x[v] = D(load_padded<A>(data_[layout::position[v]] + i, m));
         const auto real = first_lanes<A, T>(m);
         sums s = zero_sums();
         add_batch(x, s, [&](const B& b) { return xsimd::select(real, b, B(T(0))); });

@@ -83,13 +83,8 @@ std::array<double, M> sum_over_points(std::size_t n, const std::array<const T*, 
     };
     const auto last_batch = [&](std::size_t begin, std::size_t m_left) {  // padded and masked
         std::array<B, Kernel::arity> x = parameters;
-        alignas(A::alignment()) T buffer[L];
-        for (std::size_t v = 0; v < Kernel::arity; ++v) {
-            if (layout::is_parameter[v]) continue;
-            const T* src = data[layout::position[v]] + begin;
-            for (std::size_t l = 0; l < L; ++l) buffer[l] = src[std::min(l, m_left - 1)];
-            x[v] = B::load_aligned(buffer);
-        }
+        for (std::size_t v = 0; v < Kernel::arity; ++v)
+            if (!layout::is_parameter[v]) x[v] = load_padded<A>(data[layout::position[v]] + begin, m_left);
         const auto real = first_lanes<A, T>(m_left);
         const std::array<B, M> y = per_batch(x);
         std::array<B, M> s;

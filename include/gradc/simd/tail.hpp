@@ -22,6 +22,17 @@
 
 namespace gradc::simd::detail {
 
+/// The m < lanes points from src as one batch, the last repeated in the lanes past m (a
+/// value the kernel already computes on, so the padding lanes raise nothing new; callers
+/// mask them out of sums with first_lanes).
+template <class A, class T>
+xsimd::batch<T, A> load_padded(const T* src, std::size_t m) {
+    using B = xsimd::batch<T, A>;
+    alignas(A::alignment()) T buffer[B::size];
+    for (std::size_t l = 0; l < B::size; ++l) buffer[l] = src[std::min(l, m - 1)];
+    return B::load_aligned(buffer);
+}
+
 /// Calls `f(x)` (x: std::array of K batches, one per input span) for every batch of
 /// points in [begin, end) and stores what it returns (std::array of M batches) into the
 /// output spans; a partial batch only at the end.
@@ -39,12 +50,9 @@ void run_batch_range(std::size_t begin, std::size_t end, const std::array<const 
     }
     if (i == end) return;
     const std::size_t m = end - i;
-    alignas(A::alignment()) T buffer[L];
     std::array<B, K> x;
-    for (std::size_t j = 0; j < K; ++j) {
-        for (std::size_t l = 0; l < L; ++l) buffer[l] = in[j][i + std::min(l, m - 1)];
-        x[j] = B::load_aligned(buffer);
-    }
+    for (std::size_t j = 0; j < K; ++j) x[j] = load_padded<A>(in[j] + i, m);
+    alignas(A::alignment()) T buffer[L];
     const std::array<B, M> y = f(x);
     for (std::size_t k = 0; k < M; ++k) {
         y[k].store_aligned(buffer);
