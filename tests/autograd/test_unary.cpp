@@ -118,6 +118,38 @@ TEST_CASE("tanh, sigmoid and expm1 backward stay accurate where the result round
     }
 }
 
+TEST_CASE("NaN, infinite and huge elements give on SIMD batches what they give alone", "[autograd][unary]") {
+    // xsimd converts a multiple of exp's argument to an integer; for NaN, ±inf and values
+    // beyond int64 that conversion was undefined behaviour (UndefinedBehaviorSanitizer,
+    // which runs this test in the suite's sanitizer stage, reports it). Each element of
+    // the long tensor runs on a SIMD batch; alone, on the scalar path.
+    const double inf = std::numeric_limits<double>::infinity(), nan = std::numeric_limits<double>::quiet_NaN();
+    const std::vector<double> specials{nan, inf, -inf, 1e300, -1e300, 1600, -1600, 1400, -1400, 30.5, -30.5, 0.25};
+    for (const auto dtype : {gradc::kFloat64, gradc::kFloat32}) {
+        for (const auto& c : unary_cases()) {
+            INFO(c.name << (dtype == gradc::kFloat32 ? " float32" : " float64"));
+            std::vector<double> xs;  // every special value at several lane positions
+            for (int i = 0; i < 48; ++i) xs.push_back(specials[(i * 5) % specials.size()]);
+            auto x = gradc::from_vector(xs, {48}, gradc::TensorOptions().dtype(dtype).requires_grad(true));
+            auto y = c.f(x);
+            y.sum().backward();
+            const auto ys = values(y), gs = values(x.grad());
+            for (std::size_t i = 0; i < xs.size(); ++i) {
+                auto xi = gradc::from_vector({xs[i]}, {1}, gradc::TensorOptions().dtype(dtype).requires_grad(true));
+                auto yi = c.f(xi);
+                yi.sum().backward();
+                const double y1 = values(yi)[0], g1 = values(xi.grad())[0];
+                INFO("x = " << xs[i] << ": batch " << ys[i] << ", " << gs[i] << "; alone " << y1 << ", " << g1);
+                const double tol = dtype == gradc::kFloat32 ? 1e-6 : 1e-14;
+                CHECK(std::isnan(ys[i]) == std::isnan(y1));
+                if (!std::isnan(y1)) CHECK(gradc::test::close(ys[i], y1, tol, 0));
+                CHECK(std::isnan(gs[i]) == std::isnan(g1));
+                if (!std::isnan(g1)) CHECK(gradc::test::close(gs[i], g1, tol, 0));
+            }
+        }
+    }
+}
+
 TEST_CASE("clamp passes the gradient at its bounds, as PyTorch", "[autograd][unary]") {
     auto x = gradc::tensor({-2.0, -1.0, 0.0, 1.0, 2.0}, gradc::requires_grad());
     auto y = gradc::clamp(x, -1.0, 1.0);

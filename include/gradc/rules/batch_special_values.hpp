@@ -18,12 +18,14 @@
 #include <numbers>
 #include <type_traits>
 
+#include <gradc/rules/batch_integer_conversion.hpp>
 #include <gradc/rules/value_traits.hpp>
 
 namespace gradc::rules {
 
 /// exp(a); on batches, lanes at the edges of xsimd's range are computed as exp(a/2)²
-/// (a/2 is exact; two roundings more), only when a batch has such a lane.
+/// (a/2 is exact; two roundings more), and NaN and infinite lanes away from xsimd's
+/// integer conversion (batch_integer_conversion.hpp), only when a batch has such a lane.
 template <class T>
 GRADC_RULE_INLINE T exponential(const T& a) {
     using std::exp;
@@ -33,10 +35,12 @@ GRADC_RULE_INLINE T exponential(const T& a) {
         using K = scalar_t<T>;
         constexpr bool is_double = std::numeric_limits<K>::digits == 53;
         const K low = is_double ? K(-708.3) : K(-87.3), high = is_double ? K(709.0) : K(88.3);
-        const auto edge = logical_or(a < low, a > high);
-        if (!any(edge)) return exp(a);  // xsimd::any, by argument-dependent lookup
-        const T half = exp(a * K(0.5));
-        return if_else<T>(edge, half * half, exp(a));
+        const auto inside = logical_and(a >= low, a <= high);  // false for NaN
+        if (all(inside)) return exp(a);  // xsimd::all, by argument-dependent lookup
+        return on_convertible_lanes(a, [&](const T& b) {
+            const T half = exp(b * K(0.5));
+            return T(if_else<T>(inside, exp(b), half * half));
+        });
     }
 }
 

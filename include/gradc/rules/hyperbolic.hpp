@@ -14,6 +14,19 @@
 // reference hides them per rule (the INTERNAL sections) instead of repeating them.
 namespace gradc::rules {
 
+/// sinh(a), with NaN and large lanes of double batches kept from xsimd's integer
+/// conversion (batch_integer_conversion.hpp).
+template <class T>
+GRADC_RULE_INLINE T hyperbolic_sine(const T& a) {
+    return on_convertible_lanes(a, [](const T& b) { using std::sinh; return T(sinh(b)); });
+}
+
+/// cosh(a), as hyperbolic_sine.
+template <class T>
+GRADC_RULE_INLINE T hyperbolic_cosine(const T& a) {
+    return on_convertible_lanes(a, [](const T& b) { using std::cosh; return T(cosh(b)); });
+}
+
 /// sinh(a);  d/da = cosh(a).
 struct sinh {
     /// \cond INTERNAL
@@ -24,9 +37,9 @@ struct sinh {
     static constexpr test_domain domain = test_domain::everywhere;
     static constexpr bool complex_form = true;
     template <class T>
-    static T eval(const T& a) { using std::sinh; return sinh(a); }
+    static T eval(const T& a) { return hyperbolic_sine(a); }
     template <class T>
-    static T partial(arg_t<0>, const T& a, const T&) { using std::cosh; return cosh(a); }
+    static T partial(arg_t<0>, const T& a, const T&) { return hyperbolic_cosine(a); }
     /// \endcond
 };
 
@@ -40,9 +53,9 @@ struct cosh {
     static constexpr test_domain domain = test_domain::everywhere;
     static constexpr bool complex_form = true;
     template <class T>
-    static T eval(const T& a) { using std::cosh; return cosh(a); }
+    static T eval(const T& a) { return hyperbolic_cosine(a); }
     template <class T>
-    static T partial(arg_t<0>, const T& a, const T&) { using std::sinh; return sinh(a); }
+    static T partial(arg_t<0>, const T& a, const T&) { return hyperbolic_sine(a); }
     /// \endcond
 };
 
@@ -58,15 +71,16 @@ struct tanh {
     static constexpr test_domain domain = test_domain::everywhere;
     static constexpr bool complex_form = true;
     template <class T>
-    static T eval(const T& a) { using std::tanh; return tanh(a); }
+    static T eval(const T& a) {
+        return on_convertible_lanes(a, [](const T& b) { using std::tanh; return T(tanh(b)); });
+    }
     template <class T>
     static T partial(arg_t<0>, const T& a, const T& y) {
         using std::abs;
-        using std::cosh;
         using K = scalar_t<T>;
         return accurate_where<T>([&] { return abs(y) <= K(0.5); }, [&] { return K(1) - y * y; },
                                  [&] {
-                                     const T c = cosh(a);
+                                     const T c = hyperbolic_cosine(a);
                                      return K(1) / (c * c);
                                  });
     }
@@ -166,10 +180,9 @@ struct sigmoid {
     }
     template <class T>
     static T partial(arg_t<0>, const T& a, const T& y) {
-        using std::cosh;
         using K = scalar_t<T>;
         return accurate_where<T>([&] { return y <= K(0.5); }, [&] { return y * (K(1) - y); },
-                                 [&] { return K(1) / (K(2) + K(2) * cosh(a)); });
+                                 [&] { return K(1) / (K(2) + K(2) * hyperbolic_cosine(a)); });
     }
     /// \endcond
 };

@@ -13,6 +13,14 @@
 // reference hides them per rule (the INTERNAL sections) instead of repeating them.
 namespace gradc::rules {
 
+/// e^(-a²), from xsimd's exp on batches as `with_gaussian` computes it (so a partial
+/// alone and the fused value-and-partial agree bit for bit), with NaN and large lanes of
+/// double batches kept from xsimd's integer conversion (batch_integer_conversion.hpp).
+template <class T>
+GRADC_RULE_INLINE T gaussian(const T& a) {
+    return on_convertible_lanes(a, [](const T& b) { using std::exp; return T(exp(-(b * b))); });
+}
+
 /// Which error function `with_gaussian` computes.
 enum class error_function { erf, erfc };
 
@@ -47,16 +55,17 @@ struct erf {
     static constexpr reads_t reads{.a = true};
     static constexpr test_domain domain = test_domain::everywhere;
     template <class T>
-    static T eval(const T& a) { using std::erf; return error_function_tail<false>(a, T(erf(a))); }
+    static T eval(const T& a) {
+        return error_function_tail<false>(a, on_convertible_lanes(a, [](const T& b) { using std::erf; return T(erf(b)); }));
+    }
     template <class T>
     static T partial(arg_t<0>, const T& a, const T&) {
-        using std::exp;
         using K = scalar_t<T>;
-        return K(std::numbers::inv_sqrtpi * 2) * exp(-(a * a));
+        return K(std::numbers::inv_sqrtpi * 2) * gaussian(a);
     }
     template <class T>
     static value_and_partials<T, 1> eval_with_partials(const T& a) {
-        const auto [y, g] = with_gaussian<error_function::erf, T>::apply(a);
+        const auto [y, g] = on_convertible_lanes(a, [](const T& b) { return with_gaussian<error_function::erf, T>::apply(b); });
         return {error_function_tail<false>(a, y), {scalar_t<T>(std::numbers::inv_sqrtpi * 2) * g}};
     }
     /// \endcond
@@ -71,16 +80,18 @@ struct erfc {
     static constexpr reads_t reads{.a = true};
     static constexpr test_domain domain = test_domain::everywhere;
     template <class T>
-    static T eval(const T& a) { using std::erfc; return error_function_tail<true>(a, erfc_near_zero(a, T(erfc(a)))); }
+    static T eval(const T& a) {
+        const T r = on_convertible_lanes(a, [](const T& b) { using std::erfc; return T(erfc(b)); });
+        return error_function_tail<true>(a, erfc_near_zero(a, r));
+    }
     template <class T>
     static T partial(arg_t<0>, const T& a, const T&) {
-        using std::exp;
         using K = scalar_t<T>;
-        return K(-std::numbers::inv_sqrtpi * 2) * exp(-(a * a));
+        return K(-std::numbers::inv_sqrtpi * 2) * gaussian(a);
     }
     template <class T>
     static value_and_partials<T, 1> eval_with_partials(const T& a) {
-        const auto [y, g] = with_gaussian<error_function::erfc, T>::apply(a);
+        const auto [y, g] = on_convertible_lanes(a, [](const T& b) { return with_gaussian<error_function::erfc, T>::apply(b); });
         return {error_function_tail<true>(a, erfc_near_zero(a, y)), {scalar_t<T>(-std::numbers::inv_sqrtpi * 2) * g}};
     }
     /// \endcond
