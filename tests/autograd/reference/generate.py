@@ -2,7 +2,7 @@
 """Reference values for tests/autograd, computed with PyTorch.
 
 Run with Debian's python3-torch:  /usr/bin/python3 tests/autograd/reference/generate.py
-It writes reference_data.hpp next to this file: a map from case names to flat lists of
+It writes reference_data.hpp and reference_data.cpp next to this file: a map from case names to flat lists of
 doubles (complex values interleaved as re, im). The inputs are written too, so the C++
 tests read them from the same place and cannot drift from what PyTorch saw.
 Where PyTorch 1.13 and PyTorch's "Autograd mechanics" notes disagree, the tests follow the

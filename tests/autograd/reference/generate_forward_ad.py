@@ -3,7 +3,7 @@
 PyTorch's torch.autograd.forward_ad.
 
 Run with Debian's python3-torch:  /usr/bin/python3 tests/autograd/reference/generate_forward_ad.py
-It writes forward_ad_data.hpp next to this file: a map from case names to flat lists of
+It writes forward_ad_data.hpp and forward_ad_data.cpp next to this file: a map from case names to flat lists of
 doubles (complex values interleaved as re, im). Each case stores its primals and tangents
 too, so the C++ test reads its inputs from here and cannot drift from what PyTorch saw.
 """

@@ -2,7 +2,7 @@
 """Reference values for tests/autograd/test_libtorch_conformance.cpp, computed with PyTorch.
 
 Run with Debian's python3-torch:  /usr/bin/python3 tests/autograd/reference/generate_libtorch.py
-It writes libtorch_data.hpp next to this file (the format of reference_io.write_header).
+It writes libtorch_data.hpp and libtorch_data.cpp next to this file (the format of reference_io.write_header).
 Flags are written as 1.0 / 0.0 and version counters as numbers.
 
 The custom functions are the Python forms of what the C++ tests define with
