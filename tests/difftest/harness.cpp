@@ -237,6 +237,7 @@ void runner::compare(const char* text, int depth, std::uint64_t seed, const resu
     ++expressions_;
     if (what & second_order) ++hessian_expressions_;
     if (what & single_precision) ++float_expressions_;
+    if (!r.narrow_arch.empty()) ++narrow_expressions_;
     const std::size_t N = r.arity;
     // A few ulps per node: the SIMD functions differ from libm's by up to 4 ulps, and a
     // difference grows with the nodes it passes through; 1e-9 leaves room for the
@@ -292,6 +293,18 @@ void runner::compare(const char* text, int depth, std::uint64_t seed, const resu
         const double sv = r.scalar_value[p], bv = r.batch_value[p], dv = r.dynamic_value[p];
         if (!agree(bv, sv, rtol))
             report("value: static batch vs static scalar", p, "scalar " + number(sv) + ", batch " + number(bv));
+        for (std::size_t a = 0; a < r.narrow_arch.size(); ++a) {
+            const std::string batch = "static batch (" + r.narrow_arch[a] + ")";
+            const double nv = r.narrow_value[a][p];
+            if (!agree(nv, sv, rtol))
+                report("value: " + batch + " vs static scalar", p, "scalar " + number(sv) + ", batch " + number(nv));
+            for (std::size_t j = 0; j < N; ++j) {
+                const double sg = r.scalar_grad[p * N + j], ng = r.narrow_grad[a][p * N + j];
+                if (!agree(ng, sg, rtol))
+                    report("d/dx" + std::to_string(j) + ": " + batch + " vs static scalar", p,
+                           "scalar " + number(sg) + ", batch " + number(ng));
+            }
+        }
         if (!agree(dv, sv, rtol))
             report("value: dynamic vs static scalar", p, "static " + number(sv) + ", dynamic " + number(dv));
         // Against long double only where the function is smooth in every variable (every

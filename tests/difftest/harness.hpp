@@ -25,7 +25,10 @@
 ///  - `single_precision`: the static kernel's `gradient` and `gradient_batch` on float and
 ///    the dynamic mode on float32 tensors, against each other and against the double kernel
 ///    at the same (float) inputs; with `second_order` too, the float kernel's `hessian`
-///    against the double kernel's.
+///    against the double kernel's;
+///  - `narrow_simd`: `gradient_batch` again on each narrower architecture this build has
+///    (AVX2 and SSE2 beside AVX-512: 4 and 2 double lanes, so other points fall in the
+///    scalar tail), against the one-point kernel like the default batch call.
 
 #include <algorithm>
 #include <array>
@@ -35,6 +38,7 @@
 #include <limits>
 #include <span>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -79,10 +83,15 @@ struct results {
     // With second order too: the float kernel's Hessian, and the double kernel's at the
     // float inputs and a relative 2^-16 away, [point * arity² + i * arity + j].
     std::vector<double> float_hess, at_float_hess, at_float_nearby_hess;
+
+    // Narrow SIMD (empty unless checked): per architecture, its name and what
+    // `gradient_batch` gave on it, as batch_value and batch_grad.
+    std::vector<std::string> narrow_arch;
+    std::vector<std::vector<double>> narrow_value, narrow_grad;
 };
 
 /// What `check` runs besides value, gradient and JVP in every mode.
-enum checks : unsigned { first_order = 0, second_order = 1, single_precision = 2, all_checks = 3 };
+enum checks : unsigned { first_order = 0, second_order = 1, single_precision = 2, narrow_simd = 4, all_checks = 7 };
 
 /// Counts and reports of a run.
 class runner {
@@ -99,6 +108,8 @@ public:
     std::size_t hessian_expressions() const { return hessian_expressions_; }
     std::size_t float_expressions() const { return float_expressions_; }
     std::size_t float_points_compared() const { return float_points_compared_; }
+    /// Expressions whose batch calls ran on the narrower architectures too.
+    std::size_t narrow_expressions() const { return narrow_expressions_; }
     std::size_t hessian_entries_against_differences() const { return hessian_fd_entries_; }
     std::size_t mismatches() const { return mismatching_expressions_; }
     const std::vector<std::string>& reports() const { return reports_; }
@@ -114,7 +125,7 @@ private:
     std::size_t mismatching_expressions_ = 0;
     std::size_t points_compared_ = 0;
     std::size_t points_ill_conditioned_ = 0;
-    std::size_t hessian_expressions_ = 0, float_expressions_ = 0, float_points_compared_ = 0;
+    std::size_t hessian_expressions_ = 0, float_expressions_ = 0, float_points_compared_ = 0, narrow_expressions_ = 0;
     std::size_t hessian_fd_entries_ = 0;
     std::vector<std::string> reports_;
 };
@@ -160,6 +171,33 @@ void reference_derivatives(const F& f, results& r) {
             r.reference_grad[p * N + j] = central2;
         }
     }
+}
+
+/// The batch calls of kernel `k` on the inputs `in` on every architecture narrower than
+/// the default one that this build can run (the compiler's flags, -march=native in the
+/// suite, decide which xsimd has), each appended to r's narrow_* lists.
+template <class Kernel>
+void narrow_batches(const Kernel& k, const std::vector<std::vector<double>>& in, results& r) {
+    const auto run = [&](auto arch, const char* name) {
+        if constexpr (!std::is_same_v<decltype(arch), gradc::simd::default_arch>) {
+            std::vector<double> values(point_count);
+            std::vector<std::vector<double>> grad(r.arity, std::vector<double>(point_count));
+            k.gradient_batch(in, values, grad, arch);
+            std::vector<double> g(point_count * r.arity);
+            for (std::size_t p = 0; p < point_count; ++p)
+                for (std::size_t j = 0; j < r.arity; ++j) g[p * r.arity + j] = grad[j][p];
+            r.narrow_arch.push_back(name);
+            r.narrow_value.push_back(std::move(values));
+            r.narrow_grad.push_back(std::move(g));
+        }
+    };
+#if XSIMD_WITH_AVX2
+    run(xsimd::avx2{}, "avx2");
+#endif
+#if XSIMD_WITH_SSE2
+    run(xsimd::sse2{}, "sse2");
+#endif
+    (void)run;
 }
 
 /// Runs the four modes on the expression `f` (a generic lambda of N arguments) and
@@ -221,6 +259,7 @@ void check(runner& out, const char* text, int depth, std::uint64_t seed, const F
     r.batch_grad.resize(P * N);
     for (std::size_t p = 0; p < P; ++p)
         for (std::size_t j = 0; j < N; ++j) r.batch_grad[p * N + j] = grad[j][p];
+    if constexpr ((What & narrow_simd) != 0) narrow_batches(k, in, r);
     if constexpr ((What & second_order) != 0) {
         std::vector<double> values(P);
         std::vector<std::vector<double>> upper(N * (N + 1) / 2, std::vector<double>(P));

@@ -17,9 +17,9 @@ int main() {
     std::printf("difftest: %zu points compared, %zu skipped as ill-conditioned\n", r.points_compared(),
                 r.points_ill_conditioned());
     std::printf("difftest: Hessians of %zu expressions at %zu points (%zu entries against second differences); "
-                "float kernels of %zu expressions at %zu points\n",
+                "float kernels of %zu expressions at %zu points; narrower SIMD architectures for %zu expressions\n",
                 r.hessian_expressions(), r.hessian_points_compared(), r.hessian_entries_against_differences(),
-                r.float_expressions(), r.float_points_compared());
+                r.float_expressions(), r.float_points_compared(), r.narrow_expressions());
     std::printf("difftest: %zu expressions, %zu mismatches\n", r.expressions(), r.mismatches());
     return r.mismatches() == 0 ? 0 : 1;
 }

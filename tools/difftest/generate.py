@@ -100,13 +100,15 @@ def lambda_text(arity, body):
     return f"[]({params}) {{ using namespace gradc::difftest::reference; {body} }}"
 
 
-def checks(index, second_order_every, float_every):
+def checks(index, second_order_every, float_every, narrow_every=0):
     """The harness's `checks` flags for expression `index`."""
     flags = []
     if second_order_every and index % second_order_every == 0:
         flags.append("second_order")
     if float_every and index % float_every == float_every // 2:  # others than the Hessians' when sparse
         flags.append("single_precision")
+    if narrow_every and (index + 5) % narrow_every == 0:  # 5, 15, ...: apart from both when sparse
+        flags.append("narrow_simd")
     return " | ".join(f"gradc::difftest::{f}" for f in flags) or "gradc::difftest::first_order"
 
 
@@ -129,6 +131,9 @@ def main():
                    help="compare Hessians for every E-th expression only (0: none); they cost compile time")
     p.add_argument("--float-every", type=int, default=1,
                    help="run the float kernel for every F-th expression only (0: none)")
+    p.add_argument("--narrow-every", type=int, default=1,
+                   help="run the batch calls on the narrower SIMD architectures (AVX2, SSE2) for every "
+                        "A-th expression only (0: none)")
     p.add_argument("--out", required=True)
     a = p.parse_args()
     os.makedirs(a.out, exist_ok=True)
@@ -139,7 +144,7 @@ def main():
                  "namespace gradc::difftest {", "", f"void {name}(runner& r) {{"]
         for i in range(start, min(start + a.per_file, a.first + a.count)):
             arity, depth, point_seed, body = expression(a.seed, i)
-            lines.append(check_call(arity, depth, point_seed, body, checks(i, a.second_order_every, a.float_every)))
+            lines.append(check_call(arity, depth, point_seed, body, checks(i, a.second_order_every, a.float_every, a.narrow_every)))
         lines += ["}", "", "}  // namespace gradc::difftest", ""]
         with open(os.path.join(a.out, name + ".cpp"), "w") as f:
             f.write("\n".join(lines))

@@ -226,7 +226,7 @@ T power(const T& a, const T& b) {
         const T regular = exp(bounded + shift) * if_else<T>(subnormal_result, K(1) / two_to_digits, K(1));
         // ±0 and ±inf: 0 or inf by the sign of b (swapped for inf).
         const auto zero_or_inf = logical_or(a == K(0), m == inf);
-        T r = if_else<T>(zero_or_inf, if_else<T>((b < K(0)) != (m == inf), inf, K(0)), regular);
+        T r = if_else<T>(zero_or_inf, if_else<T>(logical_xor(b < K(0), m == inf), inf, K(0)), regular);
         // A negative base: the sign of an odd integer power, NaN for a finite non-integer b.
         r = if_else<T>(logical_and(negative, odd_integer), r * minus_one, r);
         const auto finite_negative = logical_and(a < K(0), m != inf);

@@ -74,6 +74,19 @@ constexpr C logical_or(const C& a, const C& b) {
     }
 }
 
+/// Exactly one of a and b, from and, or and not: xsimd 8.1's own operations on two
+/// batch_bool get it wrong on some architectures (SSE2's != compares the all-ones masks
+/// as doubles, NaN patterns, so true != true is true; AVX-512's ^ gives true ^ true =
+/// true), which tests/rules/test_special_values.cpp catches through pow's special values.
+template <class C>
+constexpr C logical_xor(const C& a, const C& b) {
+    if constexpr (std::is_same_v<C, bool>) {
+        return a != b;
+    } else {
+        return (a & ~b) | (~a & b);
+    }
+}
+
 template <class C>
 constexpr C logical_not(const C& a) {
     if constexpr (std::is_same_v<C, bool>) {
