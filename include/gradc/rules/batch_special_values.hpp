@@ -23,6 +23,22 @@
 
 namespace gradc::rules {
 
+namespace detail {
+
+/// exponential() of a batch with a lane outside xsimd's range (`inside` false there):
+/// out of line, since it is rare and would otherwise double the inlined code of every exp.
+template <class T, class Inside>
+[[gnu::noinline, gnu::cold]] T exponential_at_edges(const T& a, const Inside& inside) {
+    using std::exp;
+    using K = scalar_t<T>;
+    return on_convertible_lanes(a, [&](const T& b) GRADC_LAMBDA_INLINE {
+        const T half = exp(b * K(0.5));
+        return T(if_else<T>(inside, exp(b), half * half));
+    });
+}
+
+}  // namespace detail
+
 /// exp(a); on batches, lanes at the edges of xsimd's range are computed as exp(a/2)²
 /// (a/2 is exact; two roundings more), and NaN and infinite lanes away from xsimd's
 /// integer conversion (batch_integer_conversion.hpp), only when a batch has such a lane.
@@ -36,11 +52,9 @@ GRADC_RULE_INLINE T exponential(const T& a) {
         constexpr bool is_double = std::numeric_limits<K>::digits == 53;
         const K low = is_double ? K(-708.3) : K(-87.3), high = is_double ? K(709.0) : K(88.3);
         const auto inside = logical_and(a >= low, a <= high);  // false for NaN
-        if (all(inside)) return exp(a);  // xsimd::all, by argument-dependent lookup
-        return on_convertible_lanes(a, [&](const T& b) {
-            const T half = exp(b * K(0.5));
-            return T(if_else<T>(inside, exp(b), half * half));
-        });
+        if (all(inside)) [[likely]]  // xsimd::all, by argument-dependent lookup
+            return exp(a);
+        return detail::exponential_at_edges(a, inside);
     }
 }
 

@@ -41,7 +41,7 @@ struct exp2 {
     static constexpr test_domain domain = test_domain::everywhere;
     template <class T>
     static T eval(const T& a) {
-        return on_convertible_lanes(a, [](const T& b) { using std::exp2; return T(exp2(b)); });
+        return on_convertible_lanes(a, [](const T& b) GRADC_LAMBDA_INLINE { using std::exp2; return T(exp2(b)); });
     }
     template <class T>
     static T partial(arg_t<0>, const T&, const T& y) { return y * scalar_t<T>(std::numbers::ln2); }
@@ -59,7 +59,7 @@ struct expm1 {
     static constexpr test_domain domain = test_domain::everywhere;
     template <class T>
     static T eval(const T& a) {
-        return keep_zero_sign(a, on_convertible_lanes(a, [](const T& b) { using std::expm1; return T(expm1(b)); }));
+        return keep_zero_sign(a, on_convertible_lanes(a, [](const T& b) GRADC_LAMBDA_INLINE { using std::expm1; return T(expm1(b)); }));
     }
     template <class T>
     static T partial(arg_t<0>, const T& a, const T& y) {

@@ -18,13 +18,13 @@ namespace gradc::rules {
 /// conversion (batch_integer_conversion.hpp).
 template <class T>
 GRADC_RULE_INLINE T hyperbolic_sine(const T& a) {
-    return on_convertible_lanes(a, [](const T& b) { using std::sinh; return T(sinh(b)); });
+    return on_convertible_lanes(a, [](const T& b) GRADC_LAMBDA_INLINE { using std::sinh; return T(sinh(b)); });
 }
 
 /// cosh(a), as hyperbolic_sine.
 template <class T>
 GRADC_RULE_INLINE T hyperbolic_cosine(const T& a) {
-    return on_convertible_lanes(a, [](const T& b) { using std::cosh; return T(cosh(b)); });
+    return on_convertible_lanes(a, [](const T& b) GRADC_LAMBDA_INLINE { using std::cosh; return T(cosh(b)); });
 }
 
 /// sinh(a);  d/da = cosh(a).
@@ -72,7 +72,7 @@ struct tanh {
     static constexpr bool complex_form = true;
     template <class T>
     static T eval(const T& a) {
-        return on_convertible_lanes(a, [](const T& b) { using std::tanh; return T(tanh(b)); });
+        return on_convertible_lanes(a, [](const T& b) GRADC_LAMBDA_INLINE { using std::tanh; return T(tanh(b)); });
     }
     template <class T>
     static T partial(arg_t<0>, const T& a, const T& y) {

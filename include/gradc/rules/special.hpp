@@ -18,7 +18,7 @@ namespace gradc::rules {
 /// double batches kept from xsimd's integer conversion (batch_integer_conversion.hpp).
 template <class T>
 GRADC_RULE_INLINE T gaussian(const T& a) {
-    return on_convertible_lanes(a, [](const T& b) { using std::exp; return T(exp(-(b * b))); });
+    return on_convertible_lanes(a, [](const T& b) GRADC_LAMBDA_INLINE { using std::exp; return T(exp(-(b * b))); });
 }
 
 /// Which error function `with_gaussian` computes.
@@ -56,7 +56,7 @@ struct erf {
     static constexpr test_domain domain = test_domain::everywhere;
     template <class T>
     static T eval(const T& a) {
-        return error_function_tail<false>(a, on_convertible_lanes(a, [](const T& b) { using std::erf; return T(erf(b)); }));
+        return error_function_tail<false>(a, on_convertible_lanes(a, [](const T& b) GRADC_LAMBDA_INLINE { using std::erf; return T(erf(b)); }));
     }
     template <class T>
     static T partial(arg_t<0>, const T& a, const T&) {
@@ -65,7 +65,7 @@ struct erf {
     }
     template <class T>
     static value_and_partials<T, 1> eval_with_partials(const T& a) {
-        const auto [y, g] = on_convertible_lanes(a, [](const T& b) { return with_gaussian<error_function::erf, T>::apply(b); });
+        const auto [y, g] = on_convertible_lanes(a, [](const T& b) GRADC_LAMBDA_INLINE { return with_gaussian<error_function::erf, T>::apply(b); });
         return {error_function_tail<false>(a, y), {scalar_t<T>(std::numbers::inv_sqrtpi * 2) * g}};
     }
     /// \endcond
@@ -81,7 +81,7 @@ struct erfc {
     static constexpr test_domain domain = test_domain::everywhere;
     template <class T>
     static T eval(const T& a) {
-        const T r = on_convertible_lanes(a, [](const T& b) { using std::erfc; return T(erfc(b)); });
+        const T r = on_convertible_lanes(a, [](const T& b) GRADC_LAMBDA_INLINE { using std::erfc; return T(erfc(b)); });
         return error_function_tail<true>(a, erfc_near_zero(a, r));
     }
     template <class T>
@@ -91,7 +91,7 @@ struct erfc {
     }
     template <class T>
     static value_and_partials<T, 1> eval_with_partials(const T& a) {
-        const auto [y, g] = on_convertible_lanes(a, [](const T& b) { return with_gaussian<error_function::erfc, T>::apply(b); });
+        const auto [y, g] = on_convertible_lanes(a, [](const T& b) GRADC_LAMBDA_INLINE { return with_gaussian<error_function::erfc, T>::apply(b); });
         return {error_function_tail<true>(a, erfc_near_zero(a, y)), {scalar_t<T>(-std::numbers::inv_sqrtpi * 2) * g}};
     }
     /// \endcond

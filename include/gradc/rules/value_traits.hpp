@@ -12,6 +12,9 @@
 /// each tests its lanes (`any`, `all`) and branches, which made g++ keep them out of line
 /// in large kernels, and an out-of-line call passes its batch operands through memory.
 #define GRADC_RULE_INLINE [[gnu::always_inline]] inline
+/// The same for a lambda that a rule passes to a helper (the attribute goes after its
+/// parameter list).
+#define GRADC_LAMBDA_INLINE __attribute__((always_inline))
 
 namespace gradc::rules {
 
