@@ -25,9 +25,9 @@ struct exp {
     static constexpr test_domain domain = test_domain::everywhere;
     static constexpr bool complex_form = true;
     template <class T>
-    static T eval(const T& a) { return exponential(a); }
+    GRADC_RULE_INLINE static T eval(const T& a) { return exponential(a); }
     template <class T>
-    static T partial(arg_t<0>, const T&, const T& y) { return y; }
+    GRADC_RULE_INLINE static T partial(arg_t<0>, const T&, const T& y) { return y; }
     /// \endcond
 };
 
@@ -40,11 +40,11 @@ struct exp2 {
     static constexpr reads_t reads{.y = true};
     static constexpr test_domain domain = test_domain::everywhere;
     template <class T>
-    static T eval(const T& a) {
+    GRADC_RULE_INLINE static T eval(const T& a) {
         return on_convertible_lanes(a, [](const T& b) GRADC_LAMBDA_INLINE { using std::exp2; return T(exp2(b)); });
     }
     template <class T>
-    static T partial(arg_t<0>, const T&, const T& y) { return y * scalar_t<T>(std::numbers::ln2); }
+    GRADC_RULE_INLINE static T partial(arg_t<0>, const T&, const T& y) { return y * scalar_t<T>(std::numbers::ln2); }
     /// \endcond
 };
 
@@ -58,13 +58,13 @@ struct expm1 {
     static constexpr reads_t reads{.a = true, .y = true};
     static constexpr test_domain domain = test_domain::everywhere;
     template <class T>
-    static T eval(const T& a) {
+    GRADC_RULE_INLINE static T eval(const T& a) {
         return keep_zero_sign(a, on_convertible_lanes(a, [](const T& b) GRADC_LAMBDA_INLINE { using std::expm1; return T(expm1(b)); }));
     }
     template <class T>
-    static T partial(arg_t<0>, const T& a, const T& y) {
+    GRADC_RULE_INLINE static T partial(arg_t<0>, const T& a, const T& y) {
         using K = scalar_t<T>;
-        return accurate_where<T>([&] { return y >= K(-0.5); }, [&] { return y + K(1); }, [&] { return exponential(a); });
+        return accurate_where<T>([&]() GRADC_LAMBDA_INLINE { return y >= K(-0.5); }, [&]() GRADC_LAMBDA_INLINE { return y + K(1); }, [&]() GRADC_LAMBDA_INLINE { return exponential(a); });
     }
     /// \endcond
 };
@@ -79,9 +79,9 @@ struct log {
     static constexpr test_domain domain = test_domain::positive;
     static constexpr bool complex_form = true;
     template <class T>
-    static T eval(const T& a) { return logarithm<log_base::e>(a); }
+    GRADC_RULE_INLINE static T eval(const T& a) { return logarithm<log_base::e>(a); }
     template <class T>
-    static T partial(arg_t<0>, const T& a, const T&) { return scalar_t<T>(1) / a; }
+    GRADC_RULE_INLINE static T partial(arg_t<0>, const T& a, const T&) { return scalar_t<T>(1) / a; }
     /// \endcond
 };
 
@@ -94,9 +94,9 @@ struct log2 {
     static constexpr reads_t reads{.a = true};
     static constexpr test_domain domain = test_domain::positive;
     template <class T>
-    static T eval(const T& a) { return logarithm<log_base::two>(a); }
+    GRADC_RULE_INLINE static T eval(const T& a) { return logarithm<log_base::two>(a); }
     template <class T>
-    static T partial(arg_t<0>, const T& a, const T&) {
+    GRADC_RULE_INLINE static T partial(arg_t<0>, const T& a, const T&) {
         using K = scalar_t<T>;
         return K(1) / (a * K(std::numbers::ln2));
     }
@@ -113,9 +113,9 @@ struct log10 {
     static constexpr test_domain domain = test_domain::positive;
     static constexpr bool complex_form = true;
     template <class T>
-    static T eval(const T& a) { return logarithm<log_base::ten>(a); }
+    GRADC_RULE_INLINE static T eval(const T& a) { return logarithm<log_base::ten>(a); }
     template <class T>
-    static T partial(arg_t<0>, const T& a, const T&) {
+    GRADC_RULE_INLINE static T partial(arg_t<0>, const T& a, const T&) {
         using K = scalar_t<T>;
         return K(1) / (a * K(std::numbers::ln10));
     }
@@ -131,12 +131,12 @@ struct log1p {
     static constexpr reads_t reads{.a = true};
     static constexpr test_domain domain = test_domain::above_minus_one;
     template <class T>
-    static T eval(const T& a) {
+    GRADC_RULE_INLINE static T eval(const T& a) {
         using std::log1p;
         return keep_zero_sign(a, T(log1p(a)));
     }
     template <class T>
-    static T partial(arg_t<0>, const T& a, const T&) {
+    GRADC_RULE_INLINE static T partial(arg_t<0>, const T& a, const T&) {
         using K = scalar_t<T>;
         return K(1) / (K(1) + a);
     }
@@ -153,9 +153,9 @@ struct sqrt {
     static constexpr test_domain domain = test_domain::positive;
     static constexpr bool complex_form = true;
     template <class T>
-    static T eval(const T& a) { using std::sqrt; return sqrt(a); }
+    GRADC_RULE_INLINE static T eval(const T& a) { using std::sqrt; return sqrt(a); }
     template <class T>
-    static T partial(arg_t<0>, const T&, const T& y) { return scalar_t<T>(0.5) / y; }
+    GRADC_RULE_INLINE static T partial(arg_t<0>, const T&, const T& y) { return scalar_t<T>(0.5) / y; }
     /// \endcond
 };
 
@@ -168,9 +168,9 @@ struct cbrt {
     static constexpr reads_t reads{.y = true};
     static constexpr test_domain domain = test_domain::moderate;
     template <class T>
-    static T eval(const T& a) { return cube_root(a); }
+    GRADC_RULE_INLINE static T eval(const T& a) { return cube_root(a); }
     template <class T>
-    static T partial(arg_t<0>, const T&, const T& y) {
+    GRADC_RULE_INLINE static T partial(arg_t<0>, const T&, const T& y) {
         using K = scalar_t<T>;
         return K(1) / (K(3) * y * y);
     }
@@ -259,15 +259,15 @@ struct pow {
     static constexpr reads_t reads{.a = true, .b = true, .y = true};
     static constexpr test_domain domain = test_domain::positive;
     template <class T>
-    static T eval(const T& a, const T& b) { return power(a, b); }
+    GRADC_RULE_INLINE static T eval(const T& a, const T& b) { return power(a, b); }
     template <class T>
-    static T partial(arg_t<0>, const T& a, const T& b, const T&) {
+    GRADC_RULE_INLINE static T partial(arg_t<0>, const T& a, const T& b, const T&) {
         using K = scalar_t<T>;
         using std::isnan;
         return if_else<T>(logical_and(b == K(0), logical_or(a == K(0), isnan(a))), K(0), b * power(a, b - K(1)));
     }
     template <class T>
-    static T partial(arg_t<1>, const T& a, const T& b, const T& y) {
+    GRADC_RULE_INLINE static T partial(arg_t<1>, const T& a, const T& b, const T& y) {
         using K = scalar_t<T>;
         return if_else<T>(logical_and(a == K(0), b >= K(0)), K(0), y * logarithm<log_base::e>(a));
     }

@@ -37,9 +37,9 @@ struct sinh {
     static constexpr test_domain domain = test_domain::everywhere;
     static constexpr bool complex_form = true;
     template <class T>
-    static T eval(const T& a) { return hyperbolic_sine(a); }
+    GRADC_RULE_INLINE static T eval(const T& a) { return hyperbolic_sine(a); }
     template <class T>
-    static T partial(arg_t<0>, const T& a, const T&) { return hyperbolic_cosine(a); }
+    GRADC_RULE_INLINE static T partial(arg_t<0>, const T& a, const T&) { return hyperbolic_cosine(a); }
     /// \endcond
 };
 
@@ -53,9 +53,9 @@ struct cosh {
     static constexpr test_domain domain = test_domain::everywhere;
     static constexpr bool complex_form = true;
     template <class T>
-    static T eval(const T& a) { return hyperbolic_cosine(a); }
+    GRADC_RULE_INLINE static T eval(const T& a) { return hyperbolic_cosine(a); }
     template <class T>
-    static T partial(arg_t<0>, const T& a, const T&) { return hyperbolic_sine(a); }
+    GRADC_RULE_INLINE static T partial(arg_t<0>, const T& a, const T&) { return hyperbolic_sine(a); }
     /// \endcond
 };
 
@@ -71,15 +71,15 @@ struct tanh {
     static constexpr test_domain domain = test_domain::everywhere;
     static constexpr bool complex_form = true;
     template <class T>
-    static T eval(const T& a) {
+    GRADC_RULE_INLINE static T eval(const T& a) {
         return on_convertible_lanes(a, [](const T& b) GRADC_LAMBDA_INLINE { using std::tanh; return T(tanh(b)); });
     }
     template <class T>
-    static T partial(arg_t<0>, const T& a, const T& y) {
+    GRADC_RULE_INLINE static T partial(arg_t<0>, const T& a, const T& y) {
         using std::abs;
         using K = scalar_t<T>;
-        return accurate_where<T>([&] { return abs(y) <= K(0.5); }, [&] { return K(1) - y * y; },
-                                 [&] {
+        return accurate_where<T>([&]() GRADC_LAMBDA_INLINE { return abs(y) <= K(0.5); }, [&]() GRADC_LAMBDA_INLINE { return K(1) - y * y; },
+                                 [&]() GRADC_LAMBDA_INLINE {
                                      const T c = hyperbolic_cosine(a);
                                      return K(1) / (c * c);
                                  });
@@ -98,9 +98,9 @@ struct asinh {
     static constexpr test_domain domain = test_domain::everywhere;
     static constexpr bool complex_form = true;
     template <class T>
-    static T eval(const T& a) { using std::asinh; return asinh(a); }
+    GRADC_RULE_INLINE static T eval(const T& a) { using std::asinh; return asinh(a); }
     template <class T>
-    static T partial(arg_t<0>, const T& a, const T&) {
+    GRADC_RULE_INLINE static T partial(arg_t<0>, const T& a, const T&) {
         using std::sqrt;
         using K = scalar_t<T>;
         return K(1) / sqrt(a * a + K(1));
@@ -122,7 +122,7 @@ struct acosh {
     static constexpr test_domain domain = test_domain::above_one;
     static constexpr bool complex_form = true;
     template <class T>
-    static T eval(const T& a) {
+    GRADC_RULE_INLINE static T eval(const T& a) {
         using std::acosh;
         if constexpr (simd_batch<T>) {
             // xsimd 8.1's batch acosh takes log(2a) for large |a| without a domain check:
@@ -134,7 +134,7 @@ struct acosh {
         }
     }
     template <class T>
-    static T partial(arg_t<0>, const T& a, const T&) {
+    GRADC_RULE_INLINE static T partial(arg_t<0>, const T& a, const T&) {
         using std::sqrt;
         using K = scalar_t<T>;
         return K(1) / (sqrt(a - K(1)) * sqrt(a + K(1)));
@@ -154,9 +154,9 @@ struct atanh {
     static constexpr test_domain domain = test_domain::inside_unit;
     static constexpr bool complex_form = true;
     template <class T>
-    static T eval(const T& a) { using std::atanh; return atanh(a); }
+    GRADC_RULE_INLINE static T eval(const T& a) { using std::atanh; return atanh(a); }
     template <class T>
-    static T partial(arg_t<0>, const T& a, const T&) {
+    GRADC_RULE_INLINE static T partial(arg_t<0>, const T& a, const T&) {
         using K = scalar_t<T>;
         return K(1) / ((K(1) - a) * (K(1) + a));
     }
@@ -174,15 +174,15 @@ struct sigmoid {
     static constexpr test_domain domain = test_domain::everywhere;
     static constexpr bool complex_form = true;
     template <class T>
-    static T eval(const T& a) {
+    GRADC_RULE_INLINE static T eval(const T& a) {
         using K = scalar_t<T>;
         return K(1) / (K(1) + exponential(T(-a)));
     }
     template <class T>
-    static T partial(arg_t<0>, const T& a, const T& y) {
+    GRADC_RULE_INLINE static T partial(arg_t<0>, const T& a, const T& y) {
         using K = scalar_t<T>;
-        return accurate_where<T>([&] { return y <= K(0.5); }, [&] { return y * (K(1) - y); },
-                                 [&] { return K(1) / (K(2) + K(2) * hyperbolic_cosine(a)); });
+        return accurate_where<T>([&]() GRADC_LAMBDA_INLINE { return y <= K(0.5); }, [&]() GRADC_LAMBDA_INLINE { return y * (K(1) - y); },
+                                 [&]() GRADC_LAMBDA_INLINE { return K(1) / (K(2) + K(2) * hyperbolic_cosine(a)); });
     }
     /// \endcond
 };
@@ -198,14 +198,14 @@ struct softplus {
     static constexpr reads_t reads{.a = true};
     static constexpr test_domain domain = test_domain::everywhere;
     template <class T>
-    static T eval(const T& a) {
+    GRADC_RULE_INLINE static T eval(const T& a) {
         using std::abs;
         using std::log1p;
         using K = scalar_t<T>;
         return if_else<T>(a > K(0), a, K(0)) + log1p(exponential(T(-abs(a))));
     }
     template <class T>
-    static T partial(arg_t<0>, const T& a, const T&) { return sigmoid::eval(a); }
+    GRADC_RULE_INLINE static T partial(arg_t<0>, const T& a, const T&) { return sigmoid::eval(a); }
     /// \endcond
 };
 
@@ -220,12 +220,12 @@ struct logit {
     static constexpr reads_t reads{.a = true};
     static constexpr test_domain domain = test_domain::probability;
     template <class T>
-    static T eval(const T& a) {
+    GRADC_RULE_INLINE static T eval(const T& a) {
         using K = scalar_t<T>;
         return logarithm<log_base::e>(T(a / (K(1) - a)));
     }
     template <class T>
-    static T partial(arg_t<0>, const T& a, const T&) {
+    GRADC_RULE_INLINE static T partial(arg_t<0>, const T& a, const T&) {
         using K = scalar_t<T>;
         return if_else<T>(logical_or(a < K(0), a > K(1)), K(std::numeric_limits<K>::quiet_NaN()),
                           K(1) / (a * (K(1) - a)));

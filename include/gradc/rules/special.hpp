@@ -55,16 +55,16 @@ struct erf {
     static constexpr reads_t reads{.a = true};
     static constexpr test_domain domain = test_domain::everywhere;
     template <class T>
-    static T eval(const T& a) {
+    GRADC_RULE_INLINE static T eval(const T& a) {
         return error_function_tail<false>(a, on_convertible_lanes(a, [](const T& b) GRADC_LAMBDA_INLINE { using std::erf; return T(erf(b)); }));
     }
     template <class T>
-    static T partial(arg_t<0>, const T& a, const T&) {
+    GRADC_RULE_INLINE static T partial(arg_t<0>, const T& a, const T&) {
         using K = scalar_t<T>;
         return K(std::numbers::inv_sqrtpi * 2) * gaussian(a);
     }
     template <class T>
-    static value_and_partials<T, 1> eval_with_partials(const T& a) {
+    GRADC_RULE_INLINE static value_and_partials<T, 1> eval_with_partials(const T& a) {
         const auto [y, g] = on_convertible_lanes(a, [](const T& b) GRADC_LAMBDA_INLINE { return with_gaussian<error_function::erf, T>::apply(b); });
         return {error_function_tail<false>(a, y), {scalar_t<T>(std::numbers::inv_sqrtpi * 2) * g}};
     }
@@ -80,17 +80,17 @@ struct erfc {
     static constexpr reads_t reads{.a = true};
     static constexpr test_domain domain = test_domain::everywhere;
     template <class T>
-    static T eval(const T& a) {
+    GRADC_RULE_INLINE static T eval(const T& a) {
         const T r = on_convertible_lanes(a, [](const T& b) GRADC_LAMBDA_INLINE { using std::erfc; return T(erfc(b)); });
         return error_function_tail<true>(a, erfc_near_zero(a, r));
     }
     template <class T>
-    static T partial(arg_t<0>, const T& a, const T&) {
+    GRADC_RULE_INLINE static T partial(arg_t<0>, const T& a, const T&) {
         using K = scalar_t<T>;
         return K(-std::numbers::inv_sqrtpi * 2) * gaussian(a);
     }
     template <class T>
-    static value_and_partials<T, 1> eval_with_partials(const T& a) {
+    GRADC_RULE_INLINE static value_and_partials<T, 1> eval_with_partials(const T& a) {
         const auto [y, g] = on_convertible_lanes(a, [](const T& b) GRADC_LAMBDA_INLINE { return with_gaussian<error_function::erfc, T>::apply(b); });
         return {error_function_tail<true>(a, erfc_near_zero(a, y)), {scalar_t<T>(-std::numbers::inv_sqrtpi * 2) * g}};
     }
