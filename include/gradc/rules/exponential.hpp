@@ -249,7 +249,10 @@ T power(const T& a, const T& b) {
 ///  expression, so that its derivative by b, a^(-1), reaches second order (forcing 0
 ///  there too made the mixed second derivative 0 instead of 1/a);
 ///  d/db = y·log(a), and 0 where a = 0 and b >= 0 (0^b is flat there, instead of 0·(-inf)).
-/// Both conventions are PyTorch's (`pow_backward_self`, `pow_backward_exponent`).
+/// Both conventions are PyTorch's (`pow_backward_self`, `pow_backward_exponent`). On
+/// tensors the branch a convention discards is evaluated at a = 1 there
+/// (`kept_branch_operand`), so that the second derivatives at a = ±0, b = ±0 are 0, as the
+/// static mode's dual numbers give, and not PyTorch 1.13's NaN.
 struct pow {
     /// \cond INTERNAL
     static constexpr std::string_view name = "pow";
@@ -264,12 +267,14 @@ struct pow {
     GRADC_RULE_INLINE static T partial(arg_t<0>, const T& a, const T& b, const T&) {
         using K = scalar_t<T>;
         using std::isnan;
-        return if_else<T>(logical_and(b == K(0), logical_or(a == K(0), isnan(a))), K(0), b * power(a, b - K(1)));
+        const auto forced_zero = logical_and(b == K(0), logical_or(a == K(0), isnan(a)));
+        return if_else<T>(forced_zero, K(0), b * power(kept_branch_operand(forced_zero, a, 1.0), b - K(1)));
     }
     template <class T>
     GRADC_RULE_INLINE static T partial(arg_t<1>, const T& a, const T& b, const T& y) {
         using K = scalar_t<T>;
-        return if_else<T>(logical_and(a == K(0), b >= K(0)), K(0), y * logarithm<log_base::e>(a));
+        const auto forced_zero = logical_and(a == K(0), b >= K(0));
+        return if_else<T>(forced_zero, K(0), y * logarithm<log_base::e>(kept_branch_operand(forced_zero, a, 1.0)));
     }
     /// \endcond
 };

@@ -61,6 +61,23 @@ constexpr auto if_else(const C& c, const A& a, const B& b) {
     }
 }
 
+/// `a`, or `safe` where `discarded`: the operand of a branch that `if_else` discards
+/// there. Only tensors need it. A tensor's backward runs through both operands of a
+/// `select`, the discarded one with a zero gradient, so a discarded branch evaluated at its
+/// singularity (log 0, 0⁻¹) turns that zero into 0·inf = NaN in a second derivative, where
+/// the first derivative was a convention of the rule. PyTorch 1.13 gives that NaN; the
+/// "Autograd mechanics" notes ("Gradients for non-differentiable functions") ask for a
+/// value wherever the function is defined. Scalars, batches and duals select values, so
+/// for them `a` is returned as it is, at no cost.
+template <class C, class T>
+T kept_branch_operand(const C& discarded, const T& a, double safe) {
+    if constexpr (requires { a.requires_grad(); }) {
+        return if_else<T>(discarded, safe, a);
+    } else {
+        return a;
+    }
+}
+
 /// @{
 /// Lane-wise logical operations on conditions (`bool`, `xsimd::batch_bool`, bool tensors).
 template <class C>
