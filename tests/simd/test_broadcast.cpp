@@ -9,7 +9,6 @@
 // threads, 1000 and 20001 (several chunks of points).
 #include <algorithm>
 #include <array>
-#include <cmath>
 #include <cstddef>
 #include <functional>
 #include <memory>
@@ -26,6 +25,8 @@
 #include <gradc/gradc.hpp>
 #include <gradc/simd.hpp>
 
+#include "approx.hpp"
+
 GRADC_SIMD_DIAGNOSTICS_PUSH
 
 namespace {
@@ -33,21 +34,18 @@ namespace {
 template <class T>
 using list = std::vector<std::vector<T>>;
 
-/// Equal up to a few units in the last place, relative to the larger magnitude or 1 (the
-/// outputs are of order 1 here, so a difference in the contraction of one product shows
-/// at that scale even where an output is near 0).
+/// "To rounding" for gradc::test::close, relative and absolute: a few units in the last
+/// place of outputs of order 1 (the contraction of one product shows at that scale even
+/// where an output is near 0).
 template <class T>
-bool equal_to_rounding(T a, T b) {
-    const T tolerance = std::is_same_v<T, float> ? T(1e-6) : T(1e-14);
-    return std::abs(a - b) <= tolerance * std::max({std::abs(a), std::abs(b), T(1)});
-}
+constexpr double rounding = std::is_same_v<T, float> ? 1e-6 : 1e-14;
 
+/// Every entry of `actual` equal to `expected`'s to rounding.
 template <class T>
-bool equal_to_rounding(const std::vector<T>& a, const std::vector<T>& b) {
-    if (a.size() != b.size()) return false;
-    for (std::size_t i = 0; i < a.size(); ++i)
-        if (!equal_to_rounding(a[i], b[i])) return false;
-    return true;
+void check_same_to_rounding(const std::vector<T>& actual, const std::vector<T>& expected) {
+    REQUIRE(actual.size() == expected.size());
+    for (std::size_t i = 0; i < actual.size(); ++i)
+        CHECK_THAT(double(actual[i]), gradc::test::is_close_to(double(expected[i]), rounding<T>, rounding<T>));
 }
 
 /// Per-point values of three slots, the values broadcast in the other form, and those
@@ -205,11 +203,7 @@ void check_table() {
             const list<T> spanned = row.call(false, r.threads);
             const list<T> broadcast = row.call(true, r.threads);
             REQUIRE(broadcast.size() == spanned.size());
-            for (std::size_t k = 0; k < broadcast.size(); ++k) {
-                REQUIRE(broadcast[k].size() == spanned[k].size());
-                for (std::size_t i = 0; i < broadcast[k].size(); ++i)  // no NaN: the points are in [0.5, 1.5]
-                    CHECK(equal_to_rounding(broadcast[k][i], spanned[k][i]));
-            }
+            for (std::size_t k = 0; k < broadcast.size(); ++k) check_same_to_rounding(broadcast[k], spanned[k]);
             for (const auto& o : broadcast)  // every output written
                 CHECK(std::none_of(o.begin(), o.end(), [](T e) { return e == T(-7); }));
         }
@@ -254,16 +248,16 @@ TEST_CASE("broadcast: the points counted from the tangents, values converted, tu
                 std::array<std::span<float>, 2>{v0, v1}, std::array<std::span<float>, 2>{t0, t1});
     k.jvp_batch(std::array<std::span<const float>, 2>{a_filled, b_filled}, std::array<std::span<const float>, 2>{da, db},
                 std::array<std::span<float>, 2>{r0, r1}, std::array<std::span<float>, 2>{s0, s1});
-    CHECK(equal_to_rounding(v0, r0));
-    CHECK(equal_to_rounding(v1, r1));
-    CHECK(equal_to_rounding(t0, s0));
-    CHECK(equal_to_rounding(t1, s1));
+    check_same_to_rounding(v0, r0);
+    check_same_to_rounding(v1, r1);
+    check_same_to_rounding(t0, s0);
+    check_same_to_rounding(t1, s1);
     // A tuple of references (no copy of the vectors), and a double broadcast into float lanes.
     std::vector<float> w0(n), w1(n);
     const double theta = -0.2;
     k.value_batch(std::forward_as_tuple(a_filled, gradc::broadcast(theta)), std::array<std::span<float>, 2>{w0, w1});
-    CHECK(equal_to_rounding(w0, r0));
-    CHECK(equal_to_rounding(w1, r1));
+    check_same_to_rounding(w0, r0);
+    check_same_to_rounding(w1, r1);
     // A broadcast value read from an output buffer is read before anything is written.
     std::vector<float> out(n, 0.5f), expect(n);
     const auto single = gradc::compile(a * b);

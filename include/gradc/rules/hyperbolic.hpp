@@ -78,7 +78,8 @@ struct tanh {
     GRADC_RULE_INLINE static T partial(arg_t<0>, const T& a, const T& y) {
         using std::abs;
         using K = scalar_t<T>;
-        return accurate_where<T>([&]() GRADC_LAMBDA_INLINE { return abs(y) <= K(0.5); }, [&]() GRADC_LAMBDA_INLINE { return K(1) - y * y; },
+        return accurate_where<T>([&]() GRADC_LAMBDA_INLINE { return abs(y) <= K(0.5); },
+                                 [&]() GRADC_LAMBDA_INLINE { return K(1) - y * y; },
                                  [&]() GRADC_LAMBDA_INLINE {
                                      const T c = hyperbolic_cosine(a);
                                      return K(1) / (c * c);
@@ -181,7 +182,8 @@ struct sigmoid {
     template <class T>
     GRADC_RULE_INLINE static T partial(arg_t<0>, const T& a, const T& y) {
         using K = scalar_t<T>;
-        return accurate_where<T>([&]() GRADC_LAMBDA_INLINE { return y <= K(0.5); }, [&]() GRADC_LAMBDA_INLINE { return y * (K(1) - y); },
+        return accurate_where<T>([&]() GRADC_LAMBDA_INLINE { return y <= K(0.5); },
+                                 [&]() GRADC_LAMBDA_INLINE { return y * (K(1) - y); },
                                  [&]() GRADC_LAMBDA_INLINE { return K(1) / (K(2) + K(2) * hyperbolic_cosine(a)); });
     }
     /// \endcond

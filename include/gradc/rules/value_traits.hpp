@@ -46,6 +46,11 @@ using scalar_t = typename scalar_of<T>::type;
 template <class T>
 concept simd_batch = requires { typename T::arch_type; };
 
+/// A tensor of the dynamic mode, whose operations are recorded for backward; the rules'
+/// other value types (scalars, batches, duals) are not.
+template <class T>
+concept dynamic_tensor = requires(const T& t) { t.requires_grad(); };
+
 /// `if_else<R>(c, a, b)`: `c ? a : b` lane by lane, converted to `R` (by default the
 /// non-scalar one of `A`, `B`). For `bool` conditions it is the conditional operator;
 /// otherwise it defers to an ADL-found `select(c, a, b)` (xsimd's for batches, the
@@ -71,7 +76,7 @@ constexpr auto if_else(const C& c, const A& a, const B& b) {
 /// for them `a` is returned as it is, at no cost.
 template <class C, class T>
 T kept_branch_operand(const C& discarded, const T& a, double safe) {
-    if constexpr (requires { a.requires_grad(); }) {
+    if constexpr (dynamic_tensor<T>) {
         return if_else<T>(discarded, safe, a);
     } else {
         return a;
