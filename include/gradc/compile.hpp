@@ -3,6 +3,7 @@
 /// `gradc::compile(outputs..., [gradc::wrt(variables...)])`: lower expressions into a
 /// kernel. Wrong use is a compile-time error that names the mistake.
 
+#include <array>
 #include <cstddef>
 #include <tuple>
 #include <type_traits>
@@ -18,11 +19,11 @@
 namespace gradc {
 
 /// The variables a kernel differentiates with respect to, in the order of its gradient.
-template <std::size_t SetSize, const void* Identity, std::size_t... I>
+template <std::size_t SetSize, class Set, std::size_t... I>
 struct wrt_spec {
     static constexpr std::size_t set_size = SetSize;  ///< The size of the variable set.
-    /// The `variables` call the variables come from (expr/nodes.hpp, key_set_identity).
-    static constexpr const void* identity = Identity;
+    /// The `variables` call the variables come from (expr/nodes.hpp, key_set).
+    using set = Set;
     using indices = std::index_sequence<I...>;  ///< The variables' positions.
 };
 
@@ -30,8 +31,8 @@ namespace detail {
 
 template <class T>
 inline constexpr bool is_wrt_spec = false;
-template <std::size_t N, const void* Id, std::size_t... I>
-inline constexpr bool is_wrt_spec<wrt_spec<N, Id, I...>> = true;
+template <std::size_t N, class Set, std::size_t... I>
+inline constexpr bool is_wrt_spec<wrt_spec<N, Set, I...>> = true;
 
 template <std::size_t... I>
 constexpr bool all_distinct() {
@@ -58,7 +59,7 @@ constexpr auto wrt(const V&...) {
                       "gradc::wrt(): the variables come from different gradc::variables calls; make all "
                       "variables of one kernel with one call");
         static_assert(detail::all_distinct<V::index...>(), "gradc::wrt(): a variable is named twice");
-        return wrt_spec<n, expr::key_set_identity<std::tuple_element_t<0, std::tuple<V...>>>, V::index...>{};
+        return wrt_spec<n, expr::key_set_t<std::tuple_element_t<0, std::tuple<V...>>>, V::index...>{};
     }
 }
 
@@ -93,9 +94,11 @@ constexpr auto compile_outputs(const Outs&... outs) {
             if constexpr (std::is_void_v<Wrt>) {
                 return true;
             } else {
-                const void* id = nullptr;
-                ((id = id != nullptr ? id : expr::set_identity_of<Outs>), ...);
-                return Wrt::set_size == n && (n == expr::mixed_sets || Wrt::identity == id);
+                // The outputs' set: the first one that has variables (n says they share it).
+                using outputs_set = expr::pack_element<
+                    expr::first_true(std::array<bool, sizeof...(Outs)>{!std::is_void_v<expr::set_of<Outs>>...}),
+                    expr::set_of<Outs>..., void>;
+                return Wrt::set_size == n && (n == expr::mixed_sets || std::is_same_v<typename Wrt::set, outputs_set>);
             }
         }();
         static_assert(wrt_matches,

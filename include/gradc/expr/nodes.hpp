@@ -21,6 +21,7 @@
 
 #include <gradc/expr/entry_access.hpp>
 #include <gradc/expr/graph.hpp>
+#include <gradc/expr/pack.hpp>
 #include <gradc/expr/shape.hpp>
 #include <gradc/expr/shape_errors.hpp>
 #include <gradc/rules/arrays/access.hpp>
@@ -215,38 +216,39 @@ struct key_set_size<variable<I, N, Set>> : std::integral_constant<std::size_t, N
 template <std::size_t I, class Set>
 struct key_set_size<array_variable<I, Set>> : std::integral_constant<std::size_t, Set::size> {};
 
-/// The identity of the `variables` call a key's variable comes from: the address of an
-/// object per set type (addresses compare in constant expressions); null for a key that
-/// is not a variable.
-template <class Set>
-inline constexpr char set_identity_object = 0;
+/// The set (the `variables` call) a key's variable comes from, a type; void for a key
+/// that is not a variable. A type and not the address of an object per set: g++'s
+/// sanitizers (-fsanitize=address, undefined) make a comparison of two addresses no
+/// constant expression, so kernels did not compile in sanitized builds.
 template <class Key>
-inline constexpr const void* key_set_identity = nullptr;
+struct key_set {
+    using type = void;
+};
 template <std::size_t I, std::size_t N, class Set>
-inline constexpr const void* key_set_identity<variable<I, N, Set>> = &set_identity_object<variable_set<Set>>;
+struct key_set<variable<I, N, Set>> {
+    using type = variable_set<Set>;
+};
 template <std::size_t I, class Set>
-inline constexpr const void* key_set_identity<array_variable<I, Set>> = &set_identity_object<Set>;
+struct key_set<array_variable<I, Set>> {
+    using type = Set;
+};
+template <class Key>
+using key_set_t = typename key_set<Key>::type;
 
 template <class Graph>
 struct graph_set_size;
 template <std::size_t L, class... E>
 struct graph_set_size<graph<L, E...>> {
+    /// The set of the graph's first variable (void if none); a trailing void stands for
+    /// "none" in the lookup.
+    using set = pack_element<first_true(std::array<bool, sizeof...(E)>{!std::is_void_v<key_set_t<typename E::key>>...}),
+                             key_set_t<typename E::key>..., void>;
     static consteval std::size_t get() {
         std::size_t n = 0;
         for (std::size_t s : {key_set_size<typename E::key>::value..., std::size_t{0}}) n = merge_set_size(n, s);
-        const void* id = nullptr;
-        for (const void* k : {key_set_identity<typename E::key>..., static_cast<const void*>(nullptr)}) {
-            if (k == nullptr) continue;
-            if (id != nullptr && id != k) return mixed_sets;
-            id = k;
-        }
+        for (bool same : {(std::is_void_v<key_set_t<typename E::key>> || std::is_same_v<key_set_t<typename E::key>, set>)...})
+            if (!same) return mixed_sets;
         return n;
-    }
-    /// The identity of the call the graph's variables come from (null if none).
-    static consteval const void* identity() {
-        for (const void* k : {key_set_identity<typename E::key>..., static_cast<const void*>(nullptr)})
-            if (k != nullptr) return k;
-        return nullptr;
     }
 };
 
@@ -258,9 +260,9 @@ template <class E>
     requires requires { typename E::graph; }
 inline constexpr std::size_t set_size_of<E> = graph_set_size<typename E::graph>::get();
 
-/// The identity of the `variables` call an expression's variables come from.
+/// The set (the `variables` call) an expression's variables come from; void if none.
 template <class E>
-inline constexpr const void* set_identity_of = graph_set_size<typename E::graph>::identity();
+using set_of = typename graph_set_size<typename E::graph>::set;
 
 /// \endcond
 // ---- classification ------------------------------------------------------------

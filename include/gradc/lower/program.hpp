@@ -59,6 +59,10 @@ constexpr std::array<step::node_sweep, N> describe_sweep(bool adjoint, const std
                                                          const std::array<node_desc, N>& d = {},
                                                          const std::array<step::operand_activity, N>& activity = {}) {
     std::array<step::node_sweep, N> s{};
+    for (std::size_t i = 0; i < N; ++i) {  // every entry written (lower/steps.hpp, `edge_step`, says why)
+        s[i].node = i;
+        for (std::size_t k = 0; k < s[i].edges.size(); ++k) s[i].edges[k].position = static_cast<int>(k);
+    }
     std::array<std::size_t, N> count{};
     for (std::size_t e = 0; e < E; ++e) count[edges[e].node]++;
     std::array<std::size_t, N> filled{};
@@ -68,6 +72,7 @@ constexpr std::array<step::node_sweep, N> describe_sweep(bool adjoint, const std
         const std::size_t at = adjoint ? count[ed.node] - 1 - filled[ed.node] : filled[ed.node];
         ++filled[ed.node];
         step::edge_step st;
+        st.position = static_cast<int>(at);
         st.on = on[e];
         st.operand = static_cast<int>(ed.operand);
         st.to = adjoint ? slot[ed.child] : slot[ed.node];
@@ -127,6 +132,9 @@ struct program<flat<Nodes...>, std::index_sequence<O...>, std::index_sequence<J.
     static constexpr fused_plan fused = [] {
         constexpr std::array<bool, size> can{step::fusable<Nodes, T>...};
         fused_plan p;
+        // Every entry written: node_slots[I] is a template argument (lower/steps.hpp,
+        // `edge_step`, says why).
+        for (step::partial_slots& n : p.node_slots) n.slot = {no_node, no_node, no_node};
         for (std::size_t e = 0; e < edge_count; ++e) {
             const edge& ed = plan.edges[e];
             p.slot[e] = no_node;

@@ -220,7 +220,15 @@ inline D derivative_or_zero(const std::array<D, S>& d) {
 }
 
 /// One edge of a node, as a sweep applies it: d[to] (=|+=) partial_k · d[from].
+///
+/// Edges and node sweeps are template arguments, and g++ 12 names a class-type template
+/// argument by the elements its constant evaluator wrote, without their positions: two
+/// tables of one type that differ only in where their written entries sit got one name,
+/// and so one instantiation, in a translation unit that held both (a kernel then ran
+/// another kernel's sweep and returned stale slots). So every entry says where it is
+/// (`position`, `node`), and `describe_sweep` writes every entry of every table.
 struct edge_step {
+    int position = -1;             // k-th edge the node's sweep applies
     bool on = false;               // swept in this program
     int operand = 0;               // k
     std::size_t to = 0, from = 0;  // derivative slots
@@ -232,6 +240,7 @@ struct edge_step {
 /// The edges of one node in the order a sweep applies them (operands in order for the
 /// tangent, reversed for the adjoint).
 struct node_sweep {
+    std::size_t node = no_node;  // the node these are the edges of
     std::array<edge_step, 3> edges{};
 };
 
