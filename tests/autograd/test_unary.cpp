@@ -1,6 +1,7 @@
 // Every unary function of the rule table: value, first and second derivative against
 // PyTorch, in float64 and float32, plus the conventions at non-differentiable points.
 #include <cmath>
+#include <complex>
 #include <limits>
 #include <string>
 #include <utility>
@@ -115,6 +116,47 @@ TEST_CASE("tanh, sigmoid and expm1 backward stay accurate where the result round
             INFO("x = " << xs[i]);
             CHECK(gradc::test::close(g[i], double(exact), 1e-14, 0));
         }
+    }
+}
+
+TEST_CASE("asinh backward is 1/|a| where a² overflows, and twice differentiable everywhere", "[autograd][unary]") {
+    // 1/sqrt(a² + 1) was 0 beyond |a| ≈ 1.3e154; PyTorch 1.13 computes it so and gives 0.
+    // The second derivative -a/(a² + 1)^(3/2) must not be NaN at 0 or ±inf, where the
+    // rule's scaled form discards a branch (rules/hyperbolic.hpp).
+    const double inf = std::numeric_limits<double>::infinity();
+    const std::vector<double> xs{-1.7e308, -1e300, -1.5e154, -3, -0.5, 0, 0.5, 1, 2, 1.3e154, 1e200, inf, -inf, 7, 1e-3, -1e10};
+    auto x = gradc::from_vector(xs, {16}, gradc::TensorOptions().requires_grad(true));
+    auto d1 = gradc::autograd::grad({gradc::asinh(x).sum()}, {x}, {}, std::nullopt, /*create_graph=*/true)[0];
+    auto d2 = gradc::autograd::grad({d1.sum()}, {x})[0];
+    const auto g = values(d1), h = values(d2);
+    for (std::size_t i = 0; i < xs.size(); ++i) {
+        const long double a = xs[i];
+        const long double s = std::isinf(a) ? 0 : 1 / std::sqrt(a * a + 1);
+        INFO("x = " << xs[i] << ": " << g[i] << ", " << h[i]);
+        CHECK(gradc::test::close(g[i], double(s), 1e-14, 0));
+        CHECK(gradc::test::close(h[i], std::isinf(a) ? 0.0 : double(-a * s * s * s), 1e-13, 1e-300));
+    }
+    // float32: a² overflows from 1.8e19.
+    auto f = gradc::from_vector({1e20, -3e38, inf, 2}, {4}, gradc::TensorOptions().dtype(gradc::kFloat32).requires_grad(true));
+    gradc::asinh(f).sum().backward();
+    CHECK_THAT(values(f.grad()), approx({1e-20, 1 / 3e38, 0, 1 / std::sqrt(5.0)}, 1e-6, 0));
+}
+
+TEST_CASE("complex asinh backward keeps the principal branch where z² overflows", "[autograd][unary]") {
+    // The scaled form r/sqrt((z·r)² + r²), r = 1/|z|, is the same principal root:
+    // for Re z < 0 the derivative is about -1/z, not 1/z.
+    const std::vector<std::complex<double>> zs{{3, 4}, {-1e200, 1e200}, {0.5, 0.2}, {2e160, -1e160}, {-0.3, 2}};
+    auto z = gradc::tensor({zs[0], zs[1], zs[2], zs[3], zs[4]}, gradc::requires_grad());
+    gradc::asinh(z).backward(gradc::ones_like(z));
+    const auto g = values(z.grad());
+    for (std::size_t i = 0; i < zs.size(); ++i) {
+        const std::complex<long double> w(zs[i].real(), zs[i].imag());
+        // The conjugate Wirtinger convention of the "Autograd mechanics" notes: conj(f'(z)).
+        const std::complex<long double> d = std::conj(1.0L / std::sqrt(w * w + 1.0L));
+        INFO("z = " << zs[i]);
+        const double scale = double(std::abs(d));
+        CHECK(gradc::test::close(g[2 * i], double(d.real()), 0, 1e-14 * scale));
+        CHECK(gradc::test::close(g[2 * i + 1], double(d.imag()), 0, 1e-14 * scale));
     }
 }
 

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <vector>
 
 #include <approx.hpp>
@@ -70,6 +71,22 @@ TEST_CASE("asin', acos' and atanh' are accurate near ±1", "[rules][accuracy]") 
         check_partial<r::acos>(a, -1 / std::sqrt(one_minus_a2), 0.25);
         check_partial<r::atanh>(a, 1 / one_minus_a2, 0.25);
     }
+}
+
+TEST_CASE("asinh' is 1/|a| where a² overflows, and 0 at ±inf", "[rules][accuracy]") {
+    // 1/sqrt(a² + 1) was 0 beyond |a| ≈ 1.3e154 (the differential tester: asinh(cosh(x))
+    // had derivative 0 at x = 700). Long double holds a² up to 1e4932.
+    for (double a : {-1.7e308, -1e300, -1.5e154, -2.0, -1.0, -0.5, 0.0, 0.5, 1.0, 3.0, 1e10, 1.3e154, 1e200, 1e300}) {
+        const long double x = a;
+        check_partial<r::asinh>(a, 1 / std::sqrt(x * x + 1), 0.5);
+    }
+    const double inf = std::numeric_limits<double>::infinity();
+    check_partial<r::asinh>(inf, 0, 0.5);
+    check_partial<r::asinh>(-inf, 0, 0.5);
+    CHECK(std::isnan(r::asinh::partial(r::arg<0>, std::nan(""), 0.0)));
+    // float: a² overflows from 1.8e19.
+    for (float a : {2.0f, 1e20f, -3e38f})
+        CHECK(gradc::test::close(r::asinh::partial(r::arg<0>, a, 0.0f), 1 / std::sqrt((long double)a * a + 1), 4e-7, 0));
 }
 
 TEST_CASE("float batch erfc is 1 at ±0 and within 3 ulps near 0", "[rules][accuracy]") {

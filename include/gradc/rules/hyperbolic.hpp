@@ -90,6 +90,10 @@ struct tanh {
 
 /// asinh(a);  d/da = 1/sqrt(a² + 1), defined everywhere (0 in the limit |a| → inf).
 /// Complex form: the principal branch, cut along the imaginary axis beyond ±i.
+/// The partial is r/sqrt(1 + r²) with r = 1/|a| where |a| > 1 (the plain formula
+/// elsewhere): a² overflowed beyond |a| ≈ 1.3e154 and made the derivative 0 instead of
+/// 1/|a| (asinh(cosh(x)) had derivative 0 at x = 700, not 1). Complex tensors take
+/// r/sqrt((a·r)² + r²), the same principal root: sqrt(r²·w) = r·sqrt(w) for real r > 0.
 struct asinh {
     /// \cond INTERNAL
     static constexpr std::string_view name = "asinh";
@@ -102,11 +106,38 @@ struct asinh {
     GRADC_RULE_INLINE static T eval(const T& a) { using std::asinh; return asinh(a); }
     template <class T>
     GRADC_RULE_INLINE static T partial(arg_t<0>, const T& a, const T&) {
+        using std::abs;
         using std::sqrt;
         using K = scalar_t<T>;
-        return K(1) / sqrt(a * a + K(1));
+        if constexpr (dynamic_tensor<T>)
+            if (a.is_complex()) return complex_partial(a);
+        const T m = abs(a);
+        const auto large = m > K(1);
+        // Tensors evaluate each discarded branch at a harmless point: 1/|a| at a = 0 and
+        // a² at a = inf would turn a second derivative's zero into NaN (kept_branch_operand
+        // says why). r is 0 at ±inf, and so is the result.
+        const T r = K(1) / kept_branch_operand(logical_not(large), m, 1.0);
+        const T x = if_else<T>(large, r, kept_branch_operand(large, a, 0.0));
+        return if_else<T>(large, r, K(1)) / sqrt(x * x + K(1));
     }
     /// \endcond
+
+private:
+    /// r/sqrt((a·r)² + r²), r = 1/|a|, where |a| > 1 (a complex tensor); 0 at |a| = inf.
+    template <class T>
+    static T complex_partial(const T& a) {
+        using std::abs;
+        using std::sqrt;
+        using K = scalar_t<T>;
+        const T m = abs(a);
+        // Of the numbers above 1 only infinities equal their double (either precision).
+        const auto infinite = logical_and(m > K(1), m * K(2) == m);
+        const T b = kept_branch_operand(infinite, a, 1.0), n = kept_branch_operand(infinite, m, 1.0);
+        const auto large = n > K(1);
+        const T r = if_else<T>(large, K(1) / kept_branch_operand(logical_not(large), n, 1.0), K(1));
+        const T br = b * r;
+        return if_else<T>(infinite, K(0), r / sqrt(br * br + r * r));
+    }
 };
 
 /// acosh(a), a >= 1;  d/da = 1/(sqrt(a - 1)·sqrt(a + 1))  (+inf at 1, NaN below).
