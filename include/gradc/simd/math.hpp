@@ -9,9 +9,8 @@
 /// The functions below follow xsimd's own (`arch/generic/xsimd_generic_math.hpp`, the
 /// same branches and polynomials, called from xsimd, not copied), so the values are bit
 /// for bit those of `xsimd::erf`/`xsimd::erfc` (tests/rules/test_fused.cpp checks it). The
-/// only differences: e^(-a²) is computed for every batch, where xsimd skips it when every
-/// lane is near 0, and the e^(-a²) returned is corrected for the rounding of a². Another
-/// xsimd major version falls back to two separate calls.
+/// only difference: e^(-a²) is computed for every batch, where xsimd skips it when every
+/// lane is near 0. Another xsimd major version falls back to two separate calls.
 
 #include <cmath>
 #include <utility>
@@ -26,15 +25,17 @@ template <error_function F, class T, class A>
 struct with_gaussian<F, xsimd::batch<T, A>> {
     using B = xsimd::batch<T, A>;  ///< The batch type.
 
-    /// {erf(a) or erfc(a), e^(-a²)}; the exponential corrected for the rounding of a²
-    /// (rules/special.hpp, `gaussian_corrected`, as the partial alone is).
+    /// {erf(a) or erfc(a), e^(-a²)}.
     static std::pair<B, B> apply(const B& a) {
-        const B hi = a * a;
 #if XSIMD_VERSION_MAJOR == 8
-        const auto [r, g] = F == error_function::erf ? erf(a) : erfc(a);
-        return {r, gaussian_corrected(a, hi, g)};
+        if constexpr (F == error_function::erf) {
+            return erf(a);
+        } else {
+            return erfc(a);
+        }
 #else
-        return {F == error_function::erf ? xsimd::erf(a) : xsimd::erfc(a), gaussian_corrected(a, hi, B(xsimd::exp(-hi)))};
+        const B g = xsimd::exp(-(a * a));
+        return {F == error_function::erf ? xsimd::erf(a) : xsimd::erfc(a), g};
 #endif
     }
 
