@@ -3,7 +3,6 @@
 /// `gradc::compile(outputs..., [gradc::wrt(variables...)])`: lower expressions into a
 /// kernel. Wrong use is a compile-time error that names the mistake.
 
-#include <array>
 #include <cstddef>
 #include <tuple>
 #include <type_traits>
@@ -95,9 +94,7 @@ constexpr auto compile_outputs(const Outs&... outs) {
                 return true;
             } else {
                 // The outputs' set: the first one that has variables (n says they share it).
-                using outputs_set = expr::pack_element<
-                    expr::first_true(std::array<bool, sizeof...(Outs)>{!std::is_void_v<expr::set_of<Outs>>...}),
-                    expr::set_of<Outs>..., void>;
+                using outputs_set = expr::first_set_t<expr::set_of<Outs>...>;
                 return Wrt::set_size == n && (n == expr::mixed_sets || std::is_same_v<typename Wrt::set, outputs_set>);
             }
         }();

@@ -235,14 +235,16 @@ struct key_set<array_variable<I, Set>> {
 template <class Key>
 using key_set_t = typename key_set<Key>::type;
 
+/// The first of Sets that is not void, or void (a trailing void stands for "none").
+template <class... Sets>
+using first_set_t = pack_element<first_true(std::array<bool, sizeof...(Sets)>{!std::is_void_v<Sets>...}), Sets..., void>;
+
 template <class Graph>
 struct graph_set_size;
 template <std::size_t L, class... E>
 struct graph_set_size<graph<L, E...>> {
-    /// The set of the graph's first variable (void if none); a trailing void stands for
-    /// "none" in the lookup.
-    using set = pack_element<first_true(std::array<bool, sizeof...(E)>{!std::is_void_v<key_set_t<typename E::key>>...}),
-                             key_set_t<typename E::key>..., void>;
+    /// The set of the graph's first variable (void if none).
+    using set = first_set_t<key_set_t<typename E::key>...>;
     static consteval std::size_t get() {
         std::size_t n = 0;
         for (std::size_t s : {key_set_size<typename E::key>::value..., std::size_t{0}}) n = merge_set_size(n, s);

@@ -71,8 +71,7 @@ constexpr std::array<step::node_sweep, N> describe_sweep(bool adjoint, const std
         // The adjoint applies a node's edges in reverse operand order.
         const std::size_t at = adjoint ? count[ed.node] - 1 - filled[ed.node] : filled[ed.node];
         ++filled[ed.node];
-        step::edge_step st;
-        st.position = static_cast<int>(at);
+        step::edge_step& st = s[ed.node].edges[at];  // its position is written above
         st.on = on[e];
         st.operand = static_cast<int>(ed.operand);
         st.to = adjoint ? slot[ed.child] : slot[ed.node];
@@ -80,7 +79,6 @@ constexpr std::array<step::node_sweep, N> describe_sweep(bool adjoint, const std
         st.first = first[e];
         st.partial_slot = partial_slot[e];
         st.partial_constant = d[ed.node].kind == node_kind::primitive && partial_reads_no_tangent(d[ed.node], activity[ed.node]);
-        s[ed.node].edges[at] = st;
     }
     return s;
 }
