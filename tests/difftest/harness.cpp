@@ -20,11 +20,15 @@ const double edges[] = {0.0, -0.0, 1.0, -1.0, 0.5, -0.5, 2.0, inf, -inf, nan, 1e
                         1e-310, -1e-310, 700.0, -700.0, 30.0, -30.0};
 
 /// Two double modes agree: NaN where the other is NaN, infinities equal, finite values
-/// within `rtol` relative (or 1e-13 absolute, for results that cancel to about 0).
-bool agree(double a, double b, double rtol, double atol = 1e-13) {
+/// within `rtol` relative (or 1e-13 absolute, for results that cancel to about 0). A
+/// derivative is relative to `terms` too when that is larger: the magnitude of the
+/// products of partials it sums (term_scale.hpp), whose few-ulp roundings remain where
+/// they cancel.
+bool agree(double a, double b, double rtol, double atol = 1e-13, long double terms = 0) {
     if (std::isnan(a) || std::isnan(b)) return std::isnan(a) && std::isnan(b);
     if (std::isinf(a) || std::isinf(b)) return a == b;
-    return std::fabs(a - b) <= rtol * std::max(std::fabs(a), std::fabs(b)) + atol;
+    const long double scale = std::isnan(terms) ? 0 : terms;
+    return std::fabs(a - b) <= rtol * std::max<long double>({std::fabs(a), std::fabs(b), scale}) + atol;
 }
 
 /// Float results against double ones: a few float ulps per node times the conditioning
@@ -77,8 +81,17 @@ bool ill_conditioned(const results& r, std::size_t p) {
 /// The same at float's precision: the double kernel at the float inputs moved by a relative
 /// 2^-16 (about 256 float ulps) changes by more than 1e-2 relative, or changes which
 /// results are finite; or a result of the double kernel is beyond float's range (above
-/// 1e30 or below 1e-30 in magnitude, 0 excepted), where float overflows or underflows.
+/// 1e30 or below 1e-30 in magnitude, 0 excepted), where float overflows or underflows,
+/// or so is a value, tangent or partial computed on the way (term_scale.hpp: cosh(700)
+/// overflows a float kernel whose inputs and result are in float's range); or a relative
+/// 2^-16 in every operation's result (rather than in the inputs) would move the value by
+/// more than 1e-2 relative (`value_error`: acos(erf(4.3)), where erf rounds to 1 in
+/// float and acos is 4e-5 in double).
 bool float_ill_conditioned(const results& r, std::size_t p) {
+    if (r.float_largest[p] > 1e30L || r.float_smallest[p] < 1e-30L) return true;
+    if (std::isfinite(r.at_float_value[p]) &&
+        r.float_value_error[p] * 0x1p-16L > 1e-2L * std::fabs(r.at_float_value[p]) + 1e-6L)
+        return true;
     const auto moves = [](double a, double b) {
         if (std::isfinite(a) != std::isfinite(b) || std::isnan(a) != std::isnan(b)) return true;
         return std::isfinite(a) && std::fabs(a - b) > 1e-2 * std::fabs(a) + 1e-6;
@@ -291,21 +304,21 @@ void runner::compare(const char* text, int depth, std::uint64_t seed, const resu
         }
         ++points_compared_;
         const double sv = r.scalar_value[p], bv = r.batch_value[p], dv = r.dynamic_value[p];
-        if (!agree(bv, sv, rtol))
+        if (!agree(bv, sv, rtol, 1e-13, r.value_error[p]))
             report("value: static batch vs static scalar", p, "scalar " + number(sv) + ", batch " + number(bv));
         for (std::size_t a = 0; a < r.narrow_arch.size(); ++a) {
             const std::string batch = "static batch (" + r.narrow_arch[a] + ")";
             const double nv = r.narrow_value[a][p];
-            if (!agree(nv, sv, rtol))
+            if (!agree(nv, sv, rtol, 1e-13, r.value_error[p]))
                 report("value: " + batch + " vs static scalar", p, "scalar " + number(sv) + ", batch " + number(nv));
             for (std::size_t j = 0; j < N; ++j) {
                 const double sg = r.scalar_grad[p * N + j], ng = r.narrow_grad[a][p * N + j];
-                if (!agree(ng, sg, rtol))
+                if (!agree(ng, sg, rtol, 1e-13, r.grad_scale[p * N + j]))
                     report("d/dx" + std::to_string(j) + ": " + batch + " vs static scalar", p,
                            "scalar " + number(sg) + ", batch " + number(ng));
             }
         }
-        if (!agree(dv, sv, rtol))
+        if (!agree(dv, sv, rtol, 1e-13, r.value_error[p]))
             report("value: dynamic vs static scalar", p, "static " + number(sv) + ", dynamic " + number(dv));
         // Against long double only where the function is smooth in every variable (every
         // finite difference exists), with a tolerance that grows with its condition
@@ -331,13 +344,14 @@ void runner::compare(const char* text, int depth, std::uint64_t seed, const resu
         // another branch in long double (sigmoid(30) == 1 holds in one and not the other).
         const bool reference_applies = smooth && std::fabs(plain - ref) <= tolerance;
         double contracted = 0, magnitude = 0;
+        long double terms = 0, peak = 0;
         for (std::size_t j = 0; j < N; ++j) {
             const std::size_t i = p * N + j;
             const double sg = r.scalar_grad[i], bg = r.batch_grad[i], dg = r.dynamic_grad[i];
             const std::string wrt = "d/dx" + std::to_string(j);
-            if (!agree(bg, sg, rtol))
+            if (!agree(bg, sg, rtol, 1e-13, r.grad_scale[i]))
                 report(wrt + ": static batch vs static scalar", p, "scalar " + number(sg) + ", batch " + number(bg));
-            if (!agree(dg, sg, rtol))
+            if (!agree(dg, sg, rtol, 1e-13, r.grad_scale[i]))
                 report(wrt + ": dynamic vs static scalar", p, "static " + number(sg) + ", dynamic " + number(dg));
             const long double fd = r.reference_grad[i];
             // Only finite gradients: an infinite one where the differences are finite is a
@@ -349,15 +363,23 @@ void runner::compare(const char* text, int depth, std::uint64_t seed, const resu
                        "static " + number(sg) + ", finite differences (long double) " + number(double(fd)));
             contracted += sg * r.tangent[i];
             magnitude += std::fabs(sg * r.tangent[i]);
+            terms += r.grad_scale[i] * std::fabs(r.tangent[i]);
+            peak += r.tangent_peak[i] * std::fabs(r.tangent[i]);
         }
+        // Forward and reverse mode sum the same products of partials in other orders: they
+        // differ by roundings of the largest product (`terms`), not of the result. Where
+        // forward mode forms a tangent or multiplies by a partial beyond double's range
+        // (`peak`, exact in long double), it overflows where reverse mode need not: an
+        // infinite JVP there is the order's, and not compared.
+        const bool forward_overflows = peak > std::numeric_limits<double>::max() && !std::isinf(peak);
         if (std::isfinite(magnitude) && std::isfinite(r.jvp[p]) &&
-            std::fabs(r.jvp[p] - contracted) > rtol * magnitude + 1e-13)
-            report("jvp vs gradient·tangent", p, "jvp " + number(r.jvp[p]) + ", gradient·tangent " + number(contracted));
+            std::fabs(r.jvp[p] - contracted) > rtol * std::max<long double>(magnitude, std::isnan(terms) ? 0 : terms) + 1e-13)
+            report("jvp vs gradient·tangent", p, "jvp " + number(r.jvp[p]) + ", gradient·tangent " + number(contracted) + ", terms up to " + number(double(terms)) + ", forward mode's largest " + number(double(peak)));
         // A NaN JVP with a finite gradient is not compared: forward mode multiplies a zero
         // tangent by an infinite partial behind a closed gate (relu, where) where reverse
         // mode selects, as PyTorch's forward and backward modes do (docs/reliability.md).
-        if (std::isfinite(magnitude) && std::isinf(r.jvp[p]) && std::isfinite(sv))
-            report("jvp vs gradient·tangent", p, "jvp " + number(r.jvp[p]) + ", gradient·tangent " + number(contracted));
+        if (std::isfinite(magnitude) && std::isinf(r.jvp[p]) && std::isfinite(sv) && !forward_overflows)
+            report("jvp vs gradient·tangent", p, "jvp " + number(r.jvp[p]) + ", gradient·tangent " + number(contracted) + ", terms up to " + number(double(terms)) + ", forward mode's largest " + number(double(peak)));
         if ((what & second_order) && !hessian_ill_conditioned(r, p))
             compare_hessian(r, p, reference_applies, report);
     }

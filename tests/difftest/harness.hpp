@@ -48,6 +48,7 @@
 
 #include "reference.hpp"
 #include "second_order.hpp"
+#include "term_scale.hpp"
 
 namespace gradc::difftest {
 
@@ -67,6 +68,13 @@ struct results {
     std::vector<double> plain_value;     // the lambda on double: the C library's functions
     std::vector<long double> reference_value;
     std::vector<long double> reference_grad;  // central differences; NaN where not reliable
+    std::vector<long double> grad_scale;      // Σ |path products| per variable (term_scale.hpp)
+    std::vector<long double> tangent_peak;    // the largest of them on the way, and of the partials
+    std::vector<long double> value_error;     // the value's first-order error per relative 1 per operation
+    // At the float inputs (with `single_precision`): the largest magnitude of any value,
+    // tangent or partial computed on the way, and the smallest nonzero value.
+    std::vector<long double> float_largest, float_smallest;
+    std::vector<long double> float_value_error;  // value_error at the float inputs
 
     // Second order (empty unless checked): [point * arity * arity + i * arity + j].
     std::vector<double> scalar_hess, batch_hess, dynamic_hess, nearby_hess;
@@ -173,6 +181,25 @@ void reference_derivatives(const F& f, results& r) {
     }
 }
 
+/// The magnitude of the terms each derivative sums, at every point (term_scale.hpp).
+template <std::size_t N, class F>
+void term_scales(const F& f, results& r) {
+    using scaled = reference::term_scale<N>;
+    r.grad_scale.assign(point_count * N, 0);
+    r.tangent_peak.assign(point_count * N, 0);
+    r.value_error.assign(point_count, 0);
+    for (std::size_t p = 0; p < point_count; ++p) {
+        std::array<scaled, N> x;
+        for (std::size_t j = 0; j < N; ++j) x[j] = scaled::variable(r.inputs[p * N + j], j);
+        const scaled y = std::apply(f, x);
+        r.value_error[p] = y.error;
+        for (std::size_t j = 0; j < N; ++j) {
+            r.grad_scale[p * N + j] = y.scale[j];
+            r.tangent_peak[p * N + j] = y.peak[j];
+        }
+    }
+}
+
 /// The batch calls of kernel `k` on the inputs `in` on every architecture narrower than
 /// the default one that this build can run (the compiler's flags, -march=native in the
 /// suite, decide which xsimd has), each appended to r's narrow_* lists.
@@ -200,11 +227,11 @@ void narrow_batches(const Kernel& k, const std::vector<std::vector<double>>& in,
     (void)run;
 }
 
-/// Runs the four modes on the expression `f` (a generic lambda of N arguments) and
-/// compares them. `seed` picks the points; `What` adds the second-order and float checks
+/// Runs the four modes on the expression `f` (a generic lambda of N arguments) at the
+/// points `seed` picks, and the references; `What` adds the second-order and float checks
 /// (`checks`).
 template <std::size_t N, unsigned What = all_checks, class F>
-void check(runner& out, const char* text, int depth, std::uint64_t seed, const F& f) {
+results run_modes(std::uint64_t seed, const F& f) {
     results r;
     r.arity = N;
     draw_points(seed, r);
@@ -289,7 +316,17 @@ void check(runner& out, const char* text, int depth, std::uint64_t seed, const F
         for (std::size_t p = 0; p < P; ++p) {
             std::array<float, N> xf;
             std::array<double, N> xd;
-            for (std::size_t j = 0; j < N; ++j) xd[j] = fin[j][p] = xf[j] = static_cast<float>(r.inputs[p * N + j]);
+            std::array<reference::term_scale<N>, N> xs;
+            for (std::size_t j = 0; j < N; ++j) {
+                xd[j] = fin[j][p] = xf[j] = static_cast<float>(r.inputs[p * N + j]);
+                xs[j] = reference::term_scale<N>::variable(xf[j], j);
+            }
+            const auto extremes = std::apply(f, xs);
+            long double largest = extremes.largest;
+            for (std::size_t j = 0; j < N; ++j) largest = std::max(largest, extremes.peak[j]);
+            r.float_largest.push_back(largest);
+            r.float_smallest.push_back(extremes.smallest);
+            r.float_value_error.push_back(extremes.error);
             const auto gf = k.gradient(xf);
             const auto gd = k.gradient(xd);
             r.float_scalar_value.push_back(gf.value);
@@ -364,8 +401,15 @@ void check(runner& out, const char* text, int depth, std::uint64_t seed, const F
         r.plain_value[p] = std::apply(f, x);
     }
     reference_derivatives<N>(f, r);
+    term_scales<N>(f, r);
     if constexpr ((What & second_order) != 0) reference_hessian<N>(f, r.inputs, P, r.reference_hess);
-    out.compare(text, depth, seed, r, What);
+    return r;
+}
+
+/// Runs the four modes on the expression `f` and compares them (`run_modes`).
+template <std::size_t N, unsigned What = all_checks, class F>
+void check(runner& out, const char* text, int depth, std::uint64_t seed, const F& f) {
+    out.compare(text, depth, seed, run_modes<N, What>(seed, f), What);
 }
 
 }  // namespace gradc::difftest
