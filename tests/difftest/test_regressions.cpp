@@ -30,8 +30,11 @@ TEST_CASE("expressions on which the modes once disagreed agree", "[difftest]") {
     // asinh' = 1/sqrt(a² + 1) overflowed to 0 beyond |a| ≈ 1.3e154: the derivative of
     // asinh(cosh(x)) was 0 at x = 700, not 1.
     gradc::difftest::check<1, gradc::difftest::first_order>(r, "const auto t0 = cosh(x0); const auto t1 = asinh(t0); return t1;", 2, 2074462590025540897ULL, []([[maybe_unused]] const auto& x0) { using namespace gradc::difftest::reference; const auto t0 = cosh(x0); const auto t1 = asinh(t0); return t1; });
+    // Batch exp2 was 0 where the result is subnormal (xsimd), so its partial met log2'(1e-310) = inf:
+    // NaN against the scalar inf. From the 10^4 run, shrunk.
+    gradc::difftest::check<5, gradc::difftest::first_order>(r, "const auto t0 = log2(x1); const auto t1 = exp2(t0); return t1;", 7, 3920032791924346593ULL, []([[maybe_unused]] const auto& x0, [[maybe_unused]] const auto& x1, [[maybe_unused]] const auto& x2, [[maybe_unused]] const auto& x3, [[maybe_unused]] const auto& x4) { using namespace gradc::difftest::reference; const auto t0 = log2(x1); const auto t1 = exp2(t0); return t1; });
     for (const auto& report : r.reports()) FAIL_CHECK(report);
-    CHECK(r.expressions() == 8);
+    CHECK(r.expressions() == 9);
     CHECK(r.mismatches() == 0);
 }
 

@@ -1,9 +1,10 @@
 #pragma once
 /// \file
-/// Batch versions of exp, hypot and atan2, and the tail of erf/erfc, where xsimd 8.1's
+/// Batch versions of exp, exp2, hypot and atan2, and the tail of erf/erfc, where xsimd 8.1's
 /// batch functions differ from C's (the differential tester found each, tests/difftest):
 ///  - exp was 0 where the result is subnormal (double, a < -708.4) and, in float, +inf
-///    from a = 88.38 on, where the result is still below the largest float;
+///    from a = 88.38 on, where the result is still below the largest float; exp2 the
+///    same (0 for double a ≤ -1022.75, float +inf from 127.5);
 ///  - hypot was sqrt(a² + b²): infinite for |a| ≥ 1e155 and 0 for |a| ≤ 1e-155, and NaN
 ///    for hypot(NaN, ±inf), where C gives +inf;
 ///  - atan2(±0, ±0) and atan2(±inf, ±inf) were NaN; C gives ±0, ±π, ±π/4, ±3π/4;
@@ -37,7 +38,38 @@ template <class T, class Inside>
     });
 }
 
+/// exp2() of a batch with a lane outside xsimd's range, as exponential_at_edges.
+template <class T, class Inside>
+[[gnu::noinline, gnu::cold]] T power_of_two_at_edges(const T& a, const Inside& inside) {
+    using std::exp2;
+    using K = scalar_t<T>;
+    return on_convertible_lanes(a, [&](const T& b) GRADC_LAMBDA_INLINE {
+        const T half = exp2(b * K(0.5));
+        return T(if_else<T>(inside, exp2(b), half * half));
+    });
+}
+
 }  // namespace detail
+
+/// exp2(a); on batches, lanes whose result is subnormal (where xsimd gives 0: double
+/// a < -1022.5, float a < -126) or, in float, near the largest (xsimd overflows from
+/// 127.5) are computed as exp2(a/2)², and NaN and infinite lanes away from xsimd's
+/// integer conversion, only when a batch has such a lane (as `exponential`).
+template <class T>
+GRADC_RULE_INLINE T power_of_two(const T& a) {
+    using std::exp2;
+    if constexpr (!simd_batch<T>) {
+        return T(exp2(a));
+    } else {
+        using K = scalar_t<T>;
+        constexpr bool is_double = std::numeric_limits<K>::digits == 53;
+        const K low = is_double ? K(-1022) : K(-126), high = is_double ? K(1023) : K(127);
+        const auto inside = logical_and(a >= low, a <= high);  // false for NaN
+        if (all(inside)) [[likely]]
+            return exp2(a);
+        return detail::power_of_two_at_edges(a, inside);
+    }
+}
 
 /// exp(a); on batches, lanes at the edges of xsimd's range are computed as exp(a/2)²
 /// (a/2 is exact; two roundings more), and NaN and infinite lanes away from xsimd's

@@ -41,7 +41,7 @@ struct exp2 {
     static constexpr test_domain domain = test_domain::everywhere;
     template <class T>
     GRADC_RULE_INLINE static T eval(const T& a) {
-        return on_convertible_lanes(a, [](const T& b) GRADC_LAMBDA_INLINE { using std::exp2; return T(exp2(b)); });
+        return power_of_two(a);
     }
     template <class T>
     GRADC_RULE_INLINE static T partial(arg_t<0>, const T&, const T& y) { return y * scalar_t<T>(std::numbers::ln2); }
