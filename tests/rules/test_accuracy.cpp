@@ -120,4 +120,52 @@ TEST_CASE("float batch erfc is 1 at ±0 and within 3 ulps near 0", "[rules][accu
     CHECK(worst <= 3);
 }
 
+TEST_CASE("double batch erf and erfc are within a few ulps in their tail", "[rules][accuracy]") {
+    // xsimd's double erfc beyond 2.2 was 3.5e4 ulps off at 2.2 and 5.6e7 at 26.5 (the
+    // differential tester: batch and scalar gradients through erfc 6e-9 apart); gradc
+    // computes that tail itself (gradc/simd/erfc_tail.hpp). Each batch holds 8 points
+    // spread over the range, so lanes of both branches meet in one batch.
+    const auto ulps = [](double a, double b) {
+        std::int64_t ia, ib;
+        std::memcpy(&ia, &a, 8);
+        std::memcpy(&ib, &b, 8);
+        return ia > ib ? ia - ib : ib - ia;  // same sign here
+    };
+    std::int64_t worst_erfc = 0, worst_below = 0, worst_erf = 0, worst_negative = 0;
+    double worst_at = 0;
+    constexpr int count = 40000;
+    for (int i = 0; i < count; i += int(batch::size)) {
+        alignas(64) double lanes[batch::size];
+        for (std::size_t lane = 0; lane < batch::size; ++lane)  // 1.5 … 27.3, lanes far apart
+            lanes[lane] = 1.5 + 25.8 * double((i + lane * (count / batch::size)) % count) / count;
+        const batch x = batch::load_aligned(lanes);
+        const batch c = r::erfc::eval(x), e = r::erf::eval(x), cn = r::erfc::eval(-x);
+        const auto fused = r::erfc::eval_with_partials(x);
+        for (std::size_t lane = 0; lane < batch::size; ++lane) {
+            const long double a = lanes[lane];
+            const double exact = double(std::erfc(a));
+            if (a < 2.2L) {
+                worst_below = std::max(worst_below, ulps(c.get(lane), exact));
+            } else if (ulps(c.get(lane), exact) > worst_erfc) {
+                worst_erfc = ulps(c.get(lane), exact);
+                worst_at = lanes[lane];
+            }
+            CHECK(fused.value.get(lane) == c.get(lane));  // the value alone and the fused one
+            worst_erf = std::max(worst_erf, ulps(e.get(lane), double(std::erf(a))));
+            worst_negative = std::max(worst_negative, ulps(cn.get(lane), double(std::erfc(-a))));
+        }
+    }
+    INFO("erfc worst at " << worst_at);
+    CHECK(worst_erfc <= 6);       // 3–4 measured
+    CHECK(worst_below <= 41);     // xsimd's own branch below 2.2
+    CHECK(worst_erf <= 2);        // 1 measured
+    CHECK(worst_negative <= 2);   // 2 - erfc(|a|)
+    // Subnormal results up to where erfc rounds to 0, and the limits.
+    CHECK(r::erfc::eval(batch(27.2)).get(0) > 0);
+    CHECK(r::erfc::eval(batch(27.3)).get(0) == 0);
+    CHECK(r::erfc::eval(batch(std::numeric_limits<double>::infinity())).get(0) == 0);
+    CHECK(r::erfc::eval(batch(-std::numeric_limits<double>::infinity())).get(0) == 2);
+    CHECK(std::isnan(r::erfc::eval(batch(std::nan(""))).get(0)));
+}
+
 GRADC_SIMD_DIAGNOSTICS_POP

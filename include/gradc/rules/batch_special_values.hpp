@@ -1,6 +1,6 @@
 #pragma once
 /// \file
-/// Batch versions of exp, exp2, hypot and atan2, and the tail of erf/erfc, where xsimd 8.1's
+/// Batch versions of exp, exp2, hypot and atan2 where xsimd 8.1's
 /// batch functions differ from C's (the differential tester found each, tests/difftest):
 ///  - exp was 0 where the result is subnormal (double, a < -708.4) and, in float, +inf
 ///    from a = 88.38 on, where the result is still below the largest float; exp2 the
@@ -8,10 +8,8 @@
 ///  - hypot was sqrt(a² + b²): infinite for |a| ≥ 1e155 and 0 for |a| ≤ 1e-155, and NaN
 ///    for hypot(NaN, ±inf), where C gives +inf;
 ///  - atan2(±0, ±0) and atan2(±inf, ±inf) were NaN; C gives ±0, ±π, ±π/4, ±3π/4;
-///  - erf and erfc were NaN for |a| beyond about 1e38 (their rational tail overflows);
-///  - expm1(-0) and log1p(-0) were +0 (C: -0);
-///  - float erfc was 3 ulps low near 0, erfc(±0) = 1 - 2⁻²³ instead of 1 (so the float
-///    batch derivative of asin(erfc(x)) at 0 was finite where the scalar's is -inf).
+///  - expm1(-0) and log1p(-0) were +0 (C: -0).
+/// (erf and erfc: rules/error_function_batch.hpp.)
 /// Scalars, complex numbers and tensors use their own functions.
 
 #include <cmath>
@@ -143,42 +141,6 @@ GRADC_RULE_INLINE T keep_zero_sign(const T& a, const T& r) {
         return r;
     } else {
         return if_else<T>(a == scalar_t<T>(0), a, r);
-    }
-}
-
-/// erf(a) (Erfc = false) or erfc(a) (Erfc = true) given a batch result `r` that may be NaN
-/// far in the tail: beyond |a| = 30 erf is ±1 and erfc is 0 or 2 in float and double.
-template <bool Erfc, class T>
-GRADC_RULE_INLINE T error_function_tail(const T& a, const T& r) {
-    if constexpr (!simd_batch<T>) {
-        return r;
-    } else {
-        using std::abs;
-        using K = scalar_t<T>;
-        const auto far = abs(a) > K(30);
-        if (!any(far)) return r;  // xsimd::any, by argument-dependent lookup
-        const T tail = Erfc ? if_else<T>(a < K(0), T(K(2)), T(K(0))) : if_else<T>(a < K(0), T(K(-1)), T(K(1)));
-        return if_else<T>(far, tail, r);
-    }
-}
-
-/// erfc(a) of a float batch given xsimd's result `r`: 1 - erf(a) for |a| < 1/2, as C
-/// libraries do near 0. xsimd's float erfc there is a polynomial in a/(1+a) that is
-/// 3–5 ulps low (1 - 2⁻²³ at 0); 1 - erf(a) loses at most one bit to cancellation, since
-/// erfc ≥ 0.48 there, and measured 1–3 ulps against the double erfc rounded to float
-/// (docs/static.md, "Accuracy of the rules"). Only batches with such a lane pay for the
-/// erf. Double batches compute erfc near 0 as 1 - erf already.
-template <class T>
-GRADC_RULE_INLINE T erfc_near_zero(const T& a, const T& r) {
-    if constexpr (!simd_batch<T> || !std::is_same_v<scalar_t<T>, float>) {
-        return r;
-    } else {
-        using std::abs;
-        using std::erf;
-        using K = scalar_t<T>;
-        const auto near = abs(a) < K(0.5);
-        if (!any(near)) return r;  // xsimd::any, by argument-dependent lookup
-        return if_else<T>(near, K(1) - erf(a), r);
     }
 }
 

@@ -4,14 +4,37 @@
 
 #include <cmath>
 #include <numbers>
+#include <type_traits>
 #include <utility>
 
 #include <gradc/rules/batch_special_values.hpp>
+#include <gradc/rules/error_function_batch.hpp>
 #include <gradc/rules/rule.hpp>
 
 // Each rule's members are the Rule concept's, documented once in rules/rule.hpp; the API
 // reference hides them per rule (the INTERNAL sections) instead of repeating them.
 namespace gradc::rules {
+
+/// Which error function `with_gaussian` computes.
+enum class error_function { erf, erfc };
+
+template <error_function F, class T>
+struct with_gaussian;
+
+/// erf(a) or erfc(a) alone: on double batches `with_gaussian`'s (gradc/simd/math.hpp),
+/// whose tail is more accurate than xsimd's, so that `eval` equals the fused value.
+template <error_function F, class T>
+GRADC_RULE_INLINE T error_function_value(const T& a) {
+    if constexpr (simd_batch<T> && std::is_same_v<scalar_t<T>, double>) {
+        return with_gaussian<F, T>::apply(a).first;
+    } else if constexpr (F == error_function::erf) {
+        using std::erf;
+        return T(erf(a));
+    } else {
+        using std::erfc;
+        return T(erfc(a));
+    }
+}
 
 /// e^(-a²), from xsimd's exp on batches as `with_gaussian` computes it (so a partial
 /// alone and the fused value-and-partial agree bit for bit), with NaN and large lanes of
@@ -21,8 +44,6 @@ GRADC_RULE_INLINE T gaussian(const T& a) {
     return on_convertible_lanes(a, [](const T& b) GRADC_LAMBDA_INLINE { using std::exp; return T(exp(-(b * b))); });
 }
 
-/// Which error function `with_gaussian` computes.
-enum class error_function { erf, erfc };
 
 /// {erf(a), e^(-a²)} or {erfc(a), e^(-a²)}: the function and the Gaussian factor of its
 /// derivative, for `eval_with_partials`. Computed separately here; SIMD batches compute
@@ -56,7 +77,7 @@ struct erf {
     static constexpr test_domain domain = test_domain::everywhere;
     template <class T>
     GRADC_RULE_INLINE static T eval(const T& a) {
-        return error_function_tail<false>(a, on_convertible_lanes(a, [](const T& b) GRADC_LAMBDA_INLINE { using std::erf; return T(erf(b)); }));
+        return error_function_tail<false>(a, on_convertible_lanes(a, [](const T& b) GRADC_LAMBDA_INLINE { return error_function_value<error_function::erf>(b); }));
     }
     template <class T>
     GRADC_RULE_INLINE static T partial(arg_t<0>, const T& a, const T&) {
@@ -81,7 +102,7 @@ struct erfc {
     static constexpr test_domain domain = test_domain::everywhere;
     template <class T>
     GRADC_RULE_INLINE static T eval(const T& a) {
-        const T r = on_convertible_lanes(a, [](const T& b) GRADC_LAMBDA_INLINE { using std::erfc; return T(erfc(b)); });
+        const T r = on_convertible_lanes(a, [](const T& b) GRADC_LAMBDA_INLINE { return error_function_value<error_function::erfc>(b); });
         return error_function_tail<true>(a, erfc_near_zero(a, r));
     }
     template <class T>

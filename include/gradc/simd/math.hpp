@@ -7,15 +7,19 @@
 /// their range, and the derivative of either is ±2/√π·e^(-a²): returning the exponential
 /// it computes saves one `exp` per erf/erfc node of a gradient (Black-Scholes has two).
 /// The functions below follow xsimd's own (`arch/generic/xsimd_generic_math.hpp`, the
-/// same branches and polynomials, called from xsimd, not copied), so the values are bit
-/// for bit those of `xsimd::erf`/`xsimd::erfc` (tests/rules/test_fused.cpp checks it). The
-/// only difference: e^(-a²) is computed for every batch, where xsimd skips it when every
-/// lane is near 0. Another xsimd major version falls back to two separate calls.
+/// same branches and polynomials, called from xsimd, not copied), except in the double
+/// tail |a| ≥ 2.2, where xsimd's rational function is up to 5.6·10⁷ ulps off and
+/// `erfc_tail` (simd/erfc_tail.hpp) computes erfc from the same e^(-a²) to 3–4
+/// ulps. The rules' `eval` calls these too, so a value alone and the fused value and
+/// partial agree bit for bit (tests/rules/test_fused.cpp checks it). e^(-a²) is computed
+/// for every batch, where xsimd skips it when every lane is near 0. Another xsimd major
+/// version falls back to two separate calls (and xsimd's tail).
 
 #include <cmath>
 #include <utility>
 
 #include <gradc/rules/special.hpp>
+#include <gradc/simd/erfc_tail.hpp>
 #include <gradc/simd/config.hpp>
 
 namespace gradc::rules {
@@ -70,7 +74,7 @@ struct with_gaussian<F, xsimd::batch<T, A>> {
                 r = xsimd::select(small, r, g * kernel::erfc2(x));
                 if (xsimd::all(small || medium)) return {xsimd::select(negative, B(2.) - r, r), g};
             }
-            r = xsimd::select(medium_or_small, r, g * kernel::erfc3(x));
+            r = xsimd::select(medium_or_small, r, erfc_tail(x, xx, g));
             r = infinity_to(x, B(0.), r);
             return {xsimd::select(negative, B(2.) - r, r), g};
         } else {
@@ -107,7 +111,7 @@ struct with_gaussian<F, xsimd::batch<T, A>> {
                 r = xsimd::select(small, r, xsimd::select(self < B(0.), -z, z));
                 if (xsimd::all(small || medium)) return {r, g};
             }
-            B z = B(1.) - g * kernel::erfc3(x);
+            B z = B(1.) - erfc_tail(x, xx, g);
             z = xsimd::select(self < B(0.), -z, z);
             z = infinity_to(self, xsimd::sign(self), z);
             return {xsimd::select(medium_or_small, r, z), g};

@@ -19,6 +19,10 @@
 
 #include <xsimd/xsimd.hpp>
 
+// The rules on batches: erf and erfc take their double batch values from here (an
+// accurate tail, simd/erfc_tail.hpp), as the static mode's batch calls do.
+#include <gradc/simd/math.hpp>
+
 namespace gradc::kernels {
 
 #if XSIMD_WITH_AVX512DQ
