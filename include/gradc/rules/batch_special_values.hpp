@@ -24,26 +24,15 @@ namespace gradc::rules {
 
 namespace detail {
 
-/// exponential() of a batch with a lane outside xsimd's range (`inside` false there):
-/// out of line, since it is rare and would otherwise double the inlined code of every exp.
-template <class T, class Inside>
-[[gnu::noinline, gnu::cold]] T exponential_at_edges(const T& a, const Inside& inside) {
-    using std::exp;
+/// f(a) of a batch with a lane outside the range of xsimd's exp or exp2 (`inside` false
+/// there), those lanes as f(a/2)² (a/2 is exact; two roundings more): out of line, since
+/// it is rare and would otherwise double the inlined code of every exp.
+template <class T, class Inside, class F>
+[[gnu::noinline, gnu::cold]] T by_halves_at_edges(const T& a, const Inside& inside, F f) {
     using K = scalar_t<T>;
     return on_convertible_lanes(a, [&](const T& b) GRADC_LAMBDA_INLINE {
-        const T half = exp(b * K(0.5));
-        return T(if_else<T>(inside, exp(b), half * half));
-    });
-}
-
-/// exp2() of a batch with a lane outside xsimd's range, as exponential_at_edges.
-template <class T, class Inside>
-[[gnu::noinline, gnu::cold]] T power_of_two_at_edges(const T& a, const Inside& inside) {
-    using std::exp2;
-    using K = scalar_t<T>;
-    return on_convertible_lanes(a, [&](const T& b) GRADC_LAMBDA_INLINE {
-        const T half = exp2(b * K(0.5));
-        return T(if_else<T>(inside, exp2(b), half * half));
+        const T half = f(b * K(0.5));
+        return T(if_else<T>(inside, f(b), half * half));
     });
 }
 
@@ -65,7 +54,7 @@ GRADC_RULE_INLINE T power_of_two(const T& a) {
         const auto inside = logical_and(a >= low, a <= high);  // false for NaN
         if (all(inside)) [[likely]]
             return exp2(a);
-        return detail::power_of_two_at_edges(a, inside);
+        return detail::by_halves_at_edges(a, inside, [](const T& b) { using std::exp2; return T(exp2(b)); });
     }
 }
 
@@ -84,7 +73,7 @@ GRADC_RULE_INLINE T exponential(const T& a) {
         const auto inside = logical_and(a >= low, a <= high);  // false for NaN
         if (all(inside)) [[likely]]  // xsimd::all, by argument-dependent lookup
             return exp(a);
-        return detail::exponential_at_edges(a, inside);
+        return detail::by_halves_at_edges(a, inside, [](const T& b) { using std::exp; return T(exp(b)); });
     }
 }
 
