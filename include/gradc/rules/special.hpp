@@ -26,7 +26,7 @@ struct with_gaussian;
 template <error_function F, class T>
 GRADC_RULE_INLINE T error_function_value(const T& a) {
     if constexpr (simd_batch<T> && std::is_same_v<scalar_t<T>, double>) {
-        return with_gaussian<F, T>::apply(a).first;
+        return with_gaussian<F, T>::value(a);
     } else if constexpr (F == error_function::erf) {
         using std::erf;
         return T(erf(a));
@@ -43,7 +43,6 @@ template <class T>
 GRADC_RULE_INLINE T gaussian(const T& a) {
     return on_convertible_lanes(a, [](const T& b) GRADC_LAMBDA_INLINE { using std::exp; return T(exp(-(b * b))); });
 }
-
 
 /// {erf(a), e^(-a²)} or {erfc(a), e^(-a²)}: the function and the Gaussian factor of its
 /// derivative, for `eval_with_partials`. Computed separately here; SIMD batches compute

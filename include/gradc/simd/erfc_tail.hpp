@@ -86,5 +86,4 @@ GRADC_RULE_INLINE B erfc_tail(const B& x, const B& xx, B g) {
     return gaussian * (h * (t * K(std::numbers::inv_sqrtpi)));
 }
 
-
 }  // namespace gradc::rules

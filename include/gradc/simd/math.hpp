@@ -11,9 +11,9 @@
 /// tail |a| ≥ 2.2, where xsimd's rational function is up to 5.6·10⁷ ulps off and
 /// `erfc_tail` (simd/erfc_tail.hpp) computes erfc from the same e^(-a²) to 3–4
 /// ulps. The rules' `eval` calls these too, so a value alone and the fused value and
-/// partial agree bit for bit (tests/rules/test_fused.cpp checks it). e^(-a²) is computed
-/// for every batch, where xsimd skips it when every lane is near 0. Another xsimd major
-/// version falls back to two separate calls (and xsimd's tail).
+/// partial agree bit for bit (tests/rules/test_fused.cpp checks it); the value alone
+/// skips e^(-a²) when every lane is near 0, as xsimd does. Another xsimd major version
+/// falls back to two separate calls (and xsimd's tail).
 
 #include <cmath>
 #include <utility>
@@ -43,6 +43,20 @@ struct with_gaussian<F, xsimd::batch<T, A>> {
 #endif
     }
 
+    /// erf(a) or erfc(a) alone: the same value as `apply`'s, without e^(-a²) in batches
+    /// whose lanes are all near 0.
+    static B value(const B& a) {
+#if XSIMD_VERSION_MAJOR == 8
+        if constexpr (F == error_function::erf) {
+            return erf<false>(a).first;
+        } else {
+            return erfc<false>(a).first;
+        }
+#else
+        return F == error_function::erf ? xsimd::erf(a) : xsimd::erfc(a);
+#endif
+    }
+
 #if XSIMD_VERSION_MAJOR == 8
     using kernel = xsimd::kernel::detail::erf_kernel<B>;
 
@@ -56,18 +70,27 @@ struct with_gaussian<F, xsimd::batch<T, A>> {
 #endif
     }
 
+    /// e^(-xx) where the caller wants it, 0 where it only wants the value: in a batch of
+    /// small lanes the value does not need it (xsimd skips it there too).
+    template <bool Gaussian>
+    static B gaussian_if(const B& xx) {
+        if constexpr (Gaussian) return xsimd::exp(-xx);
+        else return B(T(0));
+    }
+
+    template <bool Gaussian = true>
     static std::pair<B, B> erfc(const B& self) {
         const B x = xsimd::abs(self);
         const auto negative = self < B(T(0));
         if constexpr (std::is_same_v<T, double>) {
             const B xx = x * x;
-            const B g = xsimd::exp(-xx);
             const auto small = x < B(0.65);
             B r(0.);
             if (xsimd::any(small)) {
                 r = B(1.) - x * kernel::erf1(xx);
-                if (xsimd::all(small)) return {xsimd::select(negative, B(2.) - r, r), g};
+                if (xsimd::all(small)) return {xsimd::select(negative, B(2.) - r, r), gaussian_if<Gaussian>(xx)};
             }
+            const B g = xsimd::exp(-xx);
             const auto medium_or_small = x < B(2.2);
             const auto medium = medium_or_small && !small;
             if (xsimd::any(medium)) {
@@ -93,17 +116,18 @@ struct with_gaussian<F, xsimd::batch<T, A>> {
         }
     }
 
+    template <bool Gaussian = true>
     static std::pair<B, B> erf(const B& self) {
         const B x = xsimd::abs(self);
         if constexpr (std::is_same_v<T, double>) {
             const B xx = x * x;
-            const B g = xsimd::exp(-xx);
             const auto small = x < B(0.65);
             B r(0.);
             if (xsimd::any(small)) {
                 r = self * kernel::erf1(xx);
-                if (xsimd::all(small)) return {r, g};
+                if (xsimd::all(small)) return {r, gaussian_if<Gaussian>(xx)};
             }
+            const B g = xsimd::exp(-xx);
             const auto medium_or_small = x < B(2.2);
             const auto medium = medium_or_small && !small;
             if (xsimd::any(medium)) {
