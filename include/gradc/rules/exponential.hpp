@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 #include <numbers>
+#include <type_traits>
 
 #include <gradc/rules/accurate_where.hpp>
 #include <gradc/rules/batch_special_values.hpp>
@@ -185,11 +186,23 @@ struct cbrt {
 /// pow(-inf, 0.5), the wrong sign for a negative base and an even exponent beyond 2⁵³,
 /// and results off by orders of magnitude for subnormal bases. Here the batch pow only
 /// ever sees a positive normal base; signs, zeros, infinities and NaN are set by the C
-/// rules. Scalars and tensors use their own pow, which is right.
+/// rules. Real scalars use the C library's pow, except at the exponents 1, 2, -1 and 1/2,
+/// which every path rounds once (tensors go through these same scalar and batch paths).
 template <class T>
 T power(const T& a, const T& b) {
     using std::pow;
-    if constexpr (!simd_batch<T>) {
+    if constexpr (std::is_floating_point_v<T>) {
+        // The exponents 1, 2, -1 and 1/2 rounded once, as on batches (below), so that
+        // scalars, batches and tensors agree bit for bit; the C library's pow is an ulp
+        // off for about one base in a thousand at 2, -1 and 1/2. pow(±0, 1/2) is +0 and
+        // pow(-inf, 1/2) is +inf, where sqrt gives -0 and NaN.
+        using std::sqrt;
+        if (b == T(1)) return a;
+        if (b == T(2)) return a * a;
+        if (b == T(-1)) return T(1) / a;
+        if (b == T(0.5)) return a == T(0) ? T(0) : a == -std::numeric_limits<T>::infinity() ? -a : T(sqrt(a));
+        return pow(a, b);
+    } else if constexpr (!simd_batch<T>) {
         return pow(a, b);
     } else {
         using std::abs;
@@ -197,6 +210,7 @@ T power(const T& a, const T& b) {
         using std::isnan;
         using std::max;
         using std::min;
+        using std::sqrt;
         using std::trunc;
         using K = scalar_t<T>;
         const K inf = std::numeric_limits<K>::infinity();
@@ -212,20 +226,37 @@ T power(const T& a, const T& b) {
         const auto odd_integer =
             logical_and(logical_not(big), logical_and(small_b == trunc(small_b), trunc(small_b * K(0.5)) * K(2) != small_b));
         const auto negative = logical_or(a < K(0), K(1) / a < K(0));  // also -0
-        // |a|^b = exp(b·log|a|) for a finite nonzero base, as xsimd's own pow computes it,
-        // with two changes. The logarithm is right at a subnormal base (subnormal_batch.hpp).
-        // And the argument of exp is never NaN and stays within ±1000 (beyond which exp is
-        // 0 or inf anyway): xsimd's exp converts it to an integer, which is undefined for NaN and out-of-range values (UBSan reports it).
-        // The lanes whose argument was NaN or infinite are all set by the rules below.
-        const auto ordinary = logical_not(logical_or(logical_or(a == K(0), m == inf), isnan(a)));
-        const T log_m = logarithm<log_base::e>(if_else<T>(ordinary, m, K(1)));
-        const T t = b * log_m;
-        const T bounded = if_else<T>(isnan(t), K(0), min(max(t, T(K(-1000))), T(K(1000))));
-        // xsimd's exp gives 0 below log(smallest normal); a subnormal result is computed
-        // 2^digits larger and scaled down.
-        const auto subnormal_result = bounded < K(digits == 53 ? -708.0 : -87.0);
-        const T shift = if_else<T>(subnormal_result, T(K(digits) * std::numbers::ln2_v<K>), K(0));
-        const T regular = exp(bounded + shift) * if_else<T>(subnormal_result, K(1) / two_to_digits, K(1));
+        // The exponents 1, 2, -1 and 1/2: |a|, |a|², 1/|a| and √|a|, each rounded once, as
+        // on scalars (exp(b·log a) is an ulp or more off, so that pow(x, 1.0) - x was not
+        // 0 on batches). A batch whose every lane has one of them, as with a literal
+        // exponent, skips exp(b·log a) altogether.
+        const auto exact = logical_or(logical_or(b == K(1), b == K(2)), logical_or(b == K(-1), b == K(0.5)));
+        const auto rounded_once = [&] {
+            return T(if_else<T>(b == K(1), m, if_else<T>(b == K(2), m * m, if_else<T>(b == K(-1), K(1) / m, sqrt(m)))));
+        };
+        const auto through_logarithm = [&] {
+            // |a|^b = exp(b·log|a|) for a finite nonzero base, as xsimd's own pow computes it,
+            // with two changes. The logarithm is right at a subnormal base (subnormal_batch.hpp).
+            // And the argument of exp is never NaN and stays within ±1000 (beyond which exp is
+            // 0 or inf anyway): xsimd's exp converts it to an integer, which is undefined for NaN and out-of-range values (UBSan reports it).
+            // The lanes whose argument was NaN or infinite are all set by the rules below.
+            const auto ordinary = logical_not(logical_or(logical_or(a == K(0), m == inf), isnan(a)));
+            const T log_m = logarithm<log_base::e>(if_else<T>(ordinary, m, K(1)));
+            const T t = b * log_m;
+            const T bounded = if_else<T>(isnan(t), K(0), min(max(t, T(K(-1000))), T(K(1000))));
+            // xsimd's exp gives 0 below log(smallest normal); a subnormal result is computed
+            // 2^digits larger and scaled down.
+            const auto subnormal_result = bounded < K(digits == 53 ? -708.0 : -87.0);
+            const T shift = if_else<T>(subnormal_result, T(K(digits) * std::numbers::ln2_v<K>), K(0));
+            return T(exp(bounded + shift) * if_else<T>(subnormal_result, K(1) / two_to_digits, K(1)));
+        };
+        T regular;
+        if (all(exact)) {  // xsimd::all and xsimd::any, by argument-dependent lookup
+            regular = rounded_once();
+        } else {
+            regular = through_logarithm();
+            if (any(exact)) regular = if_else<T>(exact, rounded_once(), regular);
+        }
         // ±0 and ±inf: 0 or inf by the sign of b (swapped for inf).
         const auto zero_or_inf = logical_or(a == K(0), m == inf);
         T r = if_else<T>(zero_or_inf, if_else<T>(logical_xor(b < K(0), m == inf), inf, K(0)), regular);
