@@ -9,9 +9,24 @@
 
 #include <cmath>
 #include <concepts>
+#include <cstdint>
 #include <limits>
 
 namespace gradc::difftest::reference {
+
+/// The branches every `where` of one evaluation took. Differences stand for the derivative
+/// at a point only where the program takes the same branches at the point and at every
+/// point the differences use: a condition that holds at the point alone (x == -x at
+/// x = ±0; x/x < 2 fails only at 0, where x/x is NaN) gives the point the derivative of
+/// a branch that no neighbour takes, which the differences never see. The harness resets
+/// it before each evaluation and compares.
+struct branch_trace {
+    std::uint64_t bits = 0;
+    std::uint32_t count = 0;
+    void take(bool c) { bits = bits * 1099511628211ull + (c ? 2 : 1), ++count; }
+    bool operator==(const branch_trace&) const = default;
+};
+inline thread_local branch_trace branches;
 
 // clang-format off
 template <std::floating_point T> T exp(T a) { return std::exp(a); }
@@ -47,7 +62,7 @@ template <std::floating_point T, std::floating_point U> auto atan2(T a, U b) { r
 template <std::floating_point T, std::floating_point U> auto hypot(T a, U b) { return std::hypot(a, b); }
 template <std::floating_point T, std::floating_point U> auto maximum(T a, U b) { return std::isnan(a) || std::isnan(b) ? a + b : (a > b ? a : b); }
 template <std::floating_point T, std::floating_point U> auto minimum(T a, U b) { return std::isnan(a) || std::isnan(b) ? a + b : (a < b ? a : b); }
-template <std::floating_point T> T where(bool c, T a, T b) { return c ? a : b; }
+template <std::floating_point T> T where(bool c, T a, T b) { branches.take(c); return c ? a : b; }
 // clang-format on
 
 /// Static expressions call the rule `max`/`min` (their only name in that mode).
