@@ -32,11 +32,12 @@ std::vector<T> special_values() {
     const T nan = std::numeric_limits<T>::quiet_NaN();
     const T tiny = std::numeric_limits<T>::denorm_min() * 1000, huge = std::numeric_limits<T>::max() / 1000;
     std::vector<T> v{-inf, -huge, -30, -2, -1, T(-0.5), -tiny, T(-0.0), 0, tiny, T(0.5), 1, 2, 30, huge, inf, nan};
-    // The edges of exp's range: results that are subnormal, and in float near the largest.
-    // exp2's: subnormal results down to the smallest (its float edge near the largest is
-    // checked below: xsimd's float pow overflows there too, not fixed).
-    if constexpr (sizeof(T) == 8) v.insert(v.end(), {-730.0, -709.0, 700.0, 1e-310, -1030.0, -1074.0});
-    else v.insert(v.end(), {-100.0f, -88.5f, 88.0f, 1e-40f, -130.0f, -149.0f});  // xsimd's float expm1 overflows from 88.38 (not fixed)
+    // The edges of exp's range: results that are subnormal, and near the largest (xsimd's
+    // expm1 overflowed from 709.44 and 88.38, its pow near the largest); exp2's: subnormal
+    // results down to the smallest, and 2^1023 and 2^127 (xsimd's exp2 gave +inf at both);
+    // erf's and erfc's: subnormal floats (xsimd's float exp(-a²) gave 0).
+    if constexpr (sizeof(T) == 8) v.insert(v.end(), {-730.0, -709.0, 700.0, 709.5, 709.7, 1e-310, -1030.0, -1074.0, 1023.0});
+    else v.insert(v.end(), {-100.0f, -88.5f, 88.0f, 88.5f, 88.7f, 1e-40f, -130.0f, -149.0f, 127.0f, 127.5f, 9.5f});
     return v;
 }
 
@@ -111,14 +112,38 @@ TEST_CASE("every rule on SSE2 batches equals the scalar rule at special values",
 #endif
 
 TEST_CASE("batch exp2 is finite up to float's largest power of two", "[rules][special]") {
-    // xsimd 8.1's float exp2 is +inf from 127.5 on; 2^127.5 ≈ 2.4e38 is a float.
+    // xsimd 8.1's float exp2 is +inf from 127.5 on, and at 127; 2^127.5 ≈ 2.4e38 is a float.
     using B = xsimd::batch<float>;
+    CHECK(r::exp2::eval(B(127.0f)).get(0) == 0x1p127f);  // exact: 2·exp2(126)
+    CHECK(r::exp2::eval(xsimd::batch<double>(1023.0)).get(0) == 0x1p1023);
     for (const float a : {127.25f, 127.5f, 127.99f}) {
         INFO("exp2(" << a << ")");
         CHECK(same(r::exp2::eval(B(a)).get(0), std::exp2(a)));
         CHECK(same(r::exp2::partial(r::arg<0>, B(a), r::exp2::eval(B(a))).get(0), r::exp2::partial(r::arg<0>, a, std::exp2(a))));
     }
     CHECK(std::isinf(r::exp2::eval(B(128.0f)).get(0)));
+}
+
+TEST_CASE("batch pow and expm1 are finite up to the largest number", "[rules][special]") {
+    // xsimd's exp inside pow overflowed early (pow(2, 1023.5) = 1.3e308 and pow(2, 127.5)
+    // were +inf on batches), and its expm1 from 709.44 and 88.38.
+    using D = xsimd::batch<double>;
+    using F = xsimd::batch<float>;
+    for (const double b : {1023.5, 1023.9})
+        CHECK(same(r::pow::eval(D(2.0), D(b)).get(0), std::pow(2.0, b)));
+    CHECK(same(r::pow::eval(D(10.0), D(308.2)).get(0), std::pow(10.0, 308.2)));
+    CHECK(same(r::pow::eval(D(-2.0), D(1023.0)).get(0), -0x1p1023));
+    CHECK(std::isinf(r::pow::eval(D(2.0), D(1024.0)).get(0)));  // 2^1024: not e^(1024·ln 2), ln 2 rounded down
+    CHECK(std::isinf(r::pow::eval(F(2.0f), F(128.0f)).get(0)));
+    for (const float b : {127.5f, 127.9f})
+        CHECK(same(r::pow::eval(F(2.0f), F(b)).get(0), std::pow(2.0f, b)));
+    CHECK(same(r::pow::eval(F(10.0f), F(38.4f)).get(0), std::pow(10.0f, 38.4f)));
+    for (const double a : {709.5, 709.75})
+        CHECK(same(r::expm1::eval(D(a)).get(0), std::expm1(a)));
+    for (const float a : {88.4f, 88.7f})
+        CHECK(same(r::expm1::eval(F(a)).get(0), std::expm1(a)));
+    CHECK(std::isinf(r::expm1::eval(D(709.8)).get(0)));
+    CHECK(std::isinf(r::expm1::eval(F(88.8f)).get(0)));
 }
 
 TEST_CASE("batch comparisons agree with C's at NaN: a != NaN holds", "[rules][special]") {

@@ -4,7 +4,9 @@
 /// batch functions differ from C's (the differential tester found each, tests/difftest):
 ///  - exp was 0 where the result is subnormal (double, a < -708.4) and, in float, +inf
 ///    from a = 88.38 on, where the result is still below the largest float; exp2 the
-///    same (0 for double a ≤ -1022.75, float +inf from 127.5);
+///    same (0 for double a ≤ -1022.75, float +inf from 127.5), and +inf at exactly 127
+///    (float) and 1023 (double), whose results are powers of two below the largest;
+///  - expm1 was +inf from a = 88.38 (float) and 709.44 (double), below the largest;
 ///  - hypot was sqrt(a² + b²): infinite for |a| ≥ 1e155 and 0 for |a| ≤ 1e-155, and NaN
 ///    for hypot(NaN, ±inf), where C gives +inf;
 ///  - atan2(±0, ±0) and atan2(±inf, ±inf) were NaN; C gives ±0, ±π, ±π/4, ±3π/4;
@@ -24,9 +26,9 @@ namespace gradc::rules {
 
 namespace detail {
 
-/// f(a) of a batch with a lane outside the range of xsimd's exp or exp2 (`inside` false
-/// there), those lanes as f(a/2)² (a/2 is exact; two roundings more): out of line, since
-/// it is rare and would otherwise double the inlined code of every exp.
+/// f(a) of a batch with a lane outside the range of xsimd's exp (`inside` false there),
+/// those lanes as f(a/2)² (a/2 is exact; two roundings more): out of line, since it is
+/// rare and would otherwise double the inlined code of every exp.
 template <class T, class Inside, class F>
 [[gnu::noinline, gnu::cold]] T by_halves_at_edges(const T& a, const Inside& inside, F f) {
     using K = scalar_t<T>;
@@ -36,12 +38,27 @@ template <class T, class Inside, class F>
     });
 }
 
+/// exp2(a) of a batch with a lane outside xsimd's range (`inside` false there): lanes of
+/// subnormal results as exp2(a/2)², lanes near the largest as 2·exp2(a - 1) (a - 1 and the
+/// doubling are exact there, so 2^127 stays exact). Out of line, as `by_halves_at_edges`.
+template <class T, class Inside>
+[[gnu::noinline, gnu::cold]] T power_of_two_at_edges(const T& a, const Inside& inside) {
+    using K = scalar_t<T>;
+    return on_convertible_lanes(a, [&](const T& b) GRADC_LAMBDA_INLINE {
+        using std::exp2;
+        const T half = exp2(b * K(0.5));
+        const T top = exp2(b - K(1)) * K(2);
+        return T(if_else<T>(inside, exp2(b), if_else<T>(b > K(0), top, half * half)));
+    });
+}
+
 }  // namespace detail
 
 /// exp2(a); on batches, lanes whose result is subnormal (where xsimd gives 0: double
-/// a < -1022.5, float a < -126) or, in float, near the largest (xsimd overflows from
-/// 127.5) are computed as exp2(a/2)², and NaN and infinite lanes away from xsimd's
-/// integer conversion, only when a batch has such a lane (as `exponential`).
+/// a < -1022.5, float a < -126) or near the largest (xsimd overflows from 127.5 in float,
+/// and at exactly 127 and 1023) are computed by `power_of_two_at_edges`, and NaN and
+/// infinite lanes away from xsimd's integer conversion, only when a batch has such a lane
+/// (as `exponential`).
 template <class T>
 GRADC_RULE_INLINE T power_of_two(const T& a) {
     using std::exp2;
@@ -51,10 +68,10 @@ GRADC_RULE_INLINE T power_of_two(const T& a) {
         using K = scalar_t<T>;
         constexpr bool is_double = std::numeric_limits<K>::digits == 53;
         const K low = is_double ? K(-1022) : K(-126), high = is_double ? K(1023) : K(127);
-        const auto inside = logical_and(a >= low, a <= high);  // false for NaN
+        const auto inside = logical_and(a >= low, a < high);  // false for NaN
         if (all(inside)) [[likely]]
             return exp2(a);
-        return detail::by_halves_at_edges(a, inside, [](const T& b) { using std::exp2; return T(exp2(b)); });
+        return detail::power_of_two_at_edges(a, inside);
     }
 }
 
@@ -74,6 +91,23 @@ GRADC_RULE_INLINE T exponential(const T& a) {
         if (all(inside)) [[likely]]  // xsimd::all, by argument-dependent lookup
             return exp(a);
         return detail::by_halves_at_edges(a, inside, [](const T& b) { using std::exp; return T(exp(b)); });
+    }
+}
+
+/// expm1(a) = e^a - 1; on batches, lanes beyond 88 (float) or 709 (double), where xsimd's
+/// expm1 overflows below the largest number, are e^a (`exponential`: e^a - 1 rounds to e^a
+/// there), only when a batch has such a lane.
+template <class T>
+GRADC_RULE_INLINE T exponential_minus_one(const T& a) {
+    using std::expm1;
+    if constexpr (!simd_batch<T>) {
+        return T(expm1(a));
+    } else {
+        using K = scalar_t<T>;
+        const auto large = a > K(std::numeric_limits<K>::digits == 53 ? 709.0 : 88.0);  // false for NaN
+        if (!any(large)) [[likely]]  // xsimd::any, by argument-dependent lookup
+            return expm1(a);
+        return if_else<T>(large, exponential(a), T(expm1(a)));
     }
 }
 

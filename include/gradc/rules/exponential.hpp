@@ -11,6 +11,7 @@
 #include <gradc/rules/batch_special_values.hpp>
 #include <gradc/rules/rule.hpp>
 #include <gradc/rules/subnormal_batch.hpp>
+#include <gradc/rules/widened.hpp>
 
 // Each rule's members are the Rule concept's, documented once in rules/rule.hpp; the API
 // reference hides them per rule (the INTERNAL sections) instead of repeating them.
@@ -60,7 +61,7 @@ struct expm1 {
     static constexpr test_domain domain = test_domain::everywhere;
     template <class T>
     GRADC_RULE_INLINE static T eval(const T& a) {
-        return keep_zero_sign(a, on_convertible_lanes(a, [](const T& b) GRADC_LAMBDA_INLINE { using std::expm1; return T(expm1(b)); }));
+        return keep_zero_sign(a, on_convertible_lanes(a, [](const T& b) GRADC_LAMBDA_INLINE { return exponential_minus_one(b); }));
     }
     template <class T>
     GRADC_RULE_INLINE static T partial(arg_t<0>, const T& a, const T& y) {
@@ -204,9 +205,12 @@ T power(const T& a, const T& b) {
         return pow(a, b);
     } else if constexpr (!simd_batch<T>) {
         return pow(a, b);
+    } else if constexpr (std::is_same_v<scalar_t<T>, float>) {
+        // In double, rounded once: exp(b·log a) in float lost the rounding of b·log a times
+        // its magnitude (114 ulps); in double that is far below float's last bit.
+        return widened_to_double<T>::apply([](const auto& x, const auto& y) { return power(x, y); }, a, b);
     } else {
         using std::abs;
-        using std::exp;
         using std::isnan;
         using std::max;
         using std::min;
@@ -235,20 +239,26 @@ T power(const T& a, const T& b) {
             return T(if_else<T>(b == K(1), m, if_else<T>(b == K(2), m * m, if_else<T>(b == K(-1), K(1) / m, sqrt(m)))));
         };
         const auto through_logarithm = [&] {
-            // |a|^b = exp(b·log|a|) for a finite nonzero base, as xsimd's own pow computes it,
-            // with two changes. The logarithm is right at a subnormal base (subnormal_batch.hpp).
-            // And the argument of exp is never NaN and stays within ±1000 (beyond which exp is
-            // 0 or inf anyway): xsimd's exp converts it to an integer, which is undefined for NaN and out-of-range values (UBSan reports it).
-            // The lanes whose argument was NaN or infinite are all set by the rules below.
+            // |a|^b = 2^(b·log2|a|) for a finite nonzero base, where xsimd's own pow computes
+            // e^(b·log|a|), with three changes. Base 2: log2 is exact at a power of two, so
+            // are 2^1024 (+inf; e^(1024·ln 2), ln 2 rounded down, was finite) and the ties
+            // half way between subnormals (2^-1075 rounds to 0), and the float batches that
+            // compute pow in double round such a tie once. The logarithm is right at a
+            // subnormal base (subnormal_batch.hpp). And the argument of exp2 is never NaN
+            // and stays within ±2000 (beyond which the result is 0 or inf anyway): xsimd
+            // converts it to an integer, which is undefined for NaN and out-of-range values
+            // (UBSan reports it). The lanes whose argument was NaN or infinite are all set
+            // by the rules below.
             const auto ordinary = logical_not(logical_or(logical_or(a == K(0), m == inf), isnan(a)));
-            const T log_m = logarithm<log_base::e>(if_else<T>(ordinary, m, K(1)));
-            const T t = b * log_m;
-            const T bounded = if_else<T>(isnan(t), K(0), min(max(t, T(K(-1000))), T(K(1000))));
-            // xsimd's exp gives 0 below log(smallest normal); a subnormal result is computed
-            // 2^digits larger and scaled down.
-            const auto subnormal_result = bounded < K(digits == 53 ? -708.0 : -87.0);
-            const T shift = if_else<T>(subnormal_result, T(K(digits) * std::numbers::ln2_v<K>), K(0));
-            return T(exp(bounded + shift) * if_else<T>(subnormal_result, K(1) / two_to_digits, K(1)));
+            const T log2_m = logarithm<log_base::two>(if_else<T>(ordinary, m, K(1)));
+            const T t = b * log2_m;
+            const T bounded = if_else<T>(isnan(t), K(0), min(max(t, T(K(-2000))), T(K(2000))));
+            // A subnormal result is computed 2^digits larger and scaled down (exactly, so
+            // that it is rounded once); `power_of_two` is right up to the largest number.
+            constexpr K min_exponent = std::numeric_limits<K>::min_exponent - 1;  // -1022, -126
+            const auto subnormal_result = bounded < min_exponent;
+            const T shift = if_else<T>(subnormal_result, T(K(digits)), K(0));
+            return T(power_of_two(T(bounded + shift)) * if_else<T>(subnormal_result, K(1) / two_to_digits, K(1)));
         };
         T regular;
         if (all(exact)) {  // xsimd::all and xsimd::any, by argument-dependent lookup

@@ -21,11 +21,11 @@ enum class error_function { erf, erfc };
 template <error_function F, class T>
 struct with_gaussian;
 
-/// erf(a) or erfc(a) alone: on double batches `with_gaussian`'s (gradc/simd/math.hpp),
-/// whose tail is more accurate than xsimd's, so that `eval` equals the fused value.
+/// erf(a) or erfc(a) alone: on batches `with_gaussian`'s (gradc/simd/math.hpp), whose
+/// tail is more accurate than xsimd's, so that `eval` equals the fused value.
 template <error_function F, class T>
 GRADC_RULE_INLINE T error_function_value(const T& a) {
-    if constexpr (simd_batch<T> && std::is_same_v<scalar_t<T>, double>) {
+    if constexpr (simd_batch<T>) {
         return with_gaussian<F, T>::value(a);
     } else if constexpr (F == error_function::erf) {
         using std::erf;
@@ -36,12 +36,20 @@ GRADC_RULE_INLINE T error_function_value(const T& a) {
     }
 }
 
-/// e^(-a²), from xsimd's exp on batches as `with_gaussian` computes it (so a partial
-/// alone and the fused value-and-partial agree bit for bit), with NaN and large lanes of
-/// double batches kept from xsimd's integer conversion (batch_integer_conversion.hpp).
+/// e^(-a²), on batches as `with_gaussian` computes it (so a partial alone and the fused
+/// value-and-partial agree bit for bit): floats and float batches in double
+/// (gradc/simd/math.hpp),
+/// double batches by xsimd's exp with NaN and large lanes kept from its integer
+/// conversion (batch_integer_conversion.hpp).
 template <class T>
 GRADC_RULE_INLINE T gaussian(const T& a) {
-    return on_convertible_lanes(a, [](const T& b) GRADC_LAMBDA_INLINE { using std::exp; return T(exp(-(b * b))); });
+    if constexpr (simd_batch<T> && std::is_same_v<scalar_t<T>, float>) {
+        return with_gaussian<error_function::erf, T>::gaussian(a);
+    } else if constexpr (std::is_same_v<T, float>) {
+        return float(std::exp(-(double(a) * double(a))));  // as float batches: a² exact
+    } else {
+        return on_convertible_lanes(a, [](const T& b) GRADC_LAMBDA_INLINE { using std::exp; return T(exp(-(b * b))); });
+    }
 }
 
 /// {erf(a), e^(-a²)} or {erfc(a), e^(-a²)}: the function and the Gaussian factor of its
@@ -57,11 +65,10 @@ struct with_gaussian {
     static std::pair<T, T> apply(const T& a) {
         using std::erf;
         using std::erfc;
-        using std::exp;
         if constexpr (F == error_function::erf) {
-            return {erf(a), exp(-(a * a))};
+            return {erf(a), gaussian(a)};
         } else {
-            return {erfc(a), exp(-(a * a))};
+            return {erfc(a), gaussian(a)};
         }
     }
 };

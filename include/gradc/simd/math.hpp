@@ -16,10 +16,12 @@
 /// falls back to two separate calls (and xsimd's tail).
 
 #include <cmath>
+#include <type_traits>
 #include <utility>
 
 #include <gradc/rules/special.hpp>
 #include <gradc/simd/erfc_tail.hpp>
+#include <gradc/simd/widened.hpp>
 #include <gradc/simd/config.hpp>
 
 namespace gradc::rules {
@@ -38,9 +40,29 @@ struct with_gaussian<F, xsimd::batch<T, A>> {
             return erfc(a);
         }
 #else
-        const B g = xsimd::exp(-(a * a));
-        return {F == error_function::erf ? xsimd::erf(a) : xsimd::erfc(a), g};
+        return {F == error_function::erf ? xsimd::erf(a) : xsimd::erfc(a), gaussian(a)};
 #endif
+    }
+
+    /// e^(-a²); for float batches computed in double, where a² is exact (48 bits) and
+    /// e^(-a²) normal down to float's smallest subnormal, then rounded to float once.
+    /// xsimd's float exp(-a·a) lost the rounding of a² times a² (20 ulps at a = 4, 58 in
+    /// erfc's tail) and flushed results below float's smallest normal (|a| > 9.3) to 0,
+    /// where the scalar rule gives the subnormal. Costs a second exponential per float batch.
+    static B gaussian(const B& a) {
+        if constexpr (std::is_same_v<T, double>) {
+            return xsimd::exp(-(a * a));
+        } else {
+            return widened_to_double<B>::apply(
+                [](const auto& d) {
+                    using D = std::decay_t<decltype(d)>;
+                    // e^(-1500) is 0; the bound keeps NaN and huge lanes from xsimd's
+                    // integer conversion (rules/batch_integer_conversion.hpp).
+                    const D square = xsimd::select(d * d < D(1500.0), d * d, D(1500.0));
+                    return D(xsimd::select(xsimd::isnan(d), d, xsimd::exp(-square)));
+                },
+                a);
+        }
     }
 
     /// erf(a) or erfc(a) alone: the same value as `apply`'s, without e^(-a²) in batches
@@ -101,7 +123,7 @@ struct with_gaussian<F, xsimd::batch<T, A>> {
             r = infinity_to(x, B(0.), r);
             return {xsimd::select(negative, B(2.) - r, r), g};
         } else {
-            const B g = xsimd::exp(-x * x);
+            const B g = gaussian(x);
             const auto small = x < B(2.f / 3.f);
             B z = x / (B(1.) + x);
             B r(0.);
@@ -140,7 +162,7 @@ struct with_gaussian<F, xsimd::batch<T, A>> {
             z = infinity_to(self, xsimd::sign(self), z);
             return {xsimd::select(medium_or_small, r, z), g};
         } else {
-            const B g = xsimd::exp(-x * x);
+            const B g = gaussian(x);
             const auto small = x < B(2.f / 3.f);
             B r(0.);
             if (xsimd::any(small)) {
