@@ -37,8 +37,8 @@ GRADC_RULE_INLINE T error_function_value(const T& a) {
 }
 
 /// e^(-a²), on batches as `with_gaussian` computes it (so a partial alone and the fused
-/// value-and-partial agree bit for bit): floats and float batches in double
-/// (gradc/simd/math.hpp),
+/// value-and-partial agree bit for bit): floats in double, float batches with a² exact
+/// as a sum of two floats (gradc/simd/math.hpp),
 /// double batches by xsimd's exp with NaN and large lanes kept from its integer
 /// conversion (batch_integer_conversion.hpp).
 template <class T>

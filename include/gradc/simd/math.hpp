@@ -44,24 +44,22 @@ struct with_gaussian<F, xsimd::batch<T, A>> {
 #endif
     }
 
-    /// e^(-a²); for float batches computed in double, where a² is exact (48 bits) and
-    /// e^(-a²) normal down to float's smallest subnormal, then rounded to float once.
-    /// xsimd's float exp(-a·a) lost the rounding of a² times a² (20 ulps at a = 4, 58 in
-    /// erfc's tail) and flushed results below float's smallest normal (|a| > 9.3) to 0,
-    /// where the scalar rule gives the subnormal. Costs a second exponential per float batch.
+    /// e^(-a²); for float batches corrected for the rounding of a² (e^(-hi)·(1 - lo) with
+    /// hi + lo = a² exactly, `detail::square_rounding`), with results below float's
+    /// smallest normal from the batch `exp`'s edge path. xsimd's float exp(-a·a) lost the
+    /// rounding of a² times a² (20 ulps at a = 4, 58 in erfc's tail) and flushed results
+    /// below float's smallest normal (|a| > 9.3) to 0, where the scalar rule gives the
+    /// subnormal. The scalar float rule computes e^(-a²) in double (rules/special.hpp).
     static B gaussian(const B& a) {
         if constexpr (std::is_same_v<T, double>) {
             return xsimd::exp(-(a * a));
         } else {
-            return widened_to_double<B>::apply(
-                [](const auto& d) {
-                    using D = std::decay_t<decltype(d)>;
-                    // e^(-1500) is 0; the bound keeps NaN and huge lanes from xsimd's
-                    // integer conversion (rules/batch_integer_conversion.hpp).
-                    const D square = xsimd::select(d * d < D(1500.0), d * d, D(1500.0));
-                    return D(xsimd::select(xsimd::isnan(d), d, xsimd::exp(-square)));
-                },
-                a);
+            const B x = xsimd::abs(a);
+            const B hi = x * x;
+            const B g = exponential(B(-hi));
+            const B r = g - g * detail::square_rounding(x, hi);  // e^(-hi - lo) = e^(-hi)·(1 - lo) + O(lo²)
+            // Where a² overflows, the correction is inf or NaN and g is 0: keep the 0.
+            return xsimd::select(g == B(0.0f), g, r);
         }
     }
 
