@@ -42,6 +42,21 @@ void check_partial(double a, long double exact, double others) {
     }
 }
 
+/// How many floats (or doubles) lie between a and b, for a and b of the same sign.
+int ulps_apart(float a, float b) {
+    std::int32_t ia, ib;
+    std::memcpy(&ia, &a, 4);
+    std::memcpy(&ib, &b, 4);
+    return std::abs(ia - ib);
+}
+
+std::int64_t ulps_apart(double a, double b) {
+    std::int64_t ia, ib;
+    std::memcpy(&ia, &a, 8);
+    std::memcpy(&ib, &b, 8);
+    return ia > ib ? ia - ib : ib - ia;
+}
+
 }  // namespace
 
 TEST_CASE("tanh' is accurate where tanh rounds to ±1", "[rules][accuracy]") {
@@ -94,12 +109,6 @@ TEST_CASE("float batch erfc is 1 at ±0 and within 3 ulps near 0", "[rules][accu
     // xsimd's float erfc was 1 - 2⁻²³ at ±0 (so asin(erfc(x)) had a finite derivative at 0
     // on batches, -inf on scalars) and 3–5 ulps low below |a| = 1/2.
     using fb = xsimd::batch<float>;
-    const auto ulps = [](float a, float b) {
-        std::int32_t ia, ib;
-        std::memcpy(&ia, &a, 4);
-        std::memcpy(&ib, &b, 4);
-        return std::abs(ia - ib);
-    };
     for (float zero : {0.0f, -0.0f}) {
         CHECK(r::erfc::eval(fb(zero)).get(0) == 1.0f);
         CHECK(r::erfc::eval_with_partials(fb(zero)).value.get(0) == 1.0f);
@@ -109,14 +118,14 @@ TEST_CASE("float batch erfc is 1 at ±0 and within 3 ulps near 0", "[rules][accu
     for (int i = -2000; i <= 2000; ++i) {
         const float a = 0.7f * float(i) / 2000;  // across the switch at 1/2
         const float exact = float(std::erfc(double(a)));
-        worst = std::max(worst, ulps(r::erfc::eval(fb(a)).get(0), exact));
-        worst = std::max(worst, ulps(r::erfc::eval_with_partials(fb(a)).value.get(0), exact));
+        worst = std::max(worst, ulps_apart(r::erfc::eval(fb(a)).get(0), exact));
+        worst = std::max(worst, ulps_apart(r::erfc::eval_with_partials(fb(a)).value.get(0), exact));
     }
     CHECK(worst <= 6);  // 3 below 1/2 (1 - erf), xsimd's own 6 above
     worst = 0;
     for (int i = -2000; i <= 2000; ++i) {
         const float a = 0.5f * float(i) / 2001;
-        worst = std::max(worst, ulps(r::erfc::eval(fb(a)).get(0), float(std::erfc(double(a)))));
+        worst = std::max(worst, ulps_apart(r::erfc::eval(fb(a)).get(0), float(std::erfc(double(a)))));
     }
     CHECK(worst <= 3);
 }
@@ -126,12 +135,6 @@ TEST_CASE("double batch erf and erfc are within a few ulps in their tail", "[rul
     // differential tester: batch and scalar gradients through erfc 6e-9 apart); gradc
     // computes that tail itself (gradc/simd/erfc_tail.hpp). Each batch holds 8 points
     // spread over the range, so lanes of both branches meet in one batch.
-    const auto ulps = [](double a, double b) {
-        std::int64_t ia, ib;
-        std::memcpy(&ia, &a, 8);
-        std::memcpy(&ib, &b, 8);
-        return ia > ib ? ia - ib : ib - ia;  // same sign here
-    };
     std::int64_t worst_erfc = 0, worst_below = 0, worst_erf = 0, worst_negative = 0;
     double worst_at = 0;
     constexpr int count = 40000;
@@ -146,14 +149,14 @@ TEST_CASE("double batch erf and erfc are within a few ulps in their tail", "[rul
             const long double a = lanes[lane];
             const double exact = double(std::erfc(a));
             if (a < 2.2L) {
-                worst_below = std::max(worst_below, ulps(c.get(lane), exact));
-            } else if (ulps(c.get(lane), exact) > worst_erfc) {
-                worst_erfc = ulps(c.get(lane), exact);
+                worst_below = std::max(worst_below, ulps_apart(c.get(lane), exact));
+            } else if (ulps_apart(c.get(lane), exact) > worst_erfc) {
+                worst_erfc = ulps_apart(c.get(lane), exact);
                 worst_at = lanes[lane];
             }
             CHECK(fused.value.get(lane) == c.get(lane));  // the value alone and the fused one
-            worst_erf = std::max(worst_erf, ulps(e.get(lane), double(std::erf(a))));
-            worst_negative = std::max(worst_negative, ulps(cn.get(lane), double(std::erfc(-a))));
+            worst_erf = std::max(worst_erf, ulps_apart(e.get(lane), double(std::erf(a))));
+            worst_negative = std::max(worst_negative, ulps_apart(cn.get(lane), double(std::erfc(-a))));
         }
     }
     INFO("erfc worst at " << worst_at);
@@ -177,12 +180,6 @@ TEST_CASE("float erf and erfc: e^(-a²) within a few ulps, subnormal results inc
     // and take its subnormal results from the batch exp's edge path. Batches hold 16 points spread over
     // [-10.5, 10.5], so lanes of every branch meet in one batch.
     using fb = xsimd::batch<float>;
-    const auto ulps = [](float a, float b) {
-        std::int32_t ia, ib;
-        std::memcpy(&ia, &a, 4);
-        std::memcpy(&ib, &b, 4);
-        return std::abs(ia - ib);  // same sign here
-    };
     int worst_partial = 0, worst_scalar_partial = 0, worst_erfc = 0, worst_erf = 0;
     constexpr int count = 84000;
     for (int i = 0; i < count; i += int(fb::size)) {
@@ -196,10 +193,10 @@ TEST_CASE("float erf and erfc: e^(-a²) within a few ulps, subnormal results inc
         for (std::size_t lane = 0; lane < fb::size; ++lane) {
             const long double a = lanes[lane];
             const long double g = 2 / std::sqrt(std::numbers::pi_v<long double>) * std::exp(-a * a);
-            worst_partial = std::max({worst_partial, ulps(dc.get(lane), float(-g)), ulps(de.get(lane), float(g))});
-            worst_scalar_partial = std::max(worst_scalar_partial, ulps(r::erfc::partial(r::arg<0>, lanes[lane], 0.0f), float(-g)));
-            worst_erfc = std::max(worst_erfc, ulps(c.get(lane), float(std::erfc(a))));
-            worst_erf = std::max(worst_erf, ulps(e.get(lane), float(std::erf(a))));
+            worst_partial = std::max({worst_partial, ulps_apart(dc.get(lane), float(-g)), ulps_apart(de.get(lane), float(g))});
+            worst_scalar_partial = std::max(worst_scalar_partial, ulps_apart(r::erfc::partial(r::arg<0>, lanes[lane], 0.0f), float(-g)));
+            worst_erfc = std::max(worst_erfc, ulps_apart(c.get(lane), float(std::erfc(a))));
+            worst_erf = std::max(worst_erf, ulps_apart(e.get(lane), float(std::erf(a))));
             CHECK(fused.value.get(lane) == c.get(lane));  // the value alone and the fused one
             CHECK(fused.partial[0].get(lane) == dc.get(lane));
         }
