@@ -37,14 +37,13 @@ GRADC_RULE_INLINE T error_function_value(const T& a) {
 }
 
 /// e^(-a²), on batches as `with_gaussian` computes it (so a partial alone and the fused
-/// value-and-partial agree bit for bit): floats in double, float batches with a² exact
-/// as a sum of two floats (gradc/simd/math.hpp),
-/// double batches by xsimd's exp with NaN and large lanes kept from its integer
-/// conversion (batch_integer_conversion.hpp).
+/// value-and-partial agree bit for bit, subnormal results included; gradc/simd/math.hpp),
+/// with NaN and large lanes of double batches kept from xsimd's integer conversion
+/// (batch_integer_conversion.hpp); floats in double, where a² is exact.
 template <class T>
 GRADC_RULE_INLINE T gaussian(const T& a) {
-    if constexpr (simd_batch<T> && std::is_same_v<scalar_t<T>, float>) {
-        return with_gaussian<error_function::erf, T>::gaussian(a);
+    if constexpr (simd_batch<T>) {
+        return on_convertible_lanes(a, [](const T& b) GRADC_LAMBDA_INLINE { return with_gaussian<error_function::erf, T>::gaussian(b); });
     } else if constexpr (std::is_same_v<T, float>) {
         return float(std::exp(-(double(a) * double(a))));  // as float batches: a² exact
     } else {

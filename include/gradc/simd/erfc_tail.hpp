@@ -72,11 +72,12 @@ GRADC_RULE_INLINE B square_rounding(const B& a, const B& hi) {
 }  // namespace detail
 
 /// erfc(x) of a double batch for x ≥ 2.2 (lanes below give garbage, to be discarded),
-/// given xx = x·x and g = e^(-xx) as xsimd's exp computes it.
+/// given xx = x·x and g = e^(-xx) as xsimd's exp computes it. Where e^(-xx) is subnormal
+/// (x > 26.6), xsimd's exp gives 0: those lanes of g are set from the batch `exp`'s edge
+/// path, for erfc here (not 0 until 27.3) and for the caller's derivative ±2/√π·g.
 template <class B>
-GRADC_RULE_INLINE B erfc_tail(const B& x, const B& xx, B g) {
+GRADC_RULE_INLINE B erfc_tail(const B& x, const B& xx, B& g) {
     using K = scalar_t<B>;
-    // xsimd's exp gives 0 where e^(-xx) is subnormal (x > 26.6); erfc is not 0 until 27.3.
     const auto subnormal = xx > K(708.3);
     if (any(subnormal)) [[unlikely]]  // xsimd::any, by argument-dependent lookup
         g = if_else<B>(subnormal, exponential(B(-xx)), g);

@@ -44,7 +44,7 @@ struct with_gaussian<F, xsimd::batch<T, A>> {
 #endif
     }
 
-    /// e^(-a²); for float batches corrected for the rounding of a² (e^(-hi)·(1 - lo) with
+    /// e^(-a²), subnormal results included; for float batches corrected for the rounding of a² (e^(-hi)·(1 - lo) with
     /// hi + lo = a² exactly, `detail::square_rounding`), with results below float's
     /// smallest normal from the batch `exp`'s edge path. xsimd's float exp(-a·a) lost the
     /// rounding of a² times a² (20 ulps at a = 4, 58 in erfc's tail) and flushed results
@@ -52,7 +52,14 @@ struct with_gaussian<F, xsimd::batch<T, A>> {
     /// subnormal. The scalar float rule computes e^(-a²) in double (rules/special.hpp).
     static B gaussian(const B& a) {
         if constexpr (std::is_same_v<T, double>) {
-            return xsimd::exp(-(a * a));
+            // xsimd's exp gives 0 where e^(-a²) is subnormal (|a| > 26.6): those lanes
+            // from the batch `exp`'s edge path, as erfc_tail sets them for the fused call.
+            const B xx = a * a;
+            const B g = xsimd::exp(-xx);
+            const auto subnormal = xx > B(708.3);
+            if (xsimd::any(subnormal)) [[unlikely]]
+                return xsimd::select(subnormal, exponential(B(-xx)), g);
+            return g;
         } else {
             const B x = xsimd::abs(a);
             const B hi = x * x;
@@ -110,7 +117,7 @@ struct with_gaussian<F, xsimd::batch<T, A>> {
                 r = B(1.) - x * kernel::erf1(xx);
                 if (xsimd::all(small)) return {xsimd::select(negative, B(2.) - r, r), gaussian_if<Gaussian>(xx)};
             }
-            const B g = xsimd::exp(-xx);
+            B g = xsimd::exp(-xx);  // its subnormal lanes set by erfc_tail
             const auto medium_or_small = x < B(2.2);
             const auto medium = medium_or_small && !small;
             if (xsimd::any(medium)) {
@@ -147,7 +154,7 @@ struct with_gaussian<F, xsimd::batch<T, A>> {
                 r = self * kernel::erf1(xx);
                 if (xsimd::all(small)) return {r, gaussian_if<Gaussian>(xx)};
             }
-            const B g = xsimd::exp(-xx);
+            B g = xsimd::exp(-xx);  // its subnormal lanes set by erfc_tail
             const auto medium_or_small = x < B(2.2);
             const auto medium = medium_or_small && !small;
             if (xsimd::any(medium)) {
