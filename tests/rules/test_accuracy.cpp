@@ -60,12 +60,38 @@ std::int64_t ulps_apart(double a, double b) {
 }  // namespace
 
 TEST_CASE("tanh' is accurate where tanh rounds to ±1", "[rules][accuracy]") {
-    for (double a : {-30.0, -19.5, -13.0, -0.6, -0.2, 0.0, 0.3, 0.55, 2.0, 13.0, 20.0, 300.0}) {
+    // Both sides of the double batches' switch from 1 - y² to 4s(1 - s), s = 1/(1 + e^(2|a|)),
+    // at |a| = 0.625, in batches whose other lanes are near 0 or far from it.
+    for (double a : {-30.0, -19.5, -13.0, -0.6, -0.2, 0.0, 0.3, 0.55, 0.624, 0.625, 0.7, 2.0, 13.0, 20.0, 300.0}) {
         const long double c = std::cosh((long double)a);
         check_partial<r::tanh>(a, 1 / (c * c), 0.1);
+        check_partial<r::tanh>(a, 1 / (c * c), -3.0);
     }
     // 1 - y² was exactly 0 here (tanh(20) rounds to 1); the derivative is 1.7e-17.
     CHECK(r::tanh::partial(r::arg<0>, 20.0, r::tanh::eval(20.0)) > 1.6e-17);
+}
+
+TEST_CASE("double batch tanh is xsimd's, within an ulp, its sign and special values as C's", "[rules][accuracy]") {
+    // The batch value is xsimd's tanh (computed by gradc/simd/hyperbolic_tangent.hpp from
+    // xsimd's pieces, so that its derivative shares the exponential). Against long double:
+    for (double a = -25; a <= 25; a += 0.00390625 * 3.1) {
+        INFO("tanh(" << a << ")");
+        const double exact = double(std::tanh((long double)a));
+        const batch y = r::tanh::eval(batch(a));
+        CHECK(ulps_apart(y.get(0), exact) <= 1);
+        CHECK(y.get(0) == xsimd::tanh(batch(a)).get(0));
+    }
+    const double inf = std::numeric_limits<double>::infinity();
+    for (double a : {0.0, -0.0, 1e-310, -1e-310, 0.5, -0.5, 19.0, 20.0, 1e300, -1e300, inf, -inf}) {
+        INFO("tanh(" << a << ")");
+        const double y = r::tanh::eval(batch(a)).get(0);
+        CHECK(y == std::tanh(a));
+        CHECK(std::signbit(y) == std::signbit(a));
+    }
+    CHECK(std::isnan(r::tanh::eval(batch(std::nan(""))).get(0)));
+    CHECK(std::isnan(r::tanh::partial(r::arg<0>, batch(std::nan("")), batch(std::nan(""))).get(0)));
+    CHECK(r::tanh::partial(r::arg<0>, batch(inf), batch(1.0)).get(0) == 0);
+    CHECK(r::tanh::partial(r::arg<0>, batch(-0.0), batch(-0.0)).get(0) == 1);
 }
 
 TEST_CASE("sigmoid' is accurate where sigmoid rounds to 1", "[rules][accuracy]") {

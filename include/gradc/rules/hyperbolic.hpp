@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <limits>
+#include <type_traits>
 
 #include <gradc/rules/accurate_where.hpp>
 #include <gradc/rules/batch_special_values.hpp>
@@ -59,9 +60,26 @@ struct cosh {
     /// \endcond
 };
 
+/// tanh of a batch with its derivative from one exponential, for double batches:
+/// `value(a)`, `derivative(a, y)` and `with_derivative(a)` (the two at once, equal to the
+/// other two bit for bit). Defined in gradc/simd/hyperbolic_tangent.hpp.
+template <class T>
+struct hyperbolic_tangent {
+    static_assert(!simd_batch<T>,
+                  "gradc: tanh on SIMD batches needs <gradc/simd/math.hpp> (included by <gradc/gradc.hpp> "
+                  "through the kernel) before the rule is used");
+};
+
+/// A value type whose tanh is `hyperbolic_tangent`'s: double batches.
+template <class T>
+concept tanh_by_exponential = simd_batch<T> && std::is_same_v<scalar_t<T>, double>;
+
 /// tanh(a);  d/da = 1 - y² where |y| <= 1/2, 1/cosh²(a) elsewhere (and for complex
 /// numbers and tensors): 1 - y² cancels as |y| → 1 and kept only the error of y (2e-5
 /// relative at |a| = 13), 1/cosh² has no cancellation (docs/static.md, "Accuracy").
+/// Double batches take the derivative from the s = 1/(1 + e^(2|a|)) of xsimd's tanh,
+/// as 4s(1 - s), where |a| ≥ 0.625 (`hyperbolic_tangent`), and give value and derivative
+/// from one exponential in a gradient (`eval_with_partials`).
 struct tanh {
     /// \cond INTERNAL
     static constexpr std::string_view name = "tanh";
@@ -72,18 +90,30 @@ struct tanh {
     static constexpr bool complex_form = true;
     template <class T>
     GRADC_RULE_INLINE static T eval(const T& a) {
-        return on_convertible_lanes(a, [](const T& b) GRADC_LAMBDA_INLINE { using std::tanh; return T(tanh(b)); });
+        if constexpr (tanh_by_exponential<T>) {
+            return hyperbolic_tangent<T>::value(a);
+        } else {
+            return on_convertible_lanes(a, [](const T& b) GRADC_LAMBDA_INLINE { using std::tanh; return T(tanh(b)); });
+        }
     }
     template <class T>
     GRADC_RULE_INLINE static T partial(arg_t<0>, const T& a, const T& y) {
         using std::abs;
         using K = scalar_t<T>;
-        return accurate_where<T>([&]() GRADC_LAMBDA_INLINE { return abs(y) <= K(0.5); },
-                                 [&]() GRADC_LAMBDA_INLINE { return K(1) - y * y; },
-                                 [&]() GRADC_LAMBDA_INLINE {
-                                     const T c = hyperbolic_cosine(a);
-                                     return K(1) / (c * c);
-                                 });
+        if constexpr (tanh_by_exponential<T>) {
+            return hyperbolic_tangent<T>::derivative(a, y);
+        } else {
+            return accurate_where<T>([&]() GRADC_LAMBDA_INLINE { return abs(y) <= K(0.5); },
+                                     [&]() GRADC_LAMBDA_INLINE { return K(1) - y * y; },
+                                     [&]() GRADC_LAMBDA_INLINE {
+                                         const T c = hyperbolic_cosine(a);
+                                         return K(1) / (c * c);
+                                     });
+        }
+    }
+    template <tanh_by_exponential T>
+    GRADC_RULE_INLINE static value_and_partials<T, 1> eval_with_partials(const T& a) {
+        return hyperbolic_tangent<T>::with_derivative(a);
     }
     /// \endcond
 };

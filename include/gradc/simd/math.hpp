@@ -1,7 +1,9 @@
 #pragma once
 /// \file
 /// Batch versions of the computations the rule table shares between a primitive's value
-/// and its partial (rules/special.hpp): erf and erfc of a batch together with e^(-a²).
+/// and its partial (rules/special.hpp): erf and erfc of a batch together with e^(-a²);
+/// and, through gradc/simd/hyperbolic_tangent.hpp, tanh of a double batch with its
+/// derivative.
 ///
 /// xsimd 8 evaluates erf(a) and erfc(a) as e^(-a²) times a rational function on most of
 /// their range, and the derivative of either is ±2/√π·e^(-a²): returning the exponential
@@ -21,6 +23,7 @@
 
 #include <gradc/rules/special.hpp>
 #include <gradc/simd/erfc_tail.hpp>
+#include <gradc/simd/hyperbolic_tangent.hpp>
 #include <gradc/simd/widened.hpp>
 #include <gradc/simd/config.hpp>
 
