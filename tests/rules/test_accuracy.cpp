@@ -69,6 +69,20 @@ TEST_CASE("tanh' is accurate where tanh rounds to ±1", "[rules][accuracy]") {
     }
     // 1 - y² was exactly 0 here (tanh(20) rounds to 1); the derivative is 1.7e-17.
     CHECK(r::tanh::partial(r::arg<0>, 20.0, r::tanh::eval(20.0)) > 1.6e-17);
+    // Where cosh² (scalars) or e^(2|a|) (batches) overflows, the derivative was 0; it is
+    // normal up to |a| ≈ 355.58 and subnormal up to 372: now within a few of its ulps.
+    for (double a : {354.5, 355.5, -360.0, 370.0}) {
+        INFO("tanh'(" << a << ")");
+        const long double c = std::cosh((long double)a);
+        const double exact = double(1 / (c * c));
+        const double tolerance = std::max(4 * std::numeric_limits<double>::denorm_min(), 8e-16 * exact);
+        CHECK(exact > 0);
+        CHECK(std::fabs(r::tanh::partial(r::arg<0>, a, r::tanh::eval(a)) - exact) <= tolerance);
+        const batch x(a);
+        const batch d = r::tanh::partial(r::arg<0>, x, r::tanh::eval(x));
+        CHECK(std::fabs(d.get(0) - exact) <= tolerance);
+        CHECK(r::tanh::eval_with_partials(x).partial[0].get(0) == d.get(0));
+    }
 }
 
 TEST_CASE("double batch tanh is xsimd's, within an ulp, its sign and special values as C's", "[rules][accuracy]") {
@@ -92,6 +106,31 @@ TEST_CASE("double batch tanh is xsimd's, within an ulp, its sign and special val
     CHECK(std::isnan(r::tanh::partial(r::arg<0>, batch(std::nan("")), batch(std::nan(""))).get(0)));
     CHECK(r::tanh::partial(r::arg<0>, batch(inf), batch(1.0)).get(0) == 0);
     CHECK(r::tanh::partial(r::arg<0>, batch(-0.0), batch(-0.0)).get(0) == 1);
+}
+
+TEST_CASE("float batch tanh is xsimd's, and its derivative within a few ulps", "[rules][accuracy]") {
+    using float_batch = xsimd::batch<float>;
+    for (float a = -12; a <= 12; a += 0.0123f) {
+        INFO("tanh(" << a << ")");
+        const float_batch x(a);
+        const float_batch y = r::tanh::eval(x);
+        CHECK(y.get(0) == xsimd::tanh(x).get(0));
+        const long double c = std::cosh((long double)a);
+        const float exact = float(1 / (c * c));
+        CHECK(ulps_apart(r::tanh::partial(r::arg<0>, x, y).get(0), exact) <= 4);
+    }
+    // e^(2|a|) overflows float beyond 44.4; the derivative is normal up to 45 and subnormal
+    // up to 52.
+    for (float a : {44.5f, -45.5f, 50.0f}) {
+        INFO("tanh'(" << a << ")");
+        const long double c = std::cosh((long double)a);
+        const float exact = float(1 / (c * c));
+        const float_batch x(a);
+        const float_batch d = r::tanh::partial(r::arg<0>, x, r::tanh::eval(x));
+        CHECK(exact > 0);
+        CHECK(std::fabs(d.get(0) - exact) <= std::max(4 * std::numeric_limits<float>::denorm_min(), 5e-7f * exact));
+        CHECK(r::tanh::eval_with_partials(x).partial[0].get(0) == d.get(0));
+    }
 }
 
 TEST_CASE("sigmoid' is accurate where sigmoid rounds to 1", "[rules][accuracy]") {

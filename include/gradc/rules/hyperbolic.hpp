@@ -4,7 +4,6 @@
 
 #include <cmath>
 #include <limits>
-#include <type_traits>
 
 #include <gradc/rules/accurate_where.hpp>
 #include <gradc/rules/batch_special_values.hpp>
@@ -60,7 +59,7 @@ struct cosh {
     /// \endcond
 };
 
-/// tanh of a batch with its derivative from one exponential, for double batches:
+/// tanh of a batch with its derivative from one exponential, for xsimd batches:
 /// `value(a)`, `derivative(a, y)` and `with_derivative(a)` (the two at once, equal to the
 /// other two bit for bit). Defined in gradc/simd/hyperbolic_tangent.hpp.
 template <class T>
@@ -70,16 +69,18 @@ struct hyperbolic_tangent {
                   "through the kernel) before the rule is used");
 };
 
-/// A value type whose tanh is `hyperbolic_tangent`'s: double batches.
+/// A value type whose tanh is `hyperbolic_tangent`'s: SIMD batches.
 template <class T>
-concept tanh_by_exponential = simd_batch<T> && std::is_same_v<scalar_t<T>, double>;
+concept tanh_by_exponential = simd_batch<T>;
 
 /// tanh(a);  d/da = 1 - y² where |y| <= 1/2, 1/cosh²(a) elsewhere (and for complex
 /// numbers and tensors): 1 - y² cancels as |y| → 1 and kept only the error of y (2e-5
 /// relative at |a| = 13), 1/cosh² has no cancellation (docs/static.md, "Accuracy").
-/// Double batches take the derivative from the s = 1/(1 + e^(2|a|)) of xsimd's tanh,
-/// as 4s(1 - s), where |a| ≥ 0.625 (`hyperbolic_tangent`), and give value and derivative
-/// from one exponential in a gradient (`eval_with_partials`).
+/// 1/cosh² is formed as (1/cosh)², which is a normal or subnormal number rather than 0
+/// where cosh² overflows (|a| > 355.4 in double). Batches take the derivative from the
+/// s = 1/(1 + e^(2|a|)) of xsimd's tanh, as 4s(1 - s), where |a| ≥ 0.625
+/// (`hyperbolic_tangent`), and give value and derivative from one exponential in a
+/// gradient (`eval_with_partials`).
 struct tanh {
     /// \cond INTERNAL
     static constexpr std::string_view name = "tanh";
@@ -106,8 +107,8 @@ struct tanh {
             return accurate_where<T>([&]() GRADC_LAMBDA_INLINE { return abs(y) <= K(0.5); },
                                      [&]() GRADC_LAMBDA_INLINE { return K(1) - y * y; },
                                      [&]() GRADC_LAMBDA_INLINE {
-                                         const T c = hyperbolic_cosine(a);
-                                         return K(1) / (c * c);
+                                         const T r = K(1) / hyperbolic_cosine(a);
+                                         return r * r;
                                      });
         }
     }

@@ -1,21 +1,24 @@
 #pragma once
 /// \file
-/// tanh of a double batch, with its derivative from the same exponential
+/// tanh of a batch, with its derivative from the same exponential
 /// (`rules::hyperbolic_tangent`, rules/hyperbolic.hpp says what the rule needs).
 ///
 /// The value is xsimd's tanh bit for bit, with NaN and huge lanes kept from its integer
 /// conversion as before (`on_convertible_lanes`): where |a| < 0.625 a rational function
 /// of a², elsewhere 1 - 2s with s = 1/(1 + e^(2|a|)). The derivative is 1 - y² near 0,
 /// which does not cancel there (y² < 0.31), and 4s(1 - s) = 1/cosh²(a) elsewhere, from
-/// the same s, with no cancellation as tanh rounds to ±1. In a gradient the derivative costs
-/// three multiplications after the value, where the rule had computed cosh(a) and a
-/// reciprocal after xsimd's tanh (docs/benchmarks.md, "tanh and its derivative from one
-/// exponential"). Float batches keep xsimd's tanh and the rule's generic partial.
+/// the same s, with no cancellation as tanh rounds to ±1 (and 4e^(-2|a|) where e^(2|a|)
+/// overflows, so that it is not 0 where it is a normal or subnormal number). In a
+/// gradient the derivative costs three multiplications after the value, where the rule
+/// had computed cosh(a) and a reciprocal after xsimd's tanh (docs/benchmarks.md, "tanh
+/// and its derivative from one exponential"). Float batches the same, with xsimd's
+/// float rational function.
 
 #include <type_traits>
 #include <utility>
 
 #include <gradc/rules/batch_integer_conversion.hpp>
+#include <gradc/rules/batch_special_values.hpp>
 #include <gradc/rules/hyperbolic.hpp>
 #include <gradc/simd/config.hpp>
 
@@ -23,18 +26,20 @@ namespace gradc::rules {
 
 namespace detail {
 
-/// Below this |a| xsimd's rational function, from it on the exponential (xsimd's split).
+/// Below this |a| xsimd's rational function, from it on the exponential (xsimd's split,
+/// for float and double).
 inline constexpr double tanh_rational_limit = 0.625;
 
 }  // namespace detail
 
-/// tanh of a double batch and its derivative, sharing xsimd's exponential (the file
-/// comment says how).
-template <class A>
-struct hyperbolic_tangent<xsimd::batch<double, A>> {
-    using B = xsimd::batch<double, A>;  ///< The batch type.
+/// tanh of a batch and its derivative, sharing xsimd's exponential (the file comment
+/// says how).
+template <class T, class A>
+struct hyperbolic_tangent<xsimd::batch<T, A>> {
+    using B = xsimd::batch<T, A>;  ///< The batch type.
 
-    // The helpers take m = |b| of a lane clamped to ±1500 by `on_convertible_lanes`.
+    // The helpers take m = |b| of a lane that `on_convertible_lanes` clamped to ±1500 for
+    // double batches (float batches need no clamp: batch_integer_conversion.hpp).
 
     /// tanh(m) for m < 0.625 (other lanes: garbage, to be discarded): xsimd's own
     /// rational function (called, not copied; another xsimd major version: its tanh).
@@ -47,21 +52,29 @@ struct hyperbolic_tangent<xsimd::batch<double, A>> {
     }
 
     /// s = 1/(1 + e^(2m)), as xsimd's tanh computes it; tanh(m) = 1 - 2s.
-    GRADC_RULE_INLINE static B reciprocal_term(const B& m) { return B(1.0) / (B(1.0) + xsimd::exp(m + m)); }
+    GRADC_RULE_INLINE static B reciprocal_term(const B& m) { return B(T(1)) / (B(T(1)) + xsimd::exp(m + m)); }
 
     /// tanh(m) = 1 - 2s, as xsimd's tanh computes it.
-    GRADC_RULE_INLINE static B far_from_zero(const B& s) { return xsimd::fma(B(-2.0), s, B(1.0)); }
+    GRADC_RULE_INLINE static B far_from_zero(const B& s) { return xsimd::fma(B(T(-2)), s, B(T(1))); }
 
-    /// 1/cosh²(m) = 4s(1 - s). 0 where e^(2m) overflows (m > 354.9), as the scalar
-    /// 1/cosh² is where cosh² does (m > 355.4): a branch for the subnormal values between
-    /// 355 and 372 made the mlp benchmark's gradient 10 % slower (docs/benchmarks.md).
-    GRADC_RULE_INLINE static B derivative_far_from_zero(const B& s) { return B(4.0) * s * (B(1.0) - s); }
+    /// 1/cosh²(m) = 4s(1 - s); where e^(2m) overflows or nearly (m beyond 354 in double,
+    /// 44 in float), 4e^(-2m) from the batch `exp`'s edge path, which keeps its normal
+    /// and subnormal values (4s(1 - s) would be 0 there). The test costs a comparison
+    /// per batch; the mlp benchmark's gradient measured 3.31–3.52 ms with it against
+    /// 3.00–3.12 without, within its noise between builds (docs/benchmarks.md).
+    GRADC_RULE_INLINE static B derivative_far_from_zero(const B& m, const B& s) {
+        const B d = B(T(4)) * s * (B(T(1)) - s);
+        const auto underflowing = m > B(T(std::is_same_v<T, double> ? 354 : 44));
+        if (xsimd::any(underflowing)) [[unlikely]]
+            return xsimd::select(underflowing, B(T(4)) * exponential(B(T(-2)) * m), d);
+        return d;
+    }
 
     /// tanh(a).
     GRADC_RULE_INLINE static B value(const B& a) {
         return on_convertible_lanes(a, [](const B& b) GRADC_LAMBDA_INLINE {
             const B m = xsimd::abs(b);
-            const auto small = m < B(detail::tanh_rational_limit);
+            const auto small = m < B(T(detail::tanh_rational_limit));
             if (xsimd::all(small)) return xsimd::copysign(near_zero(m), b);
             const B far = far_from_zero(reciprocal_term(m));
             if (!xsimd::any(small)) return xsimd::copysign(far, b);
@@ -73,10 +86,10 @@ struct hyperbolic_tangent<xsimd::batch<double, A>> {
     GRADC_RULE_INLINE static B derivative(const B& a, const B& y) {
         return on_convertible_lanes(a, [&y](const B& b) GRADC_LAMBDA_INLINE {
             const B m = xsimd::abs(b);
-            const auto small = m < B(detail::tanh_rational_limit);
-            const B cheap = B(1.0) - y * y;
+            const auto small = m < B(T(detail::tanh_rational_limit));
+            const B cheap = B(T(1)) - y * y;
             if (xsimd::all(small)) return cheap;
-            return xsimd::select(small, cheap, derivative_far_from_zero(reciprocal_term(m)));
+            return xsimd::select(small, cheap, derivative_far_from_zero(m, reciprocal_term(m)));
         });
     }
 
@@ -84,16 +97,16 @@ struct hyperbolic_tangent<xsimd::batch<double, A>> {
     GRADC_RULE_INLINE static value_and_partials<B, 1> with_derivative(const B& a) {
         const auto [y, d] = on_convertible_lanes(a, [](const B& b) GRADC_LAMBDA_INLINE {
             const B m = xsimd::abs(b);
-            const auto small = m < B(detail::tanh_rational_limit);
+            const auto small = m < B(T(detail::tanh_rational_limit));
             if (xsimd::all(small)) {
                 const B y_near = xsimd::copysign(near_zero(m), b);
-                return std::pair<B, B>{y_near, B(1.0) - y_near * y_near};
+                return std::pair<B, B>{y_near, B(T(1)) - y_near * y_near};
             }
             const B s = reciprocal_term(m);
             const B far = far_from_zero(s);
-            if (!xsimd::any(small)) return std::pair<B, B>{xsimd::copysign(far, b), derivative_far_from_zero(s)};
+            if (!xsimd::any(small)) return std::pair<B, B>{xsimd::copysign(far, b), derivative_far_from_zero(m, s)};
             const B y_mixed = xsimd::copysign(xsimd::select(small, near_zero(m), far), b);
-            return std::pair<B, B>{y_mixed, xsimd::select(small, B(1.0) - y_mixed * y_mixed, derivative_far_from_zero(s))};
+            return std::pair<B, B>{y_mixed, xsimd::select(small, B(T(1)) - y_mixed * y_mixed, derivative_far_from_zero(m, s))};
         });
         return {y, {d}};
     }
