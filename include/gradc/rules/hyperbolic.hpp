@@ -69,10 +69,6 @@ struct hyperbolic_tangent {
                   "through the kernel) before the rule is used");
 };
 
-/// A value type whose tanh is `hyperbolic_tangent`'s: SIMD batches.
-template <class T>
-concept tanh_by_exponential = simd_batch<T>;
-
 /// tanh(a);  d/da = 1 - y² where |y| <= 1/2, 1/cosh²(a) elsewhere (and for complex
 /// numbers and tensors): 1 - y² cancels as |y| → 1 and kept only the error of y (2e-5
 /// relative at |a| = 13), 1/cosh² has no cancellation (docs/static.md, "Accuracy").
@@ -91,7 +87,7 @@ struct tanh {
     static constexpr bool complex_form = true;
     template <class T>
     GRADC_RULE_INLINE static T eval(const T& a) {
-        if constexpr (tanh_by_exponential<T>) {
+        if constexpr (simd_batch<T>) {
             return hyperbolic_tangent<T>::value(a);
         } else {
             return on_convertible_lanes(a, [](const T& b) GRADC_LAMBDA_INLINE { using std::tanh; return T(tanh(b)); });
@@ -101,7 +97,7 @@ struct tanh {
     GRADC_RULE_INLINE static T partial(arg_t<0>, const T& a, const T& y) {
         using std::abs;
         using K = scalar_t<T>;
-        if constexpr (tanh_by_exponential<T>) {
+        if constexpr (simd_batch<T>) {
             return hyperbolic_tangent<T>::derivative(a, y);
         } else {
             return accurate_where<T>([&]() GRADC_LAMBDA_INLINE { return abs(y) <= K(0.5); },
@@ -112,7 +108,7 @@ struct tanh {
                                      });
         }
     }
-    template <tanh_by_exponential T>
+    template <simd_batch T>
     GRADC_RULE_INLINE static value_and_partials<T, 1> eval_with_partials(const T& a) {
         return hyperbolic_tangent<T>::with_derivative(a);
     }

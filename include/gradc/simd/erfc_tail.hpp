@@ -72,15 +72,12 @@ GRADC_RULE_INLINE B square_rounding(const B& a, const B& hi) {
 }  // namespace detail
 
 /// erfc(x) of a double batch for x ≥ 2.2 (lanes below give garbage, to be discarded),
-/// given xx = x·x and g = e^(-xx) as xsimd's exp computes it. Where e^(-xx) is subnormal
-/// (x > 26.6), xsimd's exp gives 0: those lanes of g are set from the batch `exp`'s edge
-/// path, for erfc here (not 0 until 27.3) and for the caller's derivative ±2/√π·g.
+/// given xx = x·x and g = e^(-xx) as the batch `exponential` computes it: with its
+/// subnormal values where x > 26.6 (xsimd's exp gives 0 there, and erfc is not 0 until
+/// 27.3).
 template <class B>
-GRADC_RULE_INLINE B erfc_tail(const B& x, const B& xx, B& g) {
+GRADC_RULE_INLINE B erfc_tail(const B& x, const B& xx, const B& g) {
     using K = scalar_t<B>;
-    const auto subnormal = xx > K(708.3);
-    if (any(subnormal)) [[unlikely]]  // xsimd::any, by argument-dependent lookup
-        g = if_else<B>(subnormal, exponential(B(-xx)), g);
     const B gaussian = g - g * detail::square_rounding(x, xx);  // e^(-xx - lo) = e^(-xx)·(1 - lo) + O(lo²)
     const B t = K(1) / x;
     const B u = t * K(detail::erfc_tail_u_scale) + K(detail::erfc_tail_u_offset);

@@ -70,15 +70,21 @@ struct hyperbolic_tangent<xsimd::batch<T, A>> {
         return d;
     }
 
+    /// ±tanh(m) with b's sign, from the lanes' tanh(m) away from zero (`far`) and, where
+    /// `small`, near it: as xsimd's tanh assembles it.
+    template <class Small>
+    GRADC_RULE_INLINE static B signed_value(const B& b, const B& m, const Small& small, const B& far) {
+        if (!xsimd::any(small)) return xsimd::copysign(far, b);
+        return xsimd::copysign(xsimd::select(small, near_zero(m), far), b);
+    }
+
     /// tanh(a).
     GRADC_RULE_INLINE static B value(const B& a) {
         return on_convertible_lanes(a, [](const B& b) GRADC_LAMBDA_INLINE {
             const B m = xsimd::abs(b);
             const auto small = m < B(T(detail::tanh_rational_limit));
             if (xsimd::all(small)) return xsimd::copysign(near_zero(m), b);
-            const B far = far_from_zero(reciprocal_term(m));
-            if (!xsimd::any(small)) return xsimd::copysign(far, b);
-            return xsimd::copysign(xsimd::select(small, near_zero(m), far), b);
+            return signed_value(b, m, small, far_from_zero(reciprocal_term(m)));
         });
     }
 
@@ -103,10 +109,8 @@ struct hyperbolic_tangent<xsimd::batch<T, A>> {
                 return std::pair<B, B>{y_near, B(T(1)) - y_near * y_near};
             }
             const B s = reciprocal_term(m);
-            const B far = far_from_zero(s);
-            if (!xsimd::any(small)) return std::pair<B, B>{xsimd::copysign(far, b), derivative_far_from_zero(m, s)};
-            const B y_mixed = xsimd::copysign(xsimd::select(small, near_zero(m), far), b);
-            return std::pair<B, B>{y_mixed, xsimd::select(small, B(T(1)) - y_mixed * y_mixed, derivative_far_from_zero(m, s))};
+            const B y_all = signed_value(b, m, small, far_from_zero(s));
+            return std::pair<B, B>{y_all, xsimd::select(small, B(T(1)) - y_all * y_all, derivative_far_from_zero(m, s))};
         });
         return {y, {d}};
     }

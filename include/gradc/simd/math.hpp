@@ -2,8 +2,7 @@
 /// \file
 /// Batch versions of the computations the rule table shares between a primitive's value
 /// and its partial (rules/special.hpp): erf and erfc of a batch together with e^(-a²);
-/// and, through gradc/simd/hyperbolic_tangent.hpp, tanh of a double batch with its
-/// derivative.
+/// and, through gradc/simd/hyperbolic_tangent.hpp, tanh of a batch with its derivative.
 ///
 /// xsimd 8 evaluates erf(a) and erfc(a) as e^(-a²) times a rational function on most of
 /// their range, and the derivative of either is ±2/√π·e^(-a²): returning the exponential
@@ -55,14 +54,9 @@ struct with_gaussian<F, xsimd::batch<T, A>> {
     /// subnormal. The scalar float rule computes e^(-a²) in double (rules/special.hpp).
     static B gaussian(const B& a) {
         if constexpr (std::is_same_v<T, double>) {
-            // xsimd's exp gives 0 where e^(-a²) is subnormal (|a| > 26.6): those lanes
-            // from the batch `exp`'s edge path, as erfc_tail sets them for the fused call.
-            const B xx = a * a;
-            const B g = xsimd::exp(-xx);
-            const auto subnormal = xx > B(708.3);
-            if (xsimd::any(subnormal)) [[unlikely]]
-                return xsimd::select(subnormal, exponential(B(-xx)), g);
-            return g;
+            // xsimd's exp gives 0 where e^(-a²) is subnormal (|a| > 26.6); `exponential`'s
+            // edge path keeps those lanes, here and in the fused erf/erfc below.
+            return exponential(B(-(a * a)));
         } else {
             const B x = xsimd::abs(a);
             const B hi = x * x;
@@ -120,7 +114,7 @@ struct with_gaussian<F, xsimd::batch<T, A>> {
                 r = B(1.) - x * kernel::erf1(xx);
                 if (xsimd::all(small)) return {xsimd::select(negative, B(2.) - r, r), gaussian_if<Gaussian>(xx)};
             }
-            B g = xsimd::exp(-xx);  // its subnormal lanes set by erfc_tail
+            const B g = exponential(B(-xx));  // subnormal lanes kept, as `gaussian`
             const auto medium_or_small = x < B(2.2);
             const auto medium = medium_or_small && !small;
             if (xsimd::any(medium)) {
@@ -157,7 +151,7 @@ struct with_gaussian<F, xsimd::batch<T, A>> {
                 r = self * kernel::erf1(xx);
                 if (xsimd::all(small)) return {r, gaussian_if<Gaussian>(xx)};
             }
-            B g = xsimd::exp(-xx);  // its subnormal lanes set by erfc_tail
+            const B g = exponential(B(-xx));  // subnormal lanes kept, as `gaussian`
             const auto medium_or_small = x < B(2.2);
             const auto medium = medium_or_small && !small;
             if (xsimd::any(medium)) {
