@@ -179,3 +179,53 @@ TEST_CASE("map_reduce_gauss_newton gives the normal equations and fits an expone
     CHECK(theta[0] == Approx(0.3).margin(0.01));
     CHECK(theta[1] == Approx(0.1).margin(0.03));
 }
+
+namespace {
+
+/// Relative distance of `got` from the long-double `exact`, in units of double's epsilon.
+double relative_ulps(double got, long double exact) {
+    return double(std::fabs((static_cast<long double>(got) - exact) / exact)) / 0x1p-52;
+}
+
+}  // namespace
+
+TEST_CASE("tanh's and expm1's second derivatives are the closed forms on numbers and batches, to a few ulps",
+          "[second_order][batch][accuracy]") {
+    // The partials on duals choose the cheap form (1 - y², y + 1) where it is accurate, as
+    // first order does, and tanh's other form is 4e/(1 + e)² with e = e^(-2|a|): its
+    // tangent keeps its digits where a form through e^(2|a|) lost them (at |a| = 300 the
+    // tangent of 1/(1 + e^(2|a|)) underflowed to 0, where tanh'' is -2.1e-260).
+    auto [x] = gradc::variables<1>();
+    const auto k_tanh = gradc::compile(tanh(x));
+    const auto k_expm1 = gradc::compile(expm1(x));
+    std::vector<double> points;
+    for (double a = -30; a <= 30; a += 0.0371) points.push_back(a);
+    for (double a : {0.54930614433405, 0.5493061443341, 0.62, 0.63, 1e-10, -1e-300, 150.0, 200.0, 300.0, -300.0, 354.0})
+        points.push_back(a);
+    const std::size_t n = points.size();
+    columns<double> in(1, n), grad(1, n), hess(1, n);
+    in.data[0] = points;
+    std::vector<double> values(n);
+    for (const bool is_tanh : {true, false}) {
+        if (is_tanh) {
+            k_tanh.hessian_batch(in.const_spans<1>(), std::span<double>(values), grad.spans<1>(), hess.spans<1>());
+        } else {
+            k_expm1.hessian_batch(in.const_spans<1>(), std::span<double>(values), grad.spans<1>(), hess.spans<1>());
+        }
+        for (std::size_t i = 0; i < n; ++i) {
+            const long double a = points[i];
+            const long double sech = 1 / std::cosh(a);
+            const long double exact = is_tanh ? -2 * std::tanh(a) * sech * sech : std::exp(a);
+            const double scalar = is_tanh ? k_tanh.hessian(points[i]).hessian[0][0] : k_expm1.hessian(points[i]).hessian[0][0];
+            INFO((is_tanh ? "tanh''(" : "expm1''(") << points[i] << "): scalar " << scalar << ", batch " << hess.data[0][i]
+                                                   << ", exact " << double(exact));
+            CHECK(relative_ulps(scalar, exact) <= 8);
+            CHECK(relative_ulps(hess.data[0][i], exact) <= 8);
+        }
+    }
+    // At the infinities tanh'' is 0, its limit (the form through cosh and sinh gave 0·inf = NaN).
+    for (const double a : {INFINITY, -INFINITY}) {
+        CHECK(k_tanh.hessian(a).hessian[0][0] == 0.0);
+        CHECK(k_tanh.hessian(a).gradient[0] == 0.0);
+    }
+}

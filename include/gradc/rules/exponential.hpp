@@ -66,9 +66,9 @@ struct expm1 {
     template <class T>
     GRADC_RULE_INLINE static T partial(arg_t<0>, const T& a, const T& y) {
         using K = scalar_t<T>;
-        return accurate_where<T>([&]() GRADC_LAMBDA_INLINE { return y >= K(-0.5); },
-                                 [&]() GRADC_LAMBDA_INLINE { return y + K(1); },
-                                 [&]() GRADC_LAMBDA_INLINE { return exponential(a); });
+        return accurate_where<T, on_duals::choose>([&]() GRADC_LAMBDA_INLINE { return y >= K(-0.5); },
+                                                   [&]() GRADC_LAMBDA_INLINE { return T(y + K(1)); },
+                                                   [&]() GRADC_LAMBDA_INLINE { return T(exponential(a)); });
     }
     /// \endcond
 };

@@ -69,6 +69,22 @@ struct hyperbolic_tangent {
                   "through the kernel) before the rule is used");
 };
 
+/// 1/cosh²(a) on dual numbers (second order) from one exponential: 4e/(1 + e)² with
+/// e = e^(-2|a|), which neither overflows nor cancels where tanh uses it (|tanh a| > 1/2,
+/// so e < 1/3), and whose tangent is formed from e's (the batch rule's 4s(1 - s) with
+/// s = 1/(1 + e^(2|a|)) lost it: s's partial -s/(1 + e^(2|a|)) underflows to 0 from
+/// |a| ≈ 177). (1/cosh(a))² on duals took cosh and its partial sinh, two exponentials,
+/// and two divisions.
+template <class T>
+GRADC_RULE_INLINE T squared_sech_by_exponential(const T& a) {
+    using std::abs;
+    using K = scalar_t<T>;
+    const T m = abs(a);
+    const T e = exponential(T(-(m + m)));
+    const T one_plus_e = K(1) + e;
+    return T(K(4) * e / (one_plus_e * one_plus_e));
+}
+
 /// tanh(a);  d/da = 1 - y² where |y| <= 1/2, 1/cosh²(a) elsewhere (and for complex
 /// numbers and tensors): 1 - y² cancels as |y| → 1 and kept only the error of y (2e-5
 /// relative at |a| = 13), 1/cosh² has no cancellation (docs/static.md, "Accuracy").
@@ -76,7 +92,9 @@ struct hyperbolic_tangent {
 /// where cosh² overflows (|a| > 355.4 in double). Batches take the derivative from the
 /// s = 1/(1 + e^(2|a|)) of xsimd's tanh, as 4s(1 - s), where |a| ≥ 0.625
 /// (`hyperbolic_tangent`), and give value and derivative from one exponential in a
-/// gradient (`eval_with_partials`).
+/// gradient (`eval_with_partials`). Dual numbers (second order) choose the form lane by
+/// lane as numbers do, with 4e/(1 + e)², e = e^(-2|a|), for the second
+/// (`squared_sech_by_exponential`).
 struct tanh {
     /// \cond INTERNAL
     static constexpr std::string_view name = "tanh";
@@ -100,12 +118,16 @@ struct tanh {
         if constexpr (simd_batch<T>) {
             return hyperbolic_tangent<T>::derivative(a, y);
         } else {
-            return accurate_where<T>([&]() GRADC_LAMBDA_INLINE { return abs(y) <= K(0.5); },
-                                     [&]() GRADC_LAMBDA_INLINE { return K(1) - y * y; },
-                                     [&]() GRADC_LAMBDA_INLINE {
-                                         const T r = K(1) / hyperbolic_cosine(a);
-                                         return r * r;
-                                     });
+            return accurate_where<T, on_duals::choose>([&]() GRADC_LAMBDA_INLINE { return abs(y) <= K(0.5); },
+                                                       [&]() GRADC_LAMBDA_INLINE { return T(K(1) - y * y); },
+                                                       [&]() GRADC_LAMBDA_INLINE {
+                                                           if constexpr (ordered_dual<T>) {
+                                                               return squared_sech_by_exponential(a);
+                                                           } else {
+                                                               const T r = K(1) / hyperbolic_cosine(a);
+                                                               return T(r * r);
+                                                           }
+                                                       });
         }
     }
     template <simd_batch T>

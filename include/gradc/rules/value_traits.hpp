@@ -46,6 +46,16 @@ using scalar_t = typename scalar_of<T>::type;
 template <class T>
 concept simd_batch = requires { typename T::arch_type; };
 
+/// A dual number (rules/dual.hpp) of numbers or of SIMD batches: its comparisons look at
+/// its value, giving a bool or a batch of bools, so a rule can choose a form lane by lane
+/// on it as on its inner type.
+template <class T>
+concept ordered_dual = requires { typename T::inner_type; } &&
+                       (std::is_floating_point_v<typename T::inner_type> || simd_batch<typename T::inner_type>);
+/// A dual number of numbers (not of batches).
+template <class T>
+concept dual_of_number = ordered_dual<T> && std::is_floating_point_v<typename T::inner_type>;
+
 /// A tensor of the dynamic mode, whose operations are recorded for backward; the rules'
 /// other value types (scalars, batches, duals) are not.
 template <class T>

@@ -45,7 +45,13 @@ struct hyperbolic_tangent<xsimd::batch<T, A>> {
     /// rational function (called, not copied; another xsimd major version: its tanh).
     GRADC_RULE_INLINE static B near_zero(const B& m) {
 #if XSIMD_VERSION_MAJOR == 8
-        return xsimd::kernel::detail::tanh_kernel<B>::tanh(m);
+        using kernel = xsimd::kernel::detail::tanh_kernel<B>;
+        if constexpr (std::is_same_v<T, double>) {
+            const B z = m * m;
+            return xsimd::fma(z * kernel::p(z) / kernel::q(z), m, m);
+        } else {
+            return kernel::tanh(m);
+        }
 #else
         return xsimd::tanh(m);
 #endif
