@@ -40,6 +40,14 @@ struct hyperbolic_tangent<xsimd::batch<T, A>> {
 
     // The helpers take m = |b| of a lane that `on_convertible_lanes` clamped to ±1500 for
     // double batches (float batches need no clamp: batch_integer_conversion.hpp).
+    //
+    // They call xsimd's pieces (the rational function's p and q, exp's reduction,
+    // polynomial and scaling) with the operations of xsimd's own tanh_kernel::tanh and
+    // exp, not those two functions: g++ inlines a function that is not forced inline only
+    // while the translation unit's growth budget lasts (--param inline-unit-growth), and it
+    // left those two out of line in the mlp kernel's loops, where every call spills every
+    // live batch (all vector registers are caller-saved). The pieces are small enough to
+    // be inlined (docs/benchmarks.md, "tanh's second derivative from one exponential").
 
     /// tanh(m) for m < 0.625 (other lanes: garbage, to be discarded): xsimd's own
     /// rational function (called, not copied; another xsimd major version: its tanh).
@@ -57,8 +65,32 @@ struct hyperbolic_tangent<xsimd::batch<T, A>> {
 #endif
     }
 
+    /// e^x as xsimd's exp computes it, from its range reduction, polynomial and scaling
+    /// (called, not copied; another xsimd major version: its exp).
+    GRADC_RULE_INLINE static B exp_inline(const B& x) {
+#if XSIMD_VERSION_MAJOR == 8
+        namespace detail = xsimd::kernel::detail;
+        using reducer = detail::exp_reduction<T, A, detail::exp_tag>;
+        if constexpr (std::is_same_v<T, double>) {
+            B hi, lo, r;
+            const B k = reducer::reduce(x, hi, lo, r);
+            B c = reducer::finalize(r, reducer::approx(r), hi, lo);
+            c = xsimd::select(x <= reducer::minlog(), B(0.), xsimd::ldexp(c, xsimd::to_int(k)));
+            return xsimd::select(x >= reducer::maxlog(), xsimd::constants::infinity<B>(), c);
+        } else {
+            B r;
+            const B k = reducer::reduce(x, r);
+            B c = reducer::approx(r);
+            c = xsimd::select(x <= reducer::minlog(), B(0.f), xsimd::ldexp(c, xsimd::to_int(k)));
+            return xsimd::select(x >= reducer::maxlog(), xsimd::constants::infinity<B>(), c);
+        }
+#else
+        return xsimd::exp(x);
+#endif
+    }
+
     /// s = 1/(1 + e^(2m)), as xsimd's tanh computes it; tanh(m) = 1 - 2s.
-    GRADC_RULE_INLINE static B reciprocal_term(const B& m) { return B(T(1)) / (B(T(1)) + xsimd::exp(m + m)); }
+    GRADC_RULE_INLINE static B reciprocal_term(const B& m) { return B(T(1)) / (B(T(1)) + exp_inline(m + m)); }
 
     /// tanh(m) = 1 - 2s, as xsimd's tanh computes it.
     GRADC_RULE_INLINE static B far_from_zero(const B& s) { return xsimd::fma(B(T(-2)), s, B(T(1))); }
