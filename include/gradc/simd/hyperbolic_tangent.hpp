@@ -41,9 +41,10 @@ struct hyperbolic_tangent<xsimd::batch<T, A>> {
     // The helpers take m = |b| of a lane that `on_convertible_lanes` clamped to ±1500 for
     // double batches (float batches need no clamp: batch_integer_conversion.hpp).
     //
-    // They call xsimd's pieces (the rational function's p and q, exp's reduction,
+    // They call xsimd's pieces (the double rational function's p and q, exp's reduction,
     // polynomial and scaling) with the operations of xsimd's own tanh_kernel::tanh and
-    // exp, not those two functions: g++ inlines a function that is not forced inline only
+    // exp, not those two functions (float's rational function, one short polynomial, is
+    // called whole): g++ inlines a function that is not forced inline only
     // while the translation unit's growth budget lasts (--param inline-unit-growth), and it
     // left those two out of line in the mlp kernel's loops, where every call spills every
     // live batch (all vector registers are caller-saved). The pieces are small enough to
@@ -69,8 +70,8 @@ struct hyperbolic_tangent<xsimd::batch<T, A>> {
     /// (called, not copied; another xsimd major version: its exp).
     GRADC_RULE_INLINE static B exp_inline(const B& x) {
 #if XSIMD_VERSION_MAJOR == 8
-        namespace detail = xsimd::kernel::detail;
-        using reducer = detail::exp_reduction<T, A, detail::exp_tag>;
+        namespace xsimd_detail = xsimd::kernel::detail;
+        using reducer = xsimd_detail::exp_reduction<T, A, xsimd_detail::exp_tag>;
         if constexpr (std::is_same_v<T, double>) {
             B hi, lo, r;
             const B k = reducer::reduce(x, hi, lo, r);
