@@ -72,19 +72,18 @@ struct hyperbolic_tangent<xsimd::batch<T, A>> {
 #if XSIMD_VERSION_MAJOR == 8
         namespace xsimd_detail = xsimd::kernel::detail;
         using reducer = xsimd_detail::exp_reduction<T, A, xsimd_detail::exp_tag>;
+        B k, c;  // x = k·log 2 + r, and c = e^r
         if constexpr (std::is_same_v<T, double>) {
             B hi, lo, r;
-            const B k = reducer::reduce(x, hi, lo, r);
-            B c = reducer::finalize(r, reducer::approx(r), hi, lo);
-            c = xsimd::select(x <= reducer::minlog(), B(0.), xsimd::ldexp(c, xsimd::to_int(k)));
-            return xsimd::select(x >= reducer::maxlog(), xsimd::constants::infinity<B>(), c);
+            k = reducer::reduce(x, hi, lo, r);
+            c = reducer::finalize(r, reducer::approx(r), hi, lo);
         } else {
             B r;
-            const B k = reducer::reduce(x, r);
-            B c = reducer::approx(r);
-            c = xsimd::select(x <= reducer::minlog(), B(0.f), xsimd::ldexp(c, xsimd::to_int(k)));
-            return xsimd::select(x >= reducer::maxlog(), xsimd::constants::infinity<B>(), c);
+            k = reducer::reduce(x, r);
+            c = reducer::approx(r);
         }
+        c = xsimd::select(x <= reducer::minlog(), B(T(0)), xsimd::ldexp(c, xsimd::to_int(k)));
+        return xsimd::select(x >= reducer::maxlog(), xsimd::constants::infinity<B>(), c);
 #else
         return xsimd::exp(x);
 #endif
