@@ -1,6 +1,7 @@
 // What the lowering pass merges and keeps apart, and which derivatives it computes.
 
 #include <cmath>
+#include <type_traits>
 
 #include <approx.hpp>
 #include <gradc/gradc.hpp>
@@ -161,4 +162,47 @@ TEST_CASE("a named constant is one node, and the subtrees using it are merged", 
     CHECK(a.value == b.value);
     CHECK(a.gradient == b.gradient);
     CHECK(gradc::compile(gradc::constant<quarter>() * x)(2.0, 0.0) == 0.5);
+}
+
+TEST_CASE("a graph's table of variables: where each variable is, read without a search", "[lower][cse]") {
+    using gradc::graphs::absent;
+    auto [x, y, z] = gradc::variables<3>();
+    // y first, then x: the table follows the graph's order, not the variables'.
+    const auto e = sin(y) * x + x * y;
+    using G = decltype(e)::graph;
+    // y, sin, x, mul, mul(x, y), add: x and y are found, not added again.
+    STATIC_REQUIRE(G::size == 6);
+    STATIC_REQUIRE(G::index::position(0) == 2);
+    STATIC_REQUIRE(G::index::position(1) == 0);
+    STATIC_REQUIRE(G::index::position(2) == absent);  // z: not used
+    STATIC_REQUIRE(G::position_of<decltype(x)>::value == 2);
+    STATIC_REQUIRE(G::position_of<decltype(z)>::value == G::size);
+    // A payload-free subtree is still found by search: sin(y) is merged.
+    STATIC_REQUIRE(decltype(e * sin(y))::graph::size == 7);
+    const auto k = gradc::compile(e + z);
+    STATIC_REQUIRE(node_count<decltype(k)> == 8);
+    const auto r = k.gradient(0.3, -1.1, 2.0);
+    CHECK_THAT(r.value, is_close_to(std::sin(-1.1) * 0.3 + 0.3 * -1.1 + 2.0));
+    CHECK_THAT(r.gradient[0], is_close_to(std::sin(-1.1) - 1.1));
+    CHECK_THAT(r.gradient[1], is_close_to(std::cos(-1.1) * 0.3 + 0.3));
+    CHECK(r.gradient[2] == 1.0);
+}
+
+TEST_CASE("a graph's table of variables: array variables, and two sets met", "[lower][cse]") {
+    auto [w, v] = gradc::variables(gradc::vec<3>, gradc::scalar);
+    const auto e = sum(w * v) + v;
+    using G = decltype(e)::graph;
+    STATIC_REQUIRE(G::index::position(0) == 0);
+    STATIC_REQUIRE(G::index::position(1) == 1);
+    STATIC_REQUIRE(G::position_of<decltype(v)>::value == 1);
+    // Variables of two calls in one graph (compile() refuses it: mixed_variable_sets):
+    // the table gives up and every lookup searches, so nothing is merged wrongly.
+    auto [a] = gradc::variables<1>();
+    auto [b] = gradc::variables<1>();
+    const auto mixed = a * b + b + a;
+    using M = decltype(mixed)::graph;
+    STATIC_REQUIRE(std::is_same_v<M::index, gradc::graphs::input_index<gradc::graphs::mixed_families>>);
+    STATIC_REQUIRE(M::size == 5);  // a, b, a*b, +b, +a: a and b found by search
+    STATIC_REQUIRE(M::position_of<decltype(a)>::value == 0);
+    STATIC_REQUIRE(M::position_of<decltype(b)>::value == 1);
 }

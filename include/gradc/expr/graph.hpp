@@ -21,6 +21,7 @@
 #include <type_traits>
 #include <utility>
 
+#include <gradc/expr/input_index.hpp>
 #include <gradc/expr/pack.hpp>
 
 /// The flat forms live in a namespace of their own, without the expression operators:
@@ -73,16 +74,37 @@ struct entry {
     using node = Node;
 };
 
-template <std::size_t Literals, class... Entries>
+/// Position of Key among the keys of Entries (their count if absent), by search.
+template <class Key, class... Entries>
+struct search_key : std::integral_constant<std::size_t, first_true<sizeof...(Entries)>({__is_same(Key, typename Entries::key)...})> {};
+
+/// Position of Key among Entries, or their count when absent: read from the table of
+/// variables when Key is a variable of the set it lists (expr/input_index.hpp says why),
+/// else searched; void (a node that carries a literal) is never merged, so never found.
+template <class Key, class Index, class... Entries>
+struct find_key : search_key<Key, Entries...> {};
+template <class Index, class... Entries>
+struct find_key<void, Index, Entries...> : std::integral_constant<std::size_t, sizeof...(Entries)> {};
+template <class Key, class Family, std::size_t... Pairs, class... Entries>
+    requires(!__is_same(Family, void) && __is_same(typename input_family<Key>::family, Family))
+struct find_key<Key, input_index<Family, Pairs...>, Entries...>
+    : std::integral_constant<std::size_t, std::size_t(input_index<Family, Pairs...>::position(input_family<Key>::index) <
+                                                                  sizeof...(Entries)
+                                                              ? input_index<Family, Pairs...>::position(input_family<Key>::index)
+                                                              : sizeof...(Entries))> {};
+
+/// A flat graph: its literals' count, where its variables are, and its nodes in order.
+template <std::size_t Literals, class Index, class... Entries>
 struct graph {
     enum : std::size_t { size = sizeof...(Entries), literals = Literals };
+    using index = Index;  ///< Where its variables are (expr/input_index.hpp).
     /// Position of the node standing for the payload-free type Key (size if absent, and
     /// for void: a node that carries a literal is never merged).
     template <class Key>
-    using position_of = std::integral_constant<
-        std::size_t, __is_same(Key, void) ? sizeof...(Entries)
-                                          : first_true<sizeof...(Entries)>({__is_same(Key, typename Entries::key)...})>;
+    using position_of = std::integral_constant<std::size_t, find_key<Key, Index, Entries...>::value>;
 };
+/// The graph with no node.
+using empty_graph = graph<0, no_inputs>;
 
 // ---- relocation: a graph's nodes moved into a larger graph --------------------------
 
@@ -155,8 +177,8 @@ template <class G1, class G2, class Found = std::index_sequence<>>
 struct merge_impl;
 
 /// Found: for each node of G2, its position in G1 (G1::size when absent).
-template <std::size_t L1, class... E1, std::size_t L2, class... E2, std::size_t... Found>
-struct merge_impl<graph<L1, E1...>, graph<L2, E2...>, std::index_sequence<Found...>> {
+template <std::size_t L1, class I1, class... E1, std::size_t L2, class I2, class... E2, std::size_t... Found>
+struct merge_impl<graph<L1, I1, E1...>, graph<L2, I2, E2...>, std::index_sequence<Found...>> {
     enum : std::size_t { added = count_new<sizeof...(E1), Found...>() };
     using positions = numbers<merged_positions<sizeof...(E1), Found...>()>;
     using added_nodes = numbers<new_nodes<added, sizeof...(E1), Found...>()>;
@@ -165,7 +187,7 @@ struct merge_impl<graph<L1, E1...>, graph<L2, E2...>, std::index_sequence<Found.
     struct build;
     template <std::size_t... K>
     struct build<std::index_sequence<K...>> {
-        using type = graph<L1 + L2, E1...,
+        using type = graph<L1 + L2, typename merge_index<I1, I2, positions>::type, E1...,
                            typename relocate_entry<pack_element<added_nodes::template at<K>(), E2...>, positions,
                                                    L1>::type...>;
     };
@@ -176,10 +198,10 @@ struct merge_impl<graph<L1, E1...>, graph<L2, E2...>, std::index_sequence<Found.
 /// G2 is now.
 template <class G1, class G2>
 struct merge;
-template <std::size_t L1, class... E1, std::size_t L2, class... E2>
-struct merge<graph<L1, E1...>, graph<L2, E2...>> {
-    using impl = merge_impl<graph<L1, E1...>, graph<L2, E2...>,
-                            std::index_sequence<graph<L1, E1...>::template position_of<typename E2::key>::value...>>;
+template <std::size_t L1, class I1, class... E1, std::size_t L2, class I2, class... E2>
+struct merge<graph<L1, I1, E1...>, graph<L2, I2, E2...>> {
+    using impl = merge_impl<graph<L1, I1, E1...>, graph<L2, I2, E2...>,
+                            std::index_sequence<graph<L1, I1, E1...>::template position_of<typename E2::key>::value...>>;
     using type = typename impl::type;
     using positions = typename impl::positions;
 };
@@ -191,10 +213,11 @@ struct same_positions {
     static consteval std::size_t at() {
         return I;
     }
+    static consteval std::size_t value(std::size_t i) { return i; }
 };
-template <std::size_t L2, class... E2>
-struct merge<graph<0>, graph<L2, E2...>> {
-    using type = graph<L2, E2...>;
+template <std::size_t L2, class I2, class... E2>
+struct merge<empty_graph, graph<L2, I2, E2...>> {
+    using type = graph<L2, I2, E2...>;
     using positions = same_positions;
 };
 

@@ -46,7 +46,8 @@ struct variable {
     static constexpr std::size_t set_size = N;  ///< The number of variables of its set.
     static constexpr dims shape = scalar_dims;  ///< A scalar.
     using set = Set;  ///< The set it belongs to.
-    using graph = graphs::graph<0, entry<variable, input<I>>>;  ///< Its flat graph: one input node.
+    /// Its flat graph: one input node, listed as variable I of its set.
+    using graph = graphs::graph<0, graphs::input_index<graphs::family<variable<0, N, Set>>, I, 0>, entry<variable, input<I>>>;
 };
 
 /// The variables of one `gradc::variables(shape...)` call: Tag is unique to the call,
@@ -66,8 +67,25 @@ struct array_variable : entry_access<array_variable<I, Set>> {
     static constexpr std::size_t set_size = Set::size;  ///< The number of variables of its set.
     static constexpr dims shape = Set::shapes[I];  ///< Its shape.
     using set = Set;  ///< The set it belongs to.
-    using graph = graphs::graph<0, entry<array_variable, input<I>>>;  ///< Its flat graph: one input node.
+    /// Its flat graph: one input node, listed as variable I of its set.
+    using graph = graphs::graph<0, graphs::input_index<graphs::family<Set>, I, 0>, entry<array_variable, input<I>>>;
 };
+
+}  // namespace gradc::expr
+
+/// A variable's set and index, for the graphs' tables of variables (expr/input_index.hpp).
+template <std::size_t I, std::size_t N, class Set>
+struct gradc::graphs::input_family<gradc::expr::variable<I, N, Set>> {
+    using family = graphs::family<expr::variable<0, N, Set>>;
+    enum : std::size_t { index = I };
+};
+template <std::size_t I, class Set>
+struct gradc::graphs::input_family<gradc::expr::array_variable<I, Set>> {
+    using family = graphs::family<Set>;
+    enum : std::size_t { index = I };
+};
+
+namespace gradc::expr {
 
 using graphs::named_value;
 
@@ -78,7 +96,7 @@ template <class Tag>
 struct named_constant {
     static constexpr dims shape = scalar_dims;  ///< A scalar.
     static constexpr double value = named_value<Tag>();  ///< The constant's value.
-    using graph = graphs::graph<0, entry<named_constant, graphs::named<Tag>>>;  ///< One named node.
+    using graph = graphs::graph<0, graphs::no_inputs, entry<named_constant, graphs::named<Tag>>>;  ///< One named node.
 };
 
 /// A number in an expression (`x * 2.0`): a payload, so each literal is its own node.
@@ -86,7 +104,7 @@ template <class V>
 struct literal {
     V value;  ///< The number.
     static constexpr dims shape = scalar_dims;  ///< A scalar.
-    using graph = graphs::graph<1, entry<void, constant<0>>>;  ///< One constant node.
+    using graph = graphs::graph<1, graphs::no_inputs, entry<void, constant<0>>>;  ///< One constant node.
 };
 
 // The graph-building machinery of the node types (docs/architecture.md, "The flat graph
@@ -143,16 +161,16 @@ struct merge_operands<G, type_list<F...>, A, Rest...> {
 
 template <class Key, class Rule, class G, class Forms>
 struct append_apply;
-template <class Key, class Rule, std::size_t L, class... E, class... F>
-struct append_apply<Key, Rule, graph<L, E...>, type_list<F...>> {
-    using type = graph<L, E..., entry<Key, apply<Rule, F...>>>;
+template <class Key, class Rule, std::size_t L, class Index, class... E, class... F>
+struct append_apply<Key, Rule, graph<L, Index, E...>, type_list<F...>> {
+    using type = graph<L, Index, E..., entry<Key, apply<Rule, F...>>>;
 };
 
 /// The graph of node<Rule, Args...>: its operands' graphs, then itself (keyed by its
 /// type when it carries no literal, so that an equal subtree met later is merged).
 template <class Self, class Rule, class... Args>
 struct node_graph {
-    using operands = merge_operands<graph<0>, type_list<>, Args...>;
+    using operands = merge_operands<graphs::empty_graph, type_list<>, Args...>;
     using key = std::conditional_t<operands::graph::literals == 0, Self, void>;
     using type = typename append_apply<key, Rule, typename operands::graph, typename operands::forms>::type;
 };
@@ -187,8 +205,8 @@ struct node : literal_store<node_graph<node<Rule, Args...>, Rule, Args...>::type
 
 /// A condition Op(Args...) (`x < y`, `c && d`) for `where`: a test, not a value.
 template <class Op, class... Args>
-struct condition : literal_store<merge_operands<graph<0>, type_list<>, Args...>::graph::literals> {
-    using operands = merge_operands<graphs::graph<0>, type_list<>, Args...>;  ///< The operands merged.
+struct condition : literal_store<merge_operands<graphs::empty_graph, type_list<>, Args...>::graph::literals> {
+    using operands = merge_operands<graphs::empty_graph, type_list<>, Args...>;  ///< The operands merged.
     using graph = typename operands::graph;  ///< The operands' flat graph.
     using test = typename test_of<Op, typename operands::forms>::type;  ///< The test on it.
     /// The operands' common shape.
@@ -241,8 +259,8 @@ using first_set_t = pack_element<first_true(std::array<bool, sizeof...(Sets)>{!s
 
 template <class Graph>
 struct graph_set_size;
-template <std::size_t L, class... E>
-struct graph_set_size<graph<L, E...>> {
+template <std::size_t L, class Index, class... E>
+struct graph_set_size<graph<L, Index, E...>> {
     /// The set of the graph's first variable (void if none).
     using set = first_set_t<key_set_t<typename E::key>...>;
     static consteval std::size_t get() {

@@ -58,6 +58,8 @@ struct numbers {
     static consteval std::size_t at() {
         return Values[I];
     }
+    /// The same entry, at a position known inside a constant evaluation.
+    static consteval std::size_t value(std::size_t i) { return Values[i]; }
 };
 
 }  // namespace gradc::expr

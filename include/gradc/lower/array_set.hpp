@@ -26,14 +26,14 @@ struct set_of_key<expr::array_variable<I, Set>> {
 
 template <class Graph>
 struct array_set_of;
-template <std::size_t L, class... E>
-struct array_set_of<graphs::graph<L, E...>> {
+template <std::size_t L, class Index, class... E>
+struct array_set_of<graphs::graph<L, Index, E...>> {
     static constexpr std::size_t at =
         expr::first_true<sizeof...(E)>({!__is_same(typename set_of_key<typename E::key>::type, void)...});
     using type = typename expr::pack_element<at < sizeof...(E) ? at : 0, set_of_key<typename E::key>...>::type;
 };
-template <std::size_t L>
-struct array_set_of<graphs::graph<L>> {
+template <std::size_t L, class Index>
+struct array_set_of<graphs::graph<L, Index>> {
     using type = void;
 };
 

@@ -30,8 +30,8 @@ struct flat {
 
 template <class Graph>
 struct flat_of;
-template <std::size_t L, class... E>
-struct flat_of<graphs::graph<L, E...>> {
+template <std::size_t L, class Index, class... E>
+struct flat_of<graphs::graph<L, Index, E...>> {
     using type = flat<typename E::node...>;
 };
 

@@ -32,7 +32,7 @@ struct merge_outputs<G, std::index_sequence<O...>, Out, Rest...> {
 /// number of literals.
 template <class... Outs>
 struct lowered {
-    using merged = merge_outputs<graphs::graph<0>, std::index_sequence<>, Outs...>;
+    using merged = merge_outputs<graphs::empty_graph, std::index_sequence<>, Outs...>;
     using flat_type = typename flat_of<typename merged::graph>::type;
     using output_nodes = typename merged::output_nodes;
     enum : std::size_t { literal_count = merged::graph::literals };

@@ -83,6 +83,19 @@ constexpr std::array<step::node_sweep, N> describe_sweep(bool adjoint, const std
     return s;
 }
 
+/// A program of more nodes than `piece_threshold` runs as out-of-line pieces of
+/// `piece_nodes` nodes each, one function per piece and program. Why: compilers spend time
+/// superlinear in a function's size on inlining its calls and on allocating its
+/// registers, and one function holding every node of a 1,000-node kernel made g++'s
+/// optimiser take most of its compile time (docs/static.md, "Compile time"). A kernel
+/// that large keeps its values in memory anyway, so the calls cost nothing measurable; a
+/// smaller one stays one straight-line body, as before.
+inline constexpr std::size_t piece_threshold = 256;
+inline constexpr std::size_t piece_nodes = 128;
+
+/// Pieces of a program of N nodes (1 at or below the threshold).
+constexpr std::size_t piece_count(std::size_t n) { return n <= piece_threshold ? 1 : (n + piece_nodes - 1) / piece_nodes; }
+
 template <class Flat, class OutputNodes, class Wrt>
 struct program;
 
@@ -92,6 +105,14 @@ struct program<flat<Nodes...>, std::index_sequence<O...>, std::index_sequence<J.
     static constexpr std::size_t size = sizeof...(Nodes);
     static constexpr std::size_t output_count = sizeof...(O);
     static constexpr std::size_t wrt_count = sizeof...(J);
+    static constexpr std::size_t pieces = piece_count(size);
+    /// The first node of piece P, and its number of nodes.
+    static constexpr std::size_t piece_begin(std::size_t p) { return p * piece_nodes; }
+    static constexpr std::size_t piece_size(std::size_t p) {
+        return p + 1 < pieces ? piece_nodes : size - piece_begin(p);
+    }
+    template <std::size_t I>
+    using node_at = pack_element<I, Nodes...>;
     static constexpr auto desc = descriptions<nodes>;
     static constexpr std::array<std::size_t, output_count> output_nodes{O...};
     static constexpr std::array<std::size_t, wrt_count> wrt_variables{J...};
@@ -178,10 +199,25 @@ struct program<flat<Nodes...>, std::index_sequence<O...>, std::index_sequence<J.
     /// Values of all nodes at x, given the kernel's literal values.
     template <class T, class Literals>
     GRADC_INLINE static void primal(const Literals& literals, const T* x, values<T>& v) {
-        [&]<std::size_t... I>(std::index_sequence<I...>) GRADC_INLINE_LAMBDA {
+        if constexpr (pieces == 1) {
+            [&]<std::size_t... I>(std::index_sequence<I...>) GRADC_INLINE_LAMBDA {
+                (void)std::initializer_list<int>{
+                    (step::evaluate<I, step::evaluation::plain, step::partial_slots{}>(Nodes{}, literals, x, v), 0)...};
+            }(std::index_sequence_for<Nodes...>{});
+        } else {
+            [&]<std::size_t... P>(std::index_sequence<P...>) GRADC_INLINE_LAMBDA {
+                (void)std::initializer_list<int>{(primal_piece<P>(literals, x, v), 0)...};
+            }(std::make_index_sequence<pieces>{});
+        }
+    }
+    template <std::size_t P, class T, class Literals>
+    [[gnu::noinline]] static void primal_piece(const Literals& literals, const T* x, values<T>& v) {
+        [&]<std::size_t... K>(std::index_sequence<K...>) GRADC_INLINE_LAMBDA {
+            constexpr std::size_t b = piece_begin(P);
             (void)std::initializer_list<int>{
-                (step::evaluate<I, step::evaluation::plain, step::partial_slots{}>(Nodes{}, literals, x, v), 0)...};
-        }(std::index_sequence_for<Nodes...>{});
+                (step::evaluate<b + K, step::evaluation::plain, step::partial_slots{}>(node_at<b + K>{}, literals, x, v),
+                 0)...};
+        }(std::make_index_sequence<piece_size(P)>{});
     }
 
     /// What the sweeps need from the primal: the values and the fused partials; each
@@ -194,13 +230,29 @@ struct program<flat<Nodes...>, std::index_sequence<O...>, std::index_sequence<J.
     /// The primal of a derivative program: values at x, and the fused partials.
     template <class T, class Literals>
     GRADC_INLINE static linearization<T> linearize(const Literals& literals, const T* x, values<T>& v) {
-        [&]<std::size_t... I>(std::index_sequence<I...>) GRADC_INLINE_LAMBDA {
-            (void)std::initializer_list<int>{
-                (step::evaluate<I, fused<T>.fused[I] ? step::evaluation::fused : step::evaluation::plain,
-                                fused<T>.node_slots[I], activity[I]>(Nodes{}, literals, x, v),
-                 0)...};
-        }(std::index_sequence_for<Nodes...>{});
+        if constexpr (pieces == 1) {
+            [&]<std::size_t... I>(std::index_sequence<I...>) GRADC_INLINE_LAMBDA {
+                (void)std::initializer_list<int>{
+                    (step::evaluate<I, fused<T>.fused[I] ? step::evaluation::fused : step::evaluation::plain,
+                                    fused<T>.node_slots[I], activity[I]>(Nodes{}, literals, x, v),
+                     0)...};
+            }(std::index_sequence_for<Nodes...>{});
+        } else {
+            [&]<std::size_t... P>(std::index_sequence<P...>) GRADC_INLINE_LAMBDA {
+                (void)std::initializer_list<int>{(linearize_piece<P>(literals, x, v), 0)...};
+            }(std::make_index_sequence<pieces>{});
+        }
         return {v};
+    }
+    template <std::size_t P, class T, class Literals>
+    [[gnu::noinline]] static void linearize_piece(const Literals& literals, const T* x, values<T>& v) {
+        [&]<std::size_t... K>(std::index_sequence<K...>) GRADC_INLINE_LAMBDA {
+            constexpr std::size_t b = piece_begin(P);
+            (void)std::initializer_list<int>{
+                (step::evaluate<b + K, fused<T>.fused[b + K] ? step::evaluation::fused : step::evaluation::plain,
+                                fused<T>.node_slots[b + K], activity[b + K]>(node_at<b + K>{}, literals, x, v),
+                 0)...};
+        }(std::make_index_sequence<piece_size(P)>{});
     }
 
     // ---- tangent (forward) sweep -----------------------------------------------------
@@ -213,12 +265,26 @@ struct program<flat<Nodes...>, std::index_sequence<O...>, std::index_sequence<J.
         [&]<std::size_t... j>(std::index_sequence<j...>) GRADC_INLINE_LAMBDA {
             (void)std::initializer_list<int>{(step::load<slot_or_none(wrt_nodes[j])>(dx[j], t), 0)...};
         }(std::make_index_sequence<wrt_count>{});
-        [&]<std::size_t... I>(std::index_sequence<I...>) GRADC_INLINE_LAMBDA {
-            (void)std::initializer_list<int>{(step::sweep_node<I, tangent_sweep<T>[I]>(Nodes{}, lin.v, t), 0)...};
-        }(std::index_sequence_for<Nodes...>{});
+        if constexpr (pieces == 1) {
+            [&]<std::size_t... I>(std::index_sequence<I...>) GRADC_INLINE_LAMBDA {
+                (void)std::initializer_list<int>{(step::sweep_node<I, tangent_sweep<T>[I]>(Nodes{}, lin.v, t), 0)...};
+            }(std::index_sequence_for<Nodes...>{});
+        } else {
+            [&]<std::size_t... P>(std::index_sequence<P...>) GRADC_INLINE_LAMBDA {
+                (void)std::initializer_list<int>{(tangent_piece<P, T>(lin.v, t), 0)...};
+            }(std::make_index_sequence<pieces>{});
+        }
         [&]<std::size_t... m>(std::index_sequence<m...>) GRADC_INLINE_LAMBDA {
             (void)std::initializer_list<int>{((out[m] = step::derivative_or_zero<slot_or_none(output_nodes[m])>(t)), 0)...};
         }(std::make_index_sequence<output_count>{});
+    }
+
+    template <std::size_t P, class T, class D>
+    [[gnu::noinline]] static void tangent_piece(const values<T>& v, std::array<D, live.live_count>& t) {
+        [&]<std::size_t... K>(std::index_sequence<K...>) GRADC_INLINE_LAMBDA {
+            constexpr std::size_t b = piece_begin(P);
+            (void)std::initializer_list<int>{(step::sweep_node<b + K, tangent_sweep<T>[b + K]>(node_at<b + K>{}, v, t), 0)...};
+        }(std::make_index_sequence<piece_size(P)>{});
     }
 
     // ---- adjoint (reverse) sweep -----------------------------------------------------
@@ -231,10 +297,26 @@ struct program<flat<Nodes...>, std::index_sequence<O...>, std::index_sequence<J.
         [&]<std::size_t... m>(std::index_sequence<m...>) GRADC_INLINE_LAMBDA {
             (void)std::initializer_list<int>{(step::seed<slot_or_none(output_nodes[m]), plan.seed_first[m]>(w[m], a), 0)...};
         }(std::make_index_sequence<output_count>{});
-        step::sweep_in_reverse<adjoint_sweep<T>, Nodes...>(lin.v, a);
+        if constexpr (pieces == 1) {
+            step::sweep_in_reverse<adjoint_sweep<T>, Nodes...>(lin.v, a);
+        } else {
+            [&]<std::size_t... R>(std::index_sequence<R...>) GRADC_INLINE_LAMBDA {
+                (void)std::initializer_list<int>{(adjoint_piece<pieces - 1 - R, T>(lin.v, a), 0)...};
+            }(std::make_index_sequence<pieces>{});
+        }
         [&]<std::size_t... j>(std::index_sequence<j...>) GRADC_INLINE_LAMBDA {
             (void)std::initializer_list<int>{((grad[j] = step::derivative_or_zero<slot_or_none(wrt_nodes[j])>(a)), 0)...};
         }(std::make_index_sequence<wrt_count>{});
+    }
+
+    /// Piece P of the adjoint sweep: its nodes, last first.
+    template <std::size_t P, class T, class D>
+    [[gnu::noinline]] static void adjoint_piece(const values<T>& v, std::array<D, live.live_count>& a) {
+        [&]<std::size_t... R>(std::index_sequence<R...>) GRADC_INLINE_LAMBDA {
+            constexpr std::size_t last = piece_begin(P) + piece_size(P) - 1;
+            (void)std::initializer_list<int>{
+                (step::sweep_node<last - R, adjoint_sweep<T>[last - R]>(node_at<last - R>{}, v, a), 0)...};
+        }(std::make_index_sequence<piece_size(P)>{});
     }
 
     /// The derivative slot of a live node, or no_node.

@@ -137,23 +137,6 @@ struct values_of_duals {
     const auto& operator[](std::size_t i) const { return v[i].value; }
 };
 
-/// Partial of node I (a primitive) with respect to its operand K: read from slot Slot
-/// when the primal stored it there (a fused node), else computed from the values. On
-/// dual numbers, a partial that reads no value carrying tangents (`Constant`: the
-/// constant factor of a product, the partials of a linear function) is computed on the
-/// values alone, and scales the adjoint's tangents without a product rule.
-template <std::size_t I, int K, std::size_t Slot, bool Constant, class R, class... Operands, class T, std::size_t N>
-inline auto partial(apply<R, Operands...>, const std::array<T, N>& v) {
-    if constexpr (Slot != no_node) {
-        return v[Slot];
-    } else if constexpr (Constant && dual_numbers::is_dual<T>) {
-        const values_of_duals<std::array<T, N>> values{v};
-        return R::partial(rules::arg<K>, operand_value<Operands>::get(values)..., v[I].value);
-    } else {
-        return R::partial(rules::arg<K>, operand_value<Operands>::get(v)..., v[I]);
-    }
-}
-
 /// partial * d, for a derivative d that is one value or a vector of them (one per
 /// direction of a multi-direction sweep).
 template <class P, class D>
@@ -176,13 +159,14 @@ inline void accumulate(D& to, const D& term) {
     }
 }
 
-/// d[To] (=|+=) d[From], with First: the first write to To (so it is assigned, not added).
-template <std::size_t To, bool First, class D, std::size_t N>
-inline void store(const D& term, std::array<D, N>& d) {
+/// to (=|+=) term, with First: the first write to the slot (so it is assigned, not
+/// added). Templated on First and the derivative type only: one function for every edge.
+template <bool First, class D>
+inline void assign_or_add(D& to, const D& term) {
     if constexpr (First) {
-        d[To] = term;
+        to = term;
     } else {
-        accumulate(d[To], term);
+        accumulate(to, term);
     }
 }
 
@@ -195,7 +179,7 @@ inline void load(const D& value, std::array<D, S>& d) {
 /// An output's weight into its adjoint slot.
 template <std::size_t Slot, bool First, class D, std::size_t S>
 inline void seed(const D& weight, std::array<D, S>& d) {
-    if constexpr (Slot != no_node) store<Slot, First>(weight, d);
+    if constexpr (Slot != no_node) assign_or_add<First>(d[Slot], weight);
 }
 
 template <class D>
@@ -244,11 +228,29 @@ struct node_sweep {
     std::array<edge_step, 3> edges{};
 };
 
-/// The one function that applies an edge: every sweep of every program calls it.
-template <std::size_t I, edge_step E, class Node, class V, class D, std::size_t S>
-inline void apply_edge(Node node, const V& v, std::array<D, S>& d) {
-    if constexpr (E.on)
-        store<E.to, E.first>(times(partial<I, E.operand, E.partial_slot, E.partial_constant>(node, v), d[E.from]), d);
+/// The one function that applies an edge, d[to] (=|+=) partial · d[from]: every sweep of
+/// every program calls it, for the edges it sweeps only. The partial is read from the
+/// slot where a fused primal stored it, else computed from the values; on dual numbers, a
+/// partial that reads no value carrying tangents (the constant factor of a product, the
+/// partials of a linear function) is computed on the values alone, and scales the
+/// adjoint's tangents without a product rule. All of it is written out here rather than
+/// in helpers per edge: each would be one more function per edge for the compiler to
+/// instantiate and inline, and they were half the functions of a large kernel
+/// (docs/static.md, "Compile time").
+template <std::size_t I, edge_step E, class R, class... Operands, class V, class D, std::size_t S>
+inline void apply_edge(apply<R, Operands...>, const V& v, std::array<D, S>& d) {
+    static_assert(E.on, "gradc: apply_edge called for an edge the sweep does not apply");
+    if constexpr (E.partial_slot != no_node) {
+        assign_or_add<E.first>(d[E.to], times(v[E.partial_slot], d[E.from]));
+    } else if constexpr (E.partial_constant && dual_numbers::is_dual<typename V::value_type>) {
+        const values_of_duals<V> values{v};
+        assign_or_add<E.first>(d[E.to], times(R::partial(rules::arg<E.operand>, operand_value<Operands>::get(values)...,
+                                                         v[I].value),
+                                              d[E.from]));
+    } else {
+        assign_or_add<E.first>(d[E.to], times(R::partial(rules::arg<E.operand>, operand_value<Operands>::get(v)..., v[I]),
+                                              d[E.from]));
+    }
 }
 
 template <class Node>
@@ -274,9 +276,9 @@ struct in_reverse {
 template <std::size_t I, node_sweep Sweep, class Node, class V, class D, std::size_t S>
 inline in_reverse sweep_node(Node node, const V& v, std::array<D, S>& d) {
     if constexpr (is_primitive<Node>) {
-        apply_edge<I, Sweep.edges[0]>(node, v, d);
-        apply_edge<I, Sweep.edges[1]>(node, v, d);
-        apply_edge<I, Sweep.edges[2]>(node, v, d);
+        if constexpr (Sweep.edges[0].on) apply_edge<I, Sweep.edges[0]>(node, v, d);
+        if constexpr (Sweep.edges[1].on) apply_edge<I, Sweep.edges[1]>(node, v, d);
+        if constexpr (Sweep.edges[2].on) apply_edge<I, Sweep.edges[2]>(node, v, d);
     }
     return {};
 }
