@@ -83,18 +83,27 @@ constexpr std::array<step::node_sweep, N> describe_sweep(bool adjoint, const std
     return s;
 }
 
-/// A program of more nodes than `piece_threshold` runs as out-of-line pieces of
-/// `piece_nodes` nodes each, one function per piece and program. Why: compilers spend time
-/// superlinear in a function's size on inlining its calls and on allocating its
-/// registers, and one function holding every node of a 1,000-node kernel made g++'s
-/// optimiser take most of its compile time (docs/static.md, "Compile time"). A kernel
+/// Under g++, a program of more nodes than `piece_threshold` runs as out-of-line pieces
+/// of `piece_nodes` nodes each, one function per piece and program. Why: g++ spends time
+/// superlinear in a function's size on inlining its calls and on expanding it to
+/// machine code, and one function holding every node of a 1,000-node kernel made its
+/// optimiser take much of its compile time (docs/static.md, "Compile time"). A kernel
 /// that large keeps its values in memory anyway, so the calls cost nothing measurable; a
-/// smaller one stays one straight-line body, as before.
+/// smaller one stays one straight-line body, as before. Not under clang: a piece names
+/// its nodes by position with `__type_pack_element`, whose every use clang keeps with the
+/// whole node list, and the pieces of a 1,025-node tree took 490 MB more (1,133 against
+/// 646 MB) and more time, where clang's optimiser had no trouble with one body.
+#ifdef GRADC_HAS_TYPE_PACK_ELEMENT
+inline constexpr std::size_t piece_threshold = static_cast<std::size_t>(-1);
+#else
 inline constexpr std::size_t piece_threshold = 256;
+#endif
 inline constexpr std::size_t piece_nodes = 128;
 
 /// Pieces of a program of N nodes (1 at or below the threshold).
-constexpr std::size_t piece_count(std::size_t n) { return n <= piece_threshold ? 1 : (n + piece_nodes - 1) / piece_nodes; }
+constexpr std::size_t piece_count(std::size_t n) {
+    return n <= piece_threshold ? 1 : (n + piece_nodes - 1) / piece_nodes;
+}
 
 template <class Flat, class OutputNodes, class Wrt>
 struct program;
