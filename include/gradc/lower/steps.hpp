@@ -1,8 +1,9 @@
 #pragma once
 /// \file
-/// The steps the lowered programs are made of: evaluating one node, computing one local
-/// partial, and applying one edge to a derivative slot. Every program (primal, tangent,
-/// adjoint, and the map-reduce parts) is a pack expansion of these over the nodes.
+/// The steps the lowered programs are made of: evaluating one node, and applying one
+/// edge (its local partial times a derivative) to a derivative slot. Every program
+/// (primal, tangent, adjoint, and the map-reduce parts) is a pack expansion of these over
+/// the nodes.
 ///
 /// Each step is a free function templated on one flat node (a short type such as
 /// `apply<rules::mul, ref<3>, ref<5>>`) and on numbers: its name stays short, so the
@@ -235,8 +236,8 @@ struct node_sweep {
 /// partials of a linear function) is computed on the values alone, and scales the
 /// adjoint's tangents without a product rule. All of it is written out here rather than
 /// in helpers per edge: each would be one more function per edge for the compiler to
-/// instantiate and inline, and they were half the functions of a large kernel
-/// (docs/static.md, "Compile time").
+/// instantiate and inline; with the calls for edges a sweep skips, they were a third of
+/// the functions of a large kernel (docs/static.md, "Compile time").
 template <std::size_t I, edge_step E, class R, class... Operands, class V, class D, std::size_t S>
 inline void apply_edge(apply<R, Operands...>, const V& v, std::array<D, S>& d) {
     static_assert(E.on, "gradc: apply_edge called for an edge the sweep does not apply");
