@@ -5,21 +5,17 @@
 #include <cmath>
 
 #include <approx.hpp>
+#include "chain.hpp"
 #include <gradc/gradc.hpp>
 
 using gradc::test::is_close_to;
 
 namespace {
 
-/// 5·N + 2 nodes, nested 3·N deep: y ← sin(y)·x + x·c_k. The recursion here is the
-/// test's way of writing N statements; the library's lowering does not recurse.
+/// 5·N + 2 nodes, nested 3·N deep: y ← sin(y)·x + x·c_k.
 template <std::size_t N, class Y, class X>
 auto chain(const Y& y, const X& x) {
-    if constexpr (N == 0) {
-        return y;
-    } else {
-        return chain<N - 1>(sin(y) * x + x * (1.0 / (N + 1)), x);
-    }
+    return gradc::test::repeat_levels<N>(y, [&](const auto& e, auto level) { return sin(e) * x + x * (1.0 / (level + 1)); });
 }
 
 double chain_value(int n, double y, double x) {

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include <approx.hpp>
+#include "chain.hpp"
 #include <gradc/gradc.hpp>
 
 using gradc::test::central_difference;
@@ -22,11 +23,7 @@ namespace {
 /// it shares its nodes (x·x is one node for every level).
 template <std::size_t N, class Y, class X>
 auto chain(const Y& y, const X& x) {
-    if constexpr (N == 0) {
-        return y;
-    } else {
-        return chain<N - 1>(sin(y) * x + x * x, x);
-    }
+    return gradc::test::repeat_levels<N>(y, [&](const auto& e, auto) { return sin(e) * x + x * x; });
 }
 
 constexpr int levels = 100;
