@@ -73,17 +73,19 @@ struct array_variable : entry_access<array_variable<I, Set>> {
 
 }  // namespace gradc::expr
 
+namespace gradc::graphs {
 /// A variable's set and index, for the graphs' tables of variables (expr/input_index.hpp).
 template <std::size_t I, std::size_t N, class Set>
-struct gradc::graphs::input_family<gradc::expr::variable<I, N, Set>> {
+struct input_family<expr::variable<I, N, Set>> {
     using family = graphs::family<expr::variable<0, N, Set>>;
     enum : std::size_t { index = I };
 };
 template <std::size_t I, class Set>
-struct gradc::graphs::input_family<gradc::expr::array_variable<I, Set>> {
+struct input_family<expr::array_variable<I, Set>> {
     using family = graphs::family<Set>;
     enum : std::size_t { index = I };
 };
+}  // namespace gradc::graphs
 
 namespace gradc::expr {
 
