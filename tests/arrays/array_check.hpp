@@ -185,4 +185,17 @@ void check_expression(const E& e, const Args&... args) {
     close(double(rf.value), r.value, 1e-4, 1e-4);
 }
 
+/// n points of a 3-vector variable, structure of arrays (3 spans of n values).
+struct points {
+    std::size_t n;
+    std::vector<std::vector<double>> x;
+};
+
+inline points make_points(std::size_t n) {
+    points p{n, std::vector<std::vector<double>>(3, std::vector<double>(n))};
+    for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t e = 0; e < 3; ++e) p.x[e][i] = std::sin(0.37 * double(i) + double(e));
+    return p;
+}
+
 }  // namespace array_check

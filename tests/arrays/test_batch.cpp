@@ -6,22 +6,7 @@
 
 using array_check::close;
 using array_check::filled;
-
-namespace {
-
-struct points {
-    std::size_t n;
-    std::vector<std::vector<double>> x;  // 3 spans
-};
-
-points make_points(std::size_t n) {
-    points p{n, std::vector<std::vector<double>>(3, std::vector<double>(n))};
-    for (std::size_t i = 0; i < n; ++i)
-        for (std::size_t e = 0; e < 3; ++e) p.x[e][i] = std::sin(0.37 * double(i) + double(e));
-    return p;
-}
-
-}  // namespace
+using array_check::make_points;
 
 TEST_CASE("gradient_batch with broadcast parameters equals one-point gradients", "[arrays][batch]") {
     auto [W, b, x] = gradc::variables(gradc::mat<4, 3>, gradc::vec<4>, gradc::vec<3>);

@@ -59,7 +59,9 @@ struct array_first_writes<Analysis, flat<Nodes...>> {
         return c == 0 ? 1 : c;
     }();
 
-    template <auto Part>
+    /// The plan of a sweep over the edges in Edges (one flag per operand slot) of the
+    /// nodes in Part.
+    template <auto Part, auto Edges>
     static constexpr auto plan = [] {
         constexpr auto& L = Analysis::layout;
         constexpr auto outputs = Analysis::output_nodes;
@@ -79,7 +81,7 @@ struct array_first_writes<Analysis, flat<Nodes...>> {
             if (!Part[n] || !L.live[n] || arity[n] == 0) continue;
             for (std::size_t k = arity[n]; k-- > 0;) {
                 const std::size_t c = operands[n][k];
-                if (!differentiable[n][k] || !L.live[c]) continue;
+                if (!differentiable[n][k] || !L.live[c] || !Edges[operand_begin[n] + k]) continue;
                 const bool whole = elementwise[n] && L.shape[c].size() == L.shape[n].size();
                 if (!written[c] && whole && Part[c] && !L.is_input[c]) {
                     p.assign[operand_begin[n] + k] = true;

@@ -154,20 +154,22 @@ struct array_steps {
         }
     }
 
-    /// Every swept edge of node I: operands in reverse order for the adjoint.
-    template <std::size_t I, bool Swept, auto Assign, class Node, class T, std::size_t A>
+    /// Every swept edge of node I that is on (`On`, one flag per operand): operands in
+    /// reverse order for the adjoint.
+    template <std::size_t I, bool Swept, auto Assign, auto On, class Node, class T, std::size_t A>
     static step::in_reverse adjoint_node(Node node, const array_frame<T, A>& f, const derivative_frame<T>& d) {
         if constexpr (Swept && array_node_traits<Node>::kind == node_kind::primitive && L.live[I]) {
             constexpr std::size_t n = array_node_traits<Node>::arity;
             [&]<int... K>(std::integer_sequence<int, K...>) {
-                (void)std::initializer_list<int>{(adjoint_edge_if<I, int(n) - 1 - K, Assign[int(n) - 1 - K]>(node, f, d), 0)...};
+                (void)std::initializer_list<int>{
+                    (adjoint_edge_if<I, int(n) - 1 - K, Assign[int(n) - 1 - K], On[int(n) - 1 - K]>(node, f, d), 0)...};
             }(std::make_integer_sequence<int, int(n)>{});
         }
         return {};
     }
-    template <std::size_t I, int K, bool Assign, class Node, class T, std::size_t A>
+    template <std::size_t I, int K, bool Assign, bool On, class Node, class T, std::size_t A>
     static void adjoint_edge_if(Node node, const array_frame<T, A>& f, const derivative_frame<T>& d) {
-        if constexpr (Analysis::template swept<I, Node>(K)) adjoint_edge<I, K, Assign>(node, f, d);
+        if constexpr (On && Analysis::template swept<I, Node>(K)) adjoint_edge<I, K, Assign>(node, f, d);
     }
 
     template <std::size_t I, class Node, class T, std::size_t A>
@@ -212,6 +214,13 @@ struct array_program<Set, flat<Nodes...>, std::index_sequence<O...>, std::index_
         a.fill(true);
         return a;
     }();
+    /// Every operand edge (operand k of node n at first_writes::operand_begin[n] + k):
+    /// the default edges of the adjoint below.
+    static constexpr std::array<bool, first_writes::operand_count> all_edges = [] {
+        std::array<bool, first_writes::operand_count> a{};
+        a.fill(true);
+        return a;
+    }();
 
     /// The values of the nodes in Part (every node by default), in order. Map-reduce
     /// evaluates the nodes that do not depend on the data once (simd/array_map_reduce.hpp).
@@ -224,12 +233,13 @@ struct array_program<Set, flat<Nodes...>, std::index_sequence<O...>, std::index_
 
     /// Adds to the wrt variables' adjoints (d.wrt, not cleared here) the weights w[m]
     /// (an array of the output's size) swept back from the outputs. Only the edges of the
-    /// nodes in Part are swept, and only their adjoints are cleared first; without seeds
-    /// (w null) the sweep starts from the adjoints already in d (map-reduce's last sweep).
-    template <auto Part = all_nodes, bool Clear = true, class T>
+    /// nodes in Part that are in Edges are swept, and only the adjoints of Part are
+    /// cleared first; without seeds (w null) the sweep starts from the adjoints already in
+    /// d (map-reduce's last sweep, lower/array_map_reduce_split.hpp).
+    template <auto Part = all_nodes, bool Clear = true, auto Edges = all_edges, class T>
     GRADC_INLINE static void adjoint(const array_frame<T, arity>& f, const derivative_frame<T>& d,
                                      const T* const* w) {
-        constexpr auto& plan = first_writes::template plan<Part>;
+        constexpr auto& plan = first_writes::template plan<Part, Edges>;
         if constexpr (Clear) {
             [&]<std::size_t... n>(std::index_sequence<n...>) GRADC_INLINE_LAMBDA {
                 (clear_node<n, plan.clear[n]>(d), ...);
@@ -245,14 +255,14 @@ struct array_program<Set, flat<Nodes...>, std::index_sequence<O...>, std::index_
         constexpr std::size_t n = sizeof...(Nodes);
         [&]<std::size_t... R>(std::index_sequence<R...>) GRADC_INLINE_LAMBDA {
             (void)std::initializer_list<int>{
-                (steps::template adjoint_node<n - 1 - R, Part[n - 1 - R], assign_of<Part, Clear, n - 1 - R>()>(
-                    pack_element<n - 1 - R, Nodes...>{}, f, d),
+                (steps::template adjoint_node<n - 1 - R, Part[n - 1 - R], assign_of<Part, Clear, Edges, n - 1 - R>(),
+                                              edges_of<Edges, n - 1 - R>()>(pack_element<n - 1 - R, Nodes...>{}, f, d),
                  0)...};
         }(std::make_index_sequence<n>{});
 #else
         [&]<std::size_t... I>(std::index_sequence<I...>) GRADC_INLINE_LAMBDA {
-            (steps::template adjoint_node<I, Part[I], assign_of<Part, Clear, I>()>(Nodes{}, f, d) = ... =
-                 step::in_reverse{});
+            (steps::template adjoint_node<I, Part[I], assign_of<Part, Clear, Edges, I>(), edges_of<Edges, I>()>(
+                 Nodes{}, f, d) = ... = step::in_reverse{});
         }(std::index_sequence_for<Nodes...>{});
 #endif
     }
@@ -311,13 +321,22 @@ private:
 
     /// Which of node I's operand edges assign (their child's first write) in the sweep of
     /// Part; none in a sweep that does not clear (map-reduce's last sweep adds to sums).
-    template <auto Part, bool Clear, std::size_t I>
+    template <auto Part, bool Clear, auto Edges, std::size_t I>
     static constexpr auto assign_of() {
         constexpr std::size_t a = first_writes::arity[I];
         std::array<bool, a == 0 ? 1 : a> f{};
         if constexpr (Clear)
-            for (std::size_t k = 0; k < a; ++k) f[k] = first_writes::template plan<Part>.assign[first_writes::operand_begin[I] + k];
+            for (std::size_t k = 0; k < a; ++k)
+                f[k] = first_writes::template plan<Part, Edges>.assign[first_writes::operand_begin[I] + k];
         return f;
+    }
+    /// Node I's operand edges that are in Edges.
+    template <auto Edges, std::size_t I>
+    static constexpr auto edges_of() {
+        constexpr std::size_t a = first_writes::arity[I];
+        std::array<bool, a == 0 ? 1 : a> on{};
+        for (std::size_t k = 0; k < a; ++k) on[k] = Edges[first_writes::operand_begin[I] + k];
+        return on;
     }
     template <std::size_t N, class T>
     static void read_tangent(const derivative_frame<T>& d, T* out) {

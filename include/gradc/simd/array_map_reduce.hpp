@@ -7,8 +7,9 @@
 /// per call; per batch of points only the others are, and the adjoint sweep over their
 /// edges adds into θ's adjoints and into the adjoints of the nodes computed once, which
 /// are summed over points like θ's. The edges of the nodes computed once are then swept
-/// once, on those sums (the same split as the scalar map-reduce, docs/static.md). Per-point
-/// gradients are never stored. Points are summed in leaves of `points_per_chunk`, and
+/// once, on those sums (the same split as the scalar map-reduce, docs/static.md). So are
+/// the edges whose partials do not change from point to point, on the summed adjoints
+/// they start from (lower/array_map_reduce_split.hpp). Per-point gradients are never stored. Points are summed in leaves of `points_per_chunk`, and
 /// the leaves along the fixed tree of parallel/reduce.hpp: the result does not depend on
 /// the number of threads. The last partial batch repeats its last point in the unused
 /// lanes with weight 0 (simd/tail.hpp says why).
@@ -21,6 +22,7 @@
 #include <utility>
 
 #include <gradc/lower/array_arguments.hpp>
+#include <gradc/lower/array_map_reduce_split.hpp>
 #include <gradc/lower/data_variables.hpp>
 #include <gradc/lower/array_program.hpp>
 #include <gradc/lower/array_results.hpp>
@@ -32,9 +34,9 @@
 
 namespace gradc::simd::detail {
 
-/// What a leaf of points sums: the value, the wrt variables' adjoints, and the adjoints
-/// of the nodes computed once (S entries, packed: the summing tree keeps two sums per
-/// level on the stack, so they hold no entry of the nodes evaluated per point).
+/// What a leaf of points sums: the value, the wrt variables' adjoints, and the summed
+/// adjoints of the split (S entries, packed: the summing tree keeps two sums per level
+/// on the stack, so they hold no other entry of the nodes evaluated per point).
 template <class T, std::size_t W, std::size_t S = 0>
 struct array_sums {
     T value{};
@@ -110,21 +112,14 @@ auto array_map_reduce(const Kernel& k, const Data& data, const Theta& theta, int
         for (auto& b : f) b = !b;
         return f;
     }();
-    // The adjoints of the live nodes computed once: S entries, at these offsets.
-    static constexpr std::size_t S = [] {
-        std::size_t count = 0;
-        for (std::size_t node = 0; node < P::L.shape.size(); ++node)
-            if (fixed[node] && P::L.live[node] && !P::L.is_input[node]) count += P::L.shape[node].size();
-        return count;
-    }();
-    static constexpr auto fixed_adjoints = [] {
-        std::array<std::size_t, S == 0 ? 1 : S> at{};
-        std::size_t k = 0;
-        for (std::size_t node = 0; node < P::L.shape.size(); ++node)
-            if (fixed[node] && P::L.live[node] && !P::L.is_input[node])
-                for (std::size_t e = 0; e < P::L.shape[node].size(); ++e) at[k++] = P::L.derivative_offset[node] + e;
-        return at;
-    }();
+    // The adjoints summed over the points: the sum-only nodes' (summed in place, SN
+    // entries) and the boundary's (added to sums after each point, SB entries).
+    using split = lower::array_map_reduce_split<P, varying>;
+    static constexpr auto& plan = split::plan;
+    static constexpr std::size_t SN = split::template count<false>, SB = split::template count<true>;
+    static constexpr std::size_t S = SN + SB;
+    static constexpr const auto& summed_adjoints = split::template offsets<false>;
+    static constexpr const auto& boundary_adjoints = split::template offsets<true>;
     std::array<T, W == 0 ? 1 : W> theta_values{};
     for (std::size_t e = 0; e < W; ++e) theta_values[e] = parameters[e].get(0);
     std::array<const T*, arity> theta_args{};
@@ -155,9 +150,10 @@ auto array_map_reduce(const Kernel& k, const Data& data, const Theta& theta, int
             for (std::size_t e = 0; e < lay.shape[node].size(); ++e)
                 values[lay.value_offset[node] + e] = B(once[lay.value_offset[node] + e]);
         }
-        array_sums<B, W> s;
+        array_sums<B, W, SB> s;
         s.value = B(T(0));
         for (auto& g : s.gradient) g = B(T(0));
+        for (auto& b : s.nodes) b = B(T(0));
         const auto g = wrt_pointers<Kernel>(s.gradient.data());
         const lower::array_frame<B, arity> frame{args.data(), values, k.literals().data()};
         const lower::derivative_frame<B> d{g.data(), adjoints};
@@ -167,7 +163,11 @@ auto array_map_reduce(const Kernel& k, const Data& data, const Theta& theta, int
             P::template primal<varying>(frame);
             if constexpr (Gradient) {
                 const B* w = &weight;
-                P::template adjoint<varying>(frame, d, &w);
+                P::template adjoint<plan.per_point_nodes, true, plan.per_point>(frame, d, &w);
+                // Unrolled, so that the offsets are constants (rolled, this loop read its
+                // table at every entry: 7 % of the GMM's gradient).
+#pragma GCC unroll 64
+                for (std::size_t e = 0; e < SB; ++e) s.nodes[e] += adjoints[boundary_adjoints[e]];
             } else {
                 (void)weight;
             }
@@ -188,7 +188,8 @@ auto array_map_reduce(const Kernel& k, const Data& data, const Theta& theta, int
         r.value = xsimd::hadd(s.value);
         if constexpr (Gradient) {
             for (std::size_t e = 0; e < W; ++e) r.gradient[e] = xsimd::hadd(s.gradient[e]);
-            for (std::size_t e = 0; e < S; ++e) r.nodes[e] = xsimd::hadd(adjoints[fixed_adjoints[e]]);
+            for (std::size_t e = 0; e < SN; ++e) r.nodes[e] = xsimd::hadd(adjoints[summed_adjoints[e]]);
+            for (std::size_t e = 0; e < SB; ++e) r.nodes[SN + e] = xsimd::hadd(s.nodes[e]);
         }
         return r;
     };
@@ -204,14 +205,34 @@ auto array_map_reduce(const Kernel& k, const Data& data, const Theta& theta, int
                 return r;
             });
         if constexpr (Gradient) {
-            // The edges of the nodes computed once, swept once on the summed adjoints.
-            // Their edges only read and write adjoints of nodes computed once (a node
-            // without the data has operands without it), so only those are filled in.
+            // The edges of the nodes computed once and the deferred edges, swept once on
+            // the summed adjoints. Without deferred edges, they only read and write
+            // adjoints of nodes computed once (a node without the data has operands
+            // without it).
             const auto g = wrt_pointers<Kernel>(total.gradient.data());
             T* adjoints = once_storage.derivatives();
-            for (std::size_t e = 0; e < S; ++e) adjoints[fixed_adjoints[e]] = total.nodes[e];
-            P::template adjoint<fixed, false>(once_frame, lower::derivative_frame<T>{g.data(), adjoints},
-                                              static_cast<const T* const*>(nullptr));
+            // The adjoints not summed start at 0: those only the last sweep writes.
+            std::fill_n(adjoints, lay.derivative_size, T(0));
+            for (std::size_t e = 0; e < SN; ++e) adjoints[summed_adjoints[e]] = total.nodes[e];
+            if constexpr (!plan.has_deferred) {
+                P::template adjoint<fixed, false>(once_frame, lower::derivative_frame<T>{g.data(), adjoints},
+                                                  static_cast<const T* const*>(nullptr));
+            } else {
+                // A deferred edge's partial reads only operands computed once, but an
+                // elementwise rule is handed every operand: those that vary read zeros.
+                for (std::size_t e = 0; e < SB; ++e) adjoints[boundary_adjoints[e]] = total.nodes[SN + e];
+                T* values = once_storage.values();
+                for (std::size_t node = 0; node < lay.shape.size(); ++node)
+                    if (varying[node] && !lay.is_input[node])
+                        std::fill_n(values + lay.value_offset[node], lay.shape[node].size(), T(0));
+                std::array<T, D == 0 ? 1 : D> zero_data{};
+                std::array<const T*, arity> last_args = theta_args;
+                for (std::size_t v = 0; v < arity; ++v)
+                    if (!is_parameter[v]) last_args[v] = zero_data.data() + data_offset[v];
+                const lower::array_frame<T, arity> last_frame{last_args.data(), values, k.literals().data()};
+                P::template adjoint<P::all_nodes, false, plan.once>(
+                    last_frame, lower::derivative_frame<T>{g.data(), adjoints}, static_cast<const T* const*>(nullptr));
+            }
         }
     }
     if constexpr (!Gradient) {

@@ -181,3 +181,18 @@ struct lower_triangular_of {
 };
 
 }  // namespace gradc::rules::arrays
+
+namespace gradc::rules {
+// A selection is linear in the array it reads.
+template <std::size_t R, std::size_t C>
+inline constexpr affinity affine_in<arrays::element<R, C>, 0> = affinity::linear;
+template <std::size_t I>
+inline constexpr affinity affine_in<arrays::row_of<I>, 0> = affinity::linear;
+template <std::size_t J>
+inline constexpr affinity affine_in<arrays::col_of<J>, 0> = affinity::linear;
+template <std::size_t Offset, std::size_t Count>
+inline constexpr affinity affine_in<arrays::segment_of<Offset, Count>, 0> = affinity::linear;
+template <> inline constexpr affinity affine_in<arrays::diag_of, 0> = affinity::linear;
+template <std::size_t D>
+inline constexpr affinity affine_in<arrays::lower_triangular_of<D>, 0> = affinity::linear;
+}  // namespace gradc::rules

@@ -94,3 +94,9 @@ struct stack_rows : parts_end_to_end {
 };
 
 }  // namespace gradc::rules::arrays
+
+namespace gradc::rules {
+// Building an array from parts is linear in each part.
+template <int I> inline constexpr affinity affine_in<arrays::concat_parts, I> = affinity::linear;
+template <int I> inline constexpr affinity affine_in<arrays::stack_rows, I> = affinity::linear;
+}  // namespace gradc::rules

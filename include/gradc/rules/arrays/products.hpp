@@ -201,3 +201,13 @@ struct outer {
 };
 
 }  // namespace gradc::rules::arrays
+
+namespace gradc::rules {
+// Products are linear in each factor, transpose in its operand (map-reduce defers
+// an edge whose partial does not change from point to point: lower/array_map_reduce_split.hpp).
+template <int I> inline constexpr affinity affine_in<arrays::matvec, I> = affinity::linear;
+template <int I> inline constexpr affinity affine_in<arrays::matmul, I> = affinity::linear;
+template <int I> inline constexpr affinity affine_in<arrays::dot, I> = affinity::linear;
+template <int I> inline constexpr affinity affine_in<arrays::outer, I> = affinity::linear;
+template <> inline constexpr affinity affine_in<arrays::transpose, 0> = affinity::linear;
+}  // namespace gradc::rules

@@ -234,3 +234,9 @@ struct softmax {
 };
 
 }  // namespace gradc::rules::arrays
+
+namespace gradc::rules {
+// A sum and a mean are linear in their operand.
+template <> inline constexpr affinity affine_in<arrays::sum, 0> = affinity::linear;
+template <> inline constexpr affinity affine_in<arrays::mean, 0> = affinity::linear;
+}  // namespace gradc::rules

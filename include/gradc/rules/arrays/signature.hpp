@@ -23,6 +23,7 @@
 
 #include <gradc/rules/arrays/dims.hpp>
 #include <gradc/rules/partial.hpp>
+#include <gradc/rules/rule.hpp>
 
 namespace gradc::rules::arrays {
 
