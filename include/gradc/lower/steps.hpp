@@ -100,10 +100,13 @@ inline void evaluate(named<Tag>, const Literals&, const T*, std::array<T, N>& v)
 /// A primitive: fused, the value into v[I] and the partial with respect to operand k
 /// into Slots.slot[k] for every swept operand (the others are dropped); fixed (operand 1
 /// the same at every point, in map-reduce), the rule's `eval_fixed(arg<1>, ...)` when it
-/// has one (a/b as a·(1/b), the reciprocal then hoisted out of the loop).
+/// has one (a/b as a·(1/b), the reciprocal then hoisted out of the loop). Always inline:
+/// each instance is one node of one program, and left to g++'s limits a program with
+/// several tanh or erfc nodes called the last of them out of line at every point (and
+/// the dual ones of an HVP, whose [[gnu::flatten]] did not reach them).
 template <std::size_t I, evaluation How, partial_slots Slots, operand_activity Active = operand_activity{}, class R,
           class... Operands, class Literals, class T, std::size_t N>
-inline void evaluate(apply<R, Operands...>, const Literals&, const T*, std::array<T, N>& v) {
+GRADC_INLINE void evaluate(apply<R, Operands...>, const Literals&, const T*, std::array<T, N>& v) {
     if constexpr (How == evaluation::fused) {
         const auto r = R::eval_with_partials(operand_value<Operands>::get(v)...);
         v[I] = r.value;
