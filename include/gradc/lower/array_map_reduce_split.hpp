@@ -6,9 +6,9 @@
 ///
 /// The adjoint is linear in its seeds. An edge whose partial is the same at every point
 /// (the rule is affine in that operand, `rules::affine_in`, and its other operands do
-/// not vary with the data; or the partial is a structural ±1), leading to a node whose adjoint is only needed summed over
-/// the points, is *deferred*: it is swept once, on the sum over the points of the
-/// adjoint it starts from. In the Gaussian mixture objective, `Q_k·(x − μ_k)` has Q_k
+/// not vary with the data; or the partial is a structural ±1), leading to a node whose
+/// adjoint is only needed summed over the points, is *deferred*: it is swept once, on
+/// the sum over the points of the adjoint it starts from. In the Gaussian mixture objective, `Q_k·(x − μ_k)` has Q_k
 /// computed once per call, so the edge to `x − μ_k` (x̄ += Q_kᵀ·ȳ, a triangular
 /// product) is swept once on Σȳ instead of at every point, and the edge on to μ_k with
 /// it; per point only ȳ is summed.
@@ -22,6 +22,7 @@
 
 #include <array>
 #include <cstddef>
+#include <utility>
 
 #include <gradc/lower/array_describe.hpp>
 #include <gradc/lower/flat.hpp>
