@@ -9,8 +9,8 @@
 /// are summed over points like θ's. The edges of the nodes computed once are then swept
 /// once, on those sums (the same split as the scalar map-reduce, docs/static.md). So are
 /// the edges whose partials do not change from point to point, on the summed adjoints
-/// they start from (lower/array_map_reduce_split.hpp). Per-point gradients are never stored. Points are summed in leaves of `points_per_chunk`, and
-/// the leaves along the fixed tree of parallel/reduce.hpp: the result does not depend on
+/// they start from (lower/array_map_reduce_split.hpp). Per-point gradients are never
+/// stored. Points are summed in leaves of `points_per_chunk`, and the leaves along the fixed tree of parallel/reduce.hpp: the result does not depend on
 /// the number of threads. The last partial batch repeats its last point in the unused
 /// lanes with weight 0 (simd/tail.hpp says why).
 
@@ -205,34 +205,26 @@ auto array_map_reduce(const Kernel& k, const Data& data, const Theta& theta, int
                 return r;
             });
         if constexpr (Gradient) {
-            // The edges of the nodes computed once and the deferred edges, swept once on
-            // the summed adjoints. Without deferred edges, they only read and write
-            // adjoints of nodes computed once (a node without the data has operands
-            // without it).
+            // The edges of the nodes computed once and the deferred edges (plan.once),
+            // swept once on the summed adjoints; the adjoints not summed start at 0. A
+            // deferred edge's partial reads only operands computed once, but an
+            // elementwise rule is handed every operand: those that vary read zeros.
             const auto g = wrt_pointers<Kernel>(total.gradient.data());
             T* adjoints = once_storage.derivatives();
-            // The adjoints not summed start at 0: those only the last sweep writes.
             std::fill_n(adjoints, lay.derivative_size, T(0));
             for (std::size_t e = 0; e < SN; ++e) adjoints[summed_adjoints[e]] = total.nodes[e];
-            if constexpr (!plan.has_deferred) {
-                P::template adjoint<fixed, false>(once_frame, lower::derivative_frame<T>{g.data(), adjoints},
-                                                  static_cast<const T* const*>(nullptr));
-            } else {
-                // A deferred edge's partial reads only operands computed once, but an
-                // elementwise rule is handed every operand: those that vary read zeros.
-                for (std::size_t e = 0; e < SB; ++e) adjoints[boundary_adjoints[e]] = total.nodes[SN + e];
-                T* values = once_storage.values();
-                for (std::size_t node = 0; node < lay.shape.size(); ++node)
-                    if (varying[node] && !lay.is_input[node])
-                        std::fill_n(values + lay.value_offset[node], lay.shape[node].size(), T(0));
-                std::array<T, D == 0 ? 1 : D> zero_data{};
-                std::array<const T*, arity> last_args = theta_args;
-                for (std::size_t v = 0; v < arity; ++v)
-                    if (!is_parameter[v]) last_args[v] = zero_data.data() + data_offset[v];
-                const lower::array_frame<T, arity> last_frame{last_args.data(), values, k.literals().data()};
-                P::template adjoint<P::all_nodes, false, plan.once>(
-                    last_frame, lower::derivative_frame<T>{g.data(), adjoints}, static_cast<const T* const*>(nullptr));
-            }
+            for (std::size_t e = 0; e < SB; ++e) adjoints[boundary_adjoints[e]] = total.nodes[SN + e];
+            T* values = once_storage.values();
+            for (std::size_t node = 0; node < lay.shape.size(); ++node)
+                if (varying[node] && !lay.is_input[node])
+                    std::fill_n(values + lay.value_offset[node], lay.shape[node].size(), T(0));
+            std::array<T, D == 0 ? 1 : D> zero_data{};
+            std::array<const T*, arity> last_args = theta_args;
+            for (std::size_t v = 0; v < arity; ++v)
+                if (!is_parameter[v]) last_args[v] = zero_data.data() + data_offset[v];
+            const lower::array_frame<T, arity> last_frame{last_args.data(), values, k.literals().data()};
+            P::template adjoint<P::all_nodes, false, plan.once>(
+                last_frame, lower::derivative_frame<T>{g.data(), adjoints}, static_cast<const T* const*>(nullptr));
         }
     }
     if constexpr (!Gradient) {
