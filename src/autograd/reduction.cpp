@@ -1,5 +1,6 @@
 // Reductions. The kernel moves the reduced dimensions last (one contiguous copy) and
-// reduces each run; gradients broadcast the incoming gradient back over them.
+// reduces each run (reduce_rows.hpp); gradients broadcast the incoming gradient back
+// over them.
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -15,83 +16,20 @@
 
 #include "internal.hpp"
 #include "kernels/convert.hpp"
-#include "kernels/parallel.hpp"
 #include "kernels/simd.hpp"
 #include "kernels/sum.hpp"
+#include "reduce_rows.hpp"
 
 namespace gradc {
 
 using autograd::BackwardContext;
 using autograd::ForwardContext;
+using reduction_kernel::Plan;
+using reduction_kernel::plan;
+using reduction_kernel::reduce_raw;
+using reduction_kernel::reduce_sum;
 
 namespace {
-
-struct Plan {
-    std::vector<bool> reduced;  // per input dimension
-    Shape out_sizes;            // result shape (keepdim applied)
-    Shape keep_sizes;           // result shape with reduced dims kept as 1
-    std::int64_t outer = 1, inner = 1;
-    Tensor data;                // reduced dims last, contiguous
-};
-
-Plan plan(const Tensor& a, const Shape& dims, bool keepdim, const char* op, ScalarType dt) {
-    detail::check_defined(a, op);
-    Plan p;
-    const std::int64_t n = a.dim();
-    p.reduced = detail::reduced_dimensions(a, dims, op);
-    Shape perm;
-    for (std::int64_t i = 0; i < n; ++i)
-        if (!p.reduced[i]) {
-            perm.push_back(i);
-            p.outer *= a.sizes()[i];
-        }
-    for (std::int64_t i = 0; i < n; ++i)
-        if (p.reduced[i]) {
-            perm.push_back(i);
-            p.inner *= a.sizes()[i];
-        }
-    for (std::int64_t i = 0; i < n; ++i) {
-        p.keep_sizes.push_back(p.reduced[i] ? 1 : a.sizes()[i]);
-        if (!p.reduced[i] || keepdim) p.out_sizes.push_back(p.keep_sizes.back());
-    }
-    Shape permuted_sizes, permuted_strides;
-    for (auto i : perm) {
-        permuted_sizes.push_back(a.sizes()[i]);
-        permuted_strides.push_back(a.strides()[i]);
-    }
-    p.data = detail::contiguous_as(alias_with_geometry(a, permuted_sizes, permuted_strides, a.storage_offset()), dt);
-    return p;
-}
-
-// out[i] = f(run i), with runs of length plan.inner.
-template <class F>
-Tensor reduce_raw(const Plan& p, ScalarType out_type, const char* op, F f) {
-    Tensor out = uninitialized_tensor(p.out_sizes, out_type);
-    dispatch_floating(p.data.dtype(), op, [&](auto tag) {
-        using T = typename decltype(tag)::type;
-        const T* src = static_cast<const T*>(p.data.raw_data());
-        dispatch(out_type, [&](auto otag) {
-            using O = typename decltype(otag)::type;
-            O* dst = static_cast<O*>(out.raw_data());
-            // Rows are independent: many rows are split over threads, whole rows per chunk.
-            const auto rows = [&](std::int64_t begin, std::int64_t end) {
-                for (std::int64_t i = begin; i < end; ++i) dst[i] = kernels::convert_value<O>(f(src + i * p.inner, p.inner));
-            };
-            const std::int64_t per_chunk = std::max<std::int64_t>(1, kernels::elementwise_grain / std::max<std::int64_t>(p.inner, 1));
-            const std::int64_t chunks = (p.outer + per_chunk - 1) / per_chunk;
-            const int threads = get_num_threads();
-            if (chunks < 2 || threads < 2) {
-                rows(0, p.outer);
-            } else {
-                parallel::for_each_chunk(static_cast<std::size_t>(chunks), threads, [&](std::size_t c) {
-                    const std::int64_t begin = static_cast<std::int64_t>(c) * per_chunk;
-                    rows(begin, std::min(p.outer, begin + per_chunk));
-                });
-            }
-        });
-    });
-    return out;
-}
 
 // g with the reduced dimensions put back as size 1, then broadcast to `in`.
 Tensor expand_back(const Tensor& g, const Shape& keep_sizes, const Shape& in) {
@@ -117,7 +55,7 @@ Tensor sum(const Tensor& a, const Shape& dims, bool keepdim) {
     detail::check_defined(a, "sum");  // first: dtype() would fail without naming the operation
     const ScalarType dt = kernels::float_type(a.dtype());
     Plan p = plan(a, dims, keepdim, "sum", dt);
-    Tensor y = reduce_raw(p, dt, "sum", [](const auto* x, std::int64_t n) { return kernels::sum_run(x, n); });
+    Tensor y = reduce_sum(p, dt, "sum", 1);
     const Shape keep = p.keep_sizes, in = a.sizes();
     return autograd::record_single_output("sum", {a}, y, {}, [keep, in](const tensor_list& g, const BackwardContext&) -> tensor_list {
         return {expand_back(g[0], keep, in)};
@@ -129,10 +67,7 @@ Tensor mean(const Tensor& a, const Shape& dims, bool keepdim) {
     const ScalarType dt = kernels::float_type(a.dtype());
     Plan p = plan(a, dims, keepdim, "mean", dt);
     const double count = static_cast<double>(p.inner);
-    Tensor y = reduce_raw(p, dt, "mean", [count](const auto* x, std::int64_t n) {
-        using T = std::decay_t<decltype(*x)>;
-        return kernels::sum_run(x, n) / static_cast<kernels::real_of_t<T>>(count);
-    });
+    Tensor y = reduce_sum(p, dt, "mean", count);
     const Shape keep = p.keep_sizes, in = a.sizes();
     return autograd::record_single_output("mean", {a}, y, {}, [keep, in, count](const tensor_list& g, const BackwardContext&) -> tensor_list {
         return {expand_back(g[0] / count, keep, in)};

@@ -13,6 +13,7 @@
 #include "convert.hpp"
 #include "loop.hpp"
 #include "parallel.hpp"
+#include "repeated_row.hpp"
 #include "simd.hpp"
 
 namespace gradc::kernels {
@@ -120,6 +121,13 @@ Tensor map2(const Tensor& a_in, const Tensor& b_in, const char* op) {
             const T* pb = static_cast<const T*>(b.raw_data());
             T* py = static_cast<T*>(y.raw_data());
             const Shape& ys = y.strides();
+            if (const auto which = find_repeated_row(out, ys, sa, sb); which != repeated_row_operand::none) {
+                map_repeated_row(out, ys, sa, sb, which, pa, pb, py,
+                                 [](const T* a, const T* b, T* r, std::int64_t n, std::int64_t ia, std::int64_t ib) {
+                                     binary_run<Rule>(a, b, r, n, ia, ib);
+                                 });
+                return;
+            }
             for_each_run<3>(out, {&ys, &sa, &sb}, {0, 0, 0}, [&](const Run<3>& r) {
                 binary_run<Rule>(pa + r.offset[1], pb + r.offset[2], py + r.offset[0], r.count, r.stride[1], r.stride[2]);
             });
