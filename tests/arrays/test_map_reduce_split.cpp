@@ -144,3 +144,25 @@ TEST_CASE("a parameter added to values that vary is summed once; without such ed
     const auto k2 = gradc::compile(sum(tanh(W * x)), gradc::wrt(W));
     CHECK_FALSE(split_of<decltype(k2)>::type::plan.has_deferred);
 }
+
+TEST_CASE("log_sum_exp keeps its exponentials for its derivatives, per point and computed once",
+          "[arrays][batch][map_reduce]") {
+    // log_sum_exp(a) depends on a parameter only (computed once, its kept values copied
+    // into every batch), log_sum_exp(W·x) on the data (kept per point).
+    auto [a, W, x] = gradc::variables(gradc::vec<3>, gradc::mat<4, 3>, gradc::vec<3>);
+    const auto k = gradc::compile(log_sum_exp(a) * sum(x) + log_sum_exp(W * x), gradc::wrt(a, W));
+    constexpr auto& L = decltype(k)::program::L;
+    std::size_t kept = 0, stored = 0;
+    for (std::size_t n = 0; n < L.shape.size(); ++n) {
+        kept += L.saved[n];
+        if (!L.is_input[n]) stored += L.stored(n);
+    }
+    CHECK(kept == (3 + 1) + (4 + 1));  // the exponentials and their sum, for each
+    CHECK(L.value_size == stored);
+    check_sums(k, filled<3>(-1, 1, 5), filled<12>(-1, 1, 6));
+    // The adjoint is softmax: against the closed form at one point.
+    const auto av = filled<3>(-1, 1, 5);
+    const auto r = k.gradient(av, filled<12>(-1, 1, 6), std::array<double, 3>{0.5, -1, 2});
+    const double s = std::exp(av[0]) + std::exp(av[1]) + std::exp(av[2]);
+    for (std::size_t i = 0; i < 3; ++i) close(std::get<0>(r.gradient)[i], std::exp(av[i]) / s * 1.5, 1e-15, 1e-15);
+}

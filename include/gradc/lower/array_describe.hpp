@@ -59,6 +59,10 @@ struct array_node_traits<input<J>> {
     static constexpr dims shape(const std::array<dims, N>&) {
         return Set::shapes[J];
     }
+    template <class Set, std::size_t N>
+    static constexpr std::size_t saved(const std::array<dims, N>&) {
+        return 0;
+    }
     static constexpr std::array<std::size_t, 1> operands{no_node};
     static constexpr std::array<bool, 1> differentiable{false};
 };
@@ -71,6 +75,10 @@ struct array_node_traits<constant<L>> {
     template <class Set, std::size_t N>
     static constexpr dims shape(const std::array<dims, N>&) {
         return rules::arrays::scalar_dims;
+    }
+    template <class Set, std::size_t N>
+    static constexpr std::size_t saved(const std::array<dims, N>&) {
+        return 0;
     }
     static constexpr std::array<std::size_t, 1> operands{no_node};
     static constexpr std::array<bool, 1> differentiable{false};
@@ -95,6 +103,15 @@ struct array_node_traits<apply<R, O...>> {
             return R::template result_shape<sizeof...(O)>(in);
         }
     }
+    /// The values the operation keeps after its result for its derivatives.
+    template <class Set, std::size_t N>
+    static constexpr std::size_t saved(const std::array<dims, N>& s) {
+        if constexpr (elementwise) {
+            return 0;
+        } else {
+            return rules::arrays::saved_size_of<R>(std::array<dims, sizeof...(O)>{operand_shape<O>::of(s)...});
+        }
+    }
     static constexpr std::array<std::size_t, sizeof...(O)> operands{operand_node<O>...};
     static constexpr std::array<bool, sizeof...(O)> differentiable = [] {
         std::array<bool, sizeof...(O)> d{};
@@ -116,7 +133,10 @@ struct array_layout {
     std::array<bool, N> is_input{};
     std::array<std::size_t, N> variable{};      // for an input
     std::array<std::size_t, N> value_offset{};  // for any other node
+    std::array<std::size_t, N> saved{};         // values kept after the result (saved_size)
     std::size_t value_size = 0;
+    /// The values node n holds: its result, then what its operation saved.
+    constexpr std::size_t stored(std::size_t n) const { return shape[n].size() + saved[n]; }
     std::array<bool, N> active{};  // depends on a wrt variable
     std::array<bool, N> live{};    // active, and an output depends on it
     std::array<std::size_t, N> derivative_offset{};  // for a live node that is not an input
@@ -174,7 +194,9 @@ struct array_analysis<Set, flat<Nodes...>, std::index_sequence<O...>, std::index
     static constexpr array_layout<size> layout = [] {
         array_layout<size> l;
         std::size_t i = 0;
-        ((l.shape[i] = array_node_traits<Nodes>::template shape<Set>(l.shape), ++i), ...);
+        ((l.shape[i] = array_node_traits<Nodes>::template shape<Set>(l.shape),
+          l.saved[i] = array_node_traits<Nodes>::template saved<Set>(l.shape), ++i),
+         ...);
         i = 0;
         ((l.is_input[i] = array_node_traits<Nodes>::kind == node_kind::variable,
           l.variable[i] = array_node_traits<Nodes>::variable, ++i),
@@ -182,7 +204,7 @@ struct array_analysis<Set, flat<Nodes...>, std::index_sequence<O...>, std::index
         for (std::size_t n = 0; n < size; ++n) {
             if (l.is_input[n]) continue;
             l.value_offset[n] = l.value_size;
-            l.value_size += l.shape[n].size();
+            l.value_size += l.stored(n);
         }
         // Active: a wrt variable, or a primitive with an active differentiable operand.
         constexpr std::size_t wrt[] = {J..., no_node};

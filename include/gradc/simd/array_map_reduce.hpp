@@ -147,7 +147,7 @@ auto array_map_reduce(const Kernel& k, const Data& data, const Theta& theta, int
         B* adjoints = storage.derivatives();
         for (std::size_t node = 0; node < lay.shape.size(); ++node) {
             if (!fixed[node] || lay.is_input[node]) continue;
-            for (std::size_t e = 0; e < lay.shape[node].size(); ++e)
+            for (std::size_t e = 0; e < lay.stored(node); ++e)
                 values[lay.value_offset[node] + e] = B(once[lay.value_offset[node] + e]);
         }
         array_sums<B, W, SB> s;
@@ -217,7 +217,7 @@ auto array_map_reduce(const Kernel& k, const Data& data, const Theta& theta, int
             T* values = once_storage.values();
             for (std::size_t node = 0; node < lay.shape.size(); ++node)
                 if (varying[node] && !lay.is_input[node])
-                    std::fill_n(values + lay.value_offset[node], lay.shape[node].size(), T(0));
+                    std::fill_n(values + lay.value_offset[node], lay.stored(node), T(0));
             std::array<T, D == 0 ? 1 : D> zero_data{};
             std::array<const T*, arity> last_args = theta_args;
             for (std::size_t v = 0; v < arity; ++v)

@@ -10,7 +10,12 @@
 ///    adjoint of operand K (accumulated in place: a product's adjoint is a product);
 ///  - `tangent(arg<K>, sig<Y, In...>, ẏ, in_k̇, y, in...)`: adds operand K's tangent's
 ///    contribution to ẏ;
-///  - `adjoint_text[K]`: that adjoint in words, for printed programs.
+///  - `adjoint_text[K]`: that adjoint in words, for printed programs;
+///  - optional, `saved_size<N>(operand shapes)`: how many values the operation keeps after
+///    its result for its own adjoint and tangent (what PyTorch's autograd calls saving
+///    an intermediate for backward, "Autograd mechanics", "Saved tensors"). `value`
+///    writes them at y + Y.size(); `adjoint` and `tangent` read them there. The lowering
+///    reserves them in the node's value range; other nodes never see them.
 /// Every array is a pointer to its first value, row-major; shapes are template arguments,
 /// so every loop bound is a constant. The array an operation writes (y, an operand's
 /// adjoint, ẏ) is `__restrict`: it never overlaps what the operation reads (the lowering
@@ -45,5 +50,16 @@ constexpr dims shape_with_arity(const std::array<dims, N>& s, Shape shape) {
 /// An array operation (a type with `result_shape`), as opposed to a scalar rule.
 template <class Op>
 concept array_operation = requires { Op::template result_shape<1>(std::array<dims, 1>{}); };
+
+/// How many values operation Op keeps after its result (`saved_size`; 0 without it), for
+/// operands of the given shapes.
+template <class Op, std::size_t N>
+constexpr std::size_t saved_size_of(const std::array<dims, N>& operands) {
+    if constexpr (requires { Op::template saved_size<N>(operands); }) {
+        return Op::template saved_size<N>(operands);
+    } else {
+        return 0;
+    }
+}
 
 }  // namespace gradc::rules::arrays
