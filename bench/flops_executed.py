@@ -3,7 +3,11 @@
 # instruction: add, sub, mul, div, sqrt count one flop per lane, fused multiply-adds two;
 # the lanes are those of the destination register (zmm 8 doubles, ymm 4, xmm 2; scalar
 # sd 1). Compares, min/max, masks, rounding, conversions and exponent scaling are not
-# flops. Prints `flops instructions` for the call.
+# flops. Prints `FLOPS flops instructions` for the call, then `MIX` and the instructions
+# by kind (bench/instruction_mix.sh): floating-point arithmetic, vector loads and stores
+# (a move with a memory operand), other vector work (moves between registers, compares,
+# blends, masks, logic, conversions, shuffles), and the rest (integer, address and
+# control instructions).
 import re
 
 import gdb
@@ -19,6 +23,8 @@ gdb.execute("run")
 entry_sp = int(gdb.parse_and_eval("$sp"))
 flops = 0
 instructions = 0
+mix = {"arithmetic": 0, "memory": 0, "vector_other": 0, "scalar_and_control": 0}
+VECTOR_MOVE = re.compile(r"^v(p)?(mov|broadcast|extract|insert|gather|scatter|compress|expand)")
 while True:
     text = gdb.execute("x/i $pc", to_string=True)
     body = text.split(":", 1)[1].strip() if ":" in text else ""
@@ -33,9 +39,17 @@ while True:
             registers = re.findall(r"%([xyz]mm)\d+", operands)
             lanes = LANES[registers[-1]] if registers else 1
         flops += weight * lanes
+        mix["arithmetic"] += 1
+    elif VECTOR_MOVE.match(mnemonic) and "(" in operands:
+        mix["memory"] += 1
+    elif mnemonic.startswith(("v", "k")) or "mm" in operands:
+        mix["vector_other"] += 1
+    else:
+        mix["scalar_and_control"] += 1
     instructions += 1
     gdb.execute("stepi", to_string=True)
     if int(gdb.parse_and_eval("$sp")) > entry_sp:
         break
 print(f"FLOPS {flops} {instructions}")
+print("MIX " + " ".join(str(mix[k]) for k in ("arithmetic", "memory", "vector_other", "scalar_and_control")))
 gdb.execute("kill")
