@@ -4,7 +4,7 @@
 # the lanes are those of the destination register (zmm 8 doubles, ymm 4, xmm 2; scalar
 # sd 1). Compares, min/max, masks, rounding, conversions and exponent scaling are not
 # flops. Prints `FLOPS flops instructions` for the call, then `MIX` and the instructions
-# by kind (bench/instruction_mix.sh): floating-point arithmetic, vector loads and stores
+# by kind (bench/flops_executed.sh --mix): floating-point arithmetic, vector loads and stores
 # (a move with a memory operand), other vector work (moves between registers, compares,
 # blends, masks, logic, conversions, shuffles), and the rest (integer, address and
 # control instructions).
