@@ -74,26 +74,42 @@ struct entry {
     using node = Node;
 };
 
-/// Position of Key among the keys of Entries (their count if absent), by search.
-template <class Key, class... Entries>
-struct search_key : std::integral_constant<std::size_t, first_true<sizeof...(Entries)>({__is_same(Key, typename Entries::key)...})> {};
+template <std::size_t Literals, class Index, class... Entries>
+struct graph;
 
-/// Position of Key among Entries, or their count when absent: read from the table of
-/// variables when Key is a variable of the set it lists (expr/input_index.hpp says why),
-/// else searched; void (a node that carries a literal) is never merged, so never found.
-template <class Key, class Index, class... Entries>
-struct find_key : search_key<Key, Entries...> {};
-template <class Index, class... Entries>
-struct find_key<void, Index, Entries...> : std::integral_constant<std::size_t, sizeof...(Entries)> {};
-template <class Key, class Family, std::size_t... Pairs, class... Entries>
+/// Position of Key among the keys of a graph's nodes (their count if absent), by search.
+template <class Key, class Graph>
+struct search_key;
+template <class Key, std::size_t L, class Index, class... Entries>
+struct search_key<Key, graph<L, Index, Entries...>>
+    : std::integral_constant<std::size_t, first_true<sizeof...(Entries)>({__is_same(Key, typename Entries::key)...})> {};
+
+/// Position of Key in Graph, or its size when absent: read from the table of variables
+/// (Index, the graph's) when Key is a variable of the set it lists
+/// (expr/input_index.hpp says why), else searched; void (a node that carries a literal)
+/// is never merged, so never found. The graph is passed whole, never as its nodes: a
+/// template named with a graph's nodes costs memory in proportion to them, for every
+/// such name (see `graph`).
+template <class Key, class Index, class Graph>
+struct find_key : search_key<Key, Graph> {};
+template <class Index, class Graph>
+struct find_key<void, Index, Graph> : std::integral_constant<std::size_t, Graph::size> {};
+template <class Key, class Family, std::size_t... Pairs, class Graph>
     requires(!__is_same(Family, void) && __is_same(typename input_family<Key>::family, Family))
-struct find_key<Key, input_index<Family, Pairs...>, Entries...>
+struct find_key<Key, input_index<Family, Pairs...>, Graph>
     : std::integral_constant<std::size_t, std::size_t(input_index<Family, Pairs...>::position(input_family<Key>::index) <
-                                                                  sizeof...(Entries)
+                                                                  Graph::size
                                                               ? input_index<Family, Pairs...>::position(input_family<Key>::index)
-                                                              : sizeof...(Entries))> {};
+                                                              : Graph::size)> {};
 
 /// A flat graph: its literals' count, where its variables are, and its nodes in order.
+///
+/// Why the graph is extended through its own member and passed whole everywhere else:
+/// every template named with a graph's nodes (`merge<graph<L, I, E...>, ...>` deduced, or
+/// `graph<L, I, E..., New>` spelled in another template) makes g++ copy the node list,
+/// and the copies stay until the end of the translation unit. A chain of 1,000 nodes
+/// builds about 3,000 graphs on the way, each nearly as long as the chain; with a dozen
+/// copies each, building it took 1.2 GB and 10 s before lowering began.
 template <std::size_t Literals, class Index, class... Entries>
 struct graph {
     enum : std::size_t { size = sizeof...(Entries), literals = Literals };
@@ -101,7 +117,11 @@ struct graph {
     /// Position of the node standing for the payload-free type Key (size if absent, and
     /// for void: a node that carries a literal is never merged).
     template <class Key>
-    using position_of = std::integral_constant<std::size_t, find_key<Key, Index, Entries...>::value>;
+    using position_of = std::integral_constant<std::size_t, find_key<Key, Index, graph>::value>;
+    /// This graph followed by the nodes More, with AddedLiterals more literals and the
+    /// table of variables NewIndex.
+    template <std::size_t AddedLiterals, class NewIndex, class... More>
+    using extended = graph<Literals + AddedLiterals, NewIndex, Entries..., More...>;
 };
 /// The graph with no node.
 using empty_graph = graph<0, no_inputs>;
@@ -173,35 +193,50 @@ consteval std::array<std::size_t, Count> new_nodes() {
     return r;
 }
 
-template <class G1, class G2, class Found = std::index_sequence<>>
-struct merge_impl;
+/// For each node of G2, its position in G1 (G1::size when absent).
+template <class G1, class G2>
+struct positions_in;
+template <class G1, std::size_t L2, class I2, class... E2>
+struct positions_in<G1, graph<L2, I2, E2...>> {
+    using type = std::index_sequence<find_key<typename E2::key, typename G1::index, G1>::value...>;
+};
 
-/// Found: for each node of G2, its position in G1 (G1::size when absent).
-template <std::size_t L1, class I1, class... E1, std::size_t L2, class I2, class... E2, std::size_t... Found>
-struct merge_impl<graph<L1, I1, E1...>, graph<L2, I2, E2...>, std::index_sequence<Found...>> {
-    enum : std::size_t { added = count_new<sizeof...(E1), Found...>() };
-    using positions = numbers<merged_positions<sizeof...(E1), Found...>()>;
-    using added_nodes = numbers<new_nodes<added, sizeof...(E1), Found...>()>;
+/// G1 itself when G2 adds neither nodes nor variables (a chain's `* y` after the first
+/// level), else G1 extended; Added: the positions in G2 of its new nodes.
+template <bool Unchanged, class G1, class G2, class Index, class Positions, class Added>
+struct merged_graph {
+    using type = G1;
+};
+template <class G1, std::size_t L2, class I2, class... E2, class Index, class Positions, std::size_t... K>
+struct merged_graph<false, G1, graph<L2, I2, E2...>, Index, Positions, std::index_sequence<K...>> {
+    using type = typename G1::template extended<L2, Index,
+                                                typename relocate_entry<pack_element<K, E2...>, Positions, G1::literals>::type...>;
+};
+
+template <class G1, class G2, class Found>
+struct merge_impl;
+template <class G1, class G2, std::size_t... Found>
+struct merge_impl<G1, G2, std::index_sequence<Found...>> {
+    enum : std::size_t { added = count_new<G1::size, Found...>() };
+    using positions = numbers<merged_positions<G1::size, Found...>()>;
+    using added_nodes = numbers<new_nodes<added, G1::size, Found...>()>;
 
     template <class Seq>
-    struct build;
+    struct added_positions;
     template <std::size_t... K>
-    struct build<std::index_sequence<K...>> {
-        using type = graph<L1 + L2, typename merge_index<I1, I2, positions>::type, E1...,
-                           typename relocate_entry<pack_element<added_nodes::template at<K>(), E2...>, positions,
-                                                   L1>::type...>;
+    struct added_positions<std::index_sequence<K...>> {
+        using type = std::index_sequence<added_nodes::template at<K>()...>;
     };
-    using type = typename build<std::make_index_sequence<added>>::type;
+    using index = typename merge_index<typename G1::index, typename G2::index, positions>::type;
+    using type = typename merged_graph<added == 0 && G2::literals == 0 && __is_same(index, typename G1::index), G1, G2,
+                                       index, positions, typename added_positions<std::make_index_sequence<added>>::type>::type;
 };
 
 /// G1 followed by the nodes of G2 that G1 lacks; `positions::at<p>()` is where node p of
 /// G2 is now.
 template <class G1, class G2>
-struct merge;
-template <std::size_t L1, class I1, class... E1, std::size_t L2, class I2, class... E2>
-struct merge<graph<L1, I1, E1...>, graph<L2, I2, E2...>> {
-    using impl = merge_impl<graph<L1, I1, E1...>, graph<L2, I2, E2...>,
-                            std::index_sequence<graph<L1, I1, E1...>::template position_of<typename E2::key>::value...>>;
+struct merge {
+    using impl = merge_impl<G1, G2, typename positions_in<G1, G2>::type>;
     using type = typename impl::type;
     using positions = typename impl::positions;
 };
@@ -215,9 +250,9 @@ struct same_positions {
     }
     static consteval std::size_t value(std::size_t i) { return i; }
 };
-template <std::size_t L2, class I2, class... E2>
-struct merge<empty_graph, graph<L2, I2, E2...>> {
-    using type = graph<L2, I2, E2...>;
+template <class G2>
+struct merge<empty_graph, G2> {
+    using type = G2;
     using positions = same_positions;
 };
 

@@ -163,9 +163,9 @@ struct merge_operands<G, type_list<F...>, A, Rest...> {
 
 template <class Key, class Rule, class G, class Forms>
 struct append_apply;
-template <class Key, class Rule, std::size_t L, class Index, class... E, class... F>
-struct append_apply<Key, Rule, graph<L, Index, E...>, type_list<F...>> {
-    using type = graph<L, Index, E..., entry<Key, apply<Rule, F...>>>;
+template <class Key, class Rule, class G, class... F>
+struct append_apply<Key, Rule, G, type_list<F...>> {
+    using type = typename G::template extended<0, typename G::index, entry<Key, apply<Rule, F...>>>;
 };
 
 /// The graph of node<Rule, Args...>: its operands' graphs, then itself (keyed by its
