@@ -26,6 +26,7 @@
 #include <gradc/lower/activity.hpp>
 #include <gradc/lower/describe.hpp>
 #include <gradc/lower/flat.hpp>
+#include <gradc/lower/node_runs.hpp>
 #include <gradc/lower/steps.hpp>
 #include <gradc/rules/value_traits.hpp>
 
@@ -98,7 +99,6 @@ inline constexpr std::size_t piece_threshold = static_cast<std::size_t>(-1);
 #else
 inline constexpr std::size_t piece_threshold = 256;
 #endif
-inline constexpr std::size_t piece_nodes = 128;
 
 /// Pieces of a program of N nodes (1 at or below the threshold).
 constexpr std::size_t piece_count(std::size_t n) {
@@ -120,8 +120,9 @@ struct program<flat<Nodes...>, std::index_sequence<O...>, std::index_sequence<J.
     static constexpr std::size_t piece_size(std::size_t p) {
         return p + 1 < pieces ? piece_nodes : size - piece_begin(p);
     }
-    template <std::size_t I>
-    using node_at = pack_element<I, Nodes...>;
+    /// The nodes of piece P (lower/node_runs.hpp says why not looked up among all).
+    template <std::size_t P>
+    using piece_run = typename runs_of<nodes>::type::template at<P>;
     static constexpr auto desc = descriptions<nodes>;
     static constexpr std::array<std::size_t, output_count> output_nodes{O...};
     static constexpr std::array<std::size_t, wrt_count> wrt_variables{J...};
@@ -221,12 +222,11 @@ struct program<flat<Nodes...>, std::index_sequence<O...>, std::index_sequence<J.
     }
     template <std::size_t P, class T, class Literals>
     [[gnu::noinline]] static void primal_piece(const Literals& literals, const T* x, values<T>& v) {
-        [&]<std::size_t... K>(std::index_sequence<K...>) GRADC_INLINE_LAMBDA {
+        [&]<class... N, std::size_t... K>(node_run<N...>, std::index_sequence<K...>) GRADC_INLINE_LAMBDA {
             constexpr std::size_t b = piece_begin(P);
             (void)std::initializer_list<int>{
-                (step::evaluate<b + K, step::evaluation::plain, step::partial_slots{}>(node_at<b + K>{}, literals, x, v),
-                 0)...};
-        }(std::make_index_sequence<piece_size(P)>{});
+                (step::evaluate<b + K, step::evaluation::plain, step::partial_slots{}>(N{}, literals, x, v), 0)...};
+        }(piece_run<P>{}, std::make_index_sequence<piece_size(P)>{});
     }
 
     /// What the sweeps need from the primal: the values and the fused partials; each
@@ -255,13 +255,13 @@ struct program<flat<Nodes...>, std::index_sequence<O...>, std::index_sequence<J.
     }
     template <std::size_t P, class T, class Literals>
     [[gnu::noinline]] static void linearize_piece(const Literals& literals, const T* x, values<T>& v) {
-        [&]<std::size_t... K>(std::index_sequence<K...>) GRADC_INLINE_LAMBDA {
+        [&]<class... N, std::size_t... K>(node_run<N...>, std::index_sequence<K...>) GRADC_INLINE_LAMBDA {
             constexpr std::size_t b = piece_begin(P);
             (void)std::initializer_list<int>{
                 (step::evaluate<b + K, fused<T>.fused[b + K] ? step::evaluation::fused : step::evaluation::plain,
-                                fused<T>.node_slots[b + K], activity[b + K]>(node_at<b + K>{}, literals, x, v),
+                                fused<T>.node_slots[b + K], activity[b + K]>(N{}, literals, x, v),
                  0)...};
-        }(std::make_index_sequence<piece_size(P)>{});
+        }(piece_run<P>{}, std::make_index_sequence<piece_size(P)>{});
     }
 
     // ---- tangent (forward) sweep -----------------------------------------------------
@@ -290,10 +290,10 @@ struct program<flat<Nodes...>, std::index_sequence<O...>, std::index_sequence<J.
 
     template <std::size_t P, class T, class D>
     [[gnu::noinline]] static void tangent_piece(const values<T>& v, std::array<D, live.live_count>& t) {
-        [&]<std::size_t... K>(std::index_sequence<K...>) GRADC_INLINE_LAMBDA {
+        [&]<class... N, std::size_t... K>(node_run<N...>, std::index_sequence<K...>) GRADC_INLINE_LAMBDA {
             constexpr std::size_t b = piece_begin(P);
-            (void)std::initializer_list<int>{(step::sweep_node<b + K, tangent_sweep<T>[b + K]>(node_at<b + K>{}, v, t), 0)...};
-        }(std::make_index_sequence<piece_size(P)>{});
+            (void)std::initializer_list<int>{(step::sweep_node<b + K, tangent_sweep<T>[b + K]>(N{}, v, t), 0)...};
+        }(piece_run<P>{}, std::make_index_sequence<piece_size(P)>{});
     }
 
     // ---- adjoint (reverse) sweep -----------------------------------------------------
@@ -318,14 +318,15 @@ struct program<flat<Nodes...>, std::index_sequence<O...>, std::index_sequence<J.
         }(std::make_index_sequence<wrt_count>{});
     }
 
-    /// Piece P of the adjoint sweep: its nodes, last first.
+    /// Piece P of the adjoint sweep: its nodes, last first (a right fold over `=`, whose
+    /// right operand is evaluated first, as steps.hpp's `sweep_in_reverse` on g++; at most
+    /// 128 terms, within clang's limit on a fold).
     template <std::size_t P, class T, class D>
     [[gnu::noinline]] static void adjoint_piece(const values<T>& v, std::array<D, live.live_count>& a) {
-        [&]<std::size_t... R>(std::index_sequence<R...>) GRADC_INLINE_LAMBDA {
-            constexpr std::size_t last = piece_begin(P) + piece_size(P) - 1;
-            (void)std::initializer_list<int>{
-                (step::sweep_node<last - R, adjoint_sweep<T>[last - R]>(node_at<last - R>{}, v, a), 0)...};
-        }(std::make_index_sequence<piece_size(P)>{});
+        [&]<class... N, std::size_t... K>(node_run<N...>, std::index_sequence<K...>) GRADC_INLINE_LAMBDA {
+            constexpr std::size_t b = piece_begin(P);
+            (step::sweep_node<b + K, adjoint_sweep<T>[b + K]>(N{}, v, a) = ... = step::in_reverse{});
+        }(piece_run<P>{}, std::make_index_sequence<piece_size(P)>{});
     }
 
     /// The derivative slot of a live node, or no_node.
