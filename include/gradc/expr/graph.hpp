@@ -74,15 +74,42 @@ struct entry {
     using node = Node;
 };
 
-template <std::size_t Literals, class Index, class... Entries>
+/// What comes before a graph's first run of nodes: nothing.
+struct no_nodes {
+    enum : std::size_t { size = 0 };
+};
+
+/// Nodes in a graph's last run before a new node starts the next (see `graph`).
+inline constexpr std::size_t graph_run_length = 64;
+
+template <std::size_t Literals, class Index, class Before, class... Run>
 struct graph;
 
-/// Position of Key among the keys of a graph's nodes (their count if absent), by search.
+/// How a graph is extended: its last run continued, or (Closed) a new run after the whole
+/// graph G. A class, not `std::conditional_t`: naming both graphs at every node cost
+/// g++ several times the time of building the one it needs.
+template <bool Closed, class G, std::size_t Literals, class Before, class... Run>
+struct extension {
+    template <class Index, class... More>
+    using type = graph<Literals, Index, Before, Run..., More...>;
+};
+template <class G, std::size_t Literals, class Before, class... Run>
+struct extension<true, G, Literals, Before, Run...> {
+    template <class Index, class... More>
+    using type = graph<Literals, Index, G, More...>;
+};
+
+/// Position of Key among the keys of a graph's nodes, or `absent`, by search: its last
+/// run first, then the graph before it (one level per run).
 template <class Key, class Graph>
-struct search_key;
-template <class Key, std::size_t L, class Index, class... Entries>
-struct search_key<Key, graph<L, Index, Entries...>>
-    : std::integral_constant<std::size_t, first_true<sizeof...(Entries)>({__is_same(Key, typename Entries::key)...})> {};
+struct search_key : std::integral_constant<std::size_t, absent> {};
+template <class Key, std::size_t L, class Index, class Before, class... Run>
+struct search_key<Key, graph<L, Index, Before, Run...>> {
+    static constexpr std::size_t in_run = first_true<sizeof...(Run)>({__is_same(Key, typename Run::key)...});
+    static constexpr std::size_t value =
+        std::conditional_t<(in_run < sizeof...(Run)), std::integral_constant<std::size_t, Before::size + in_run>,
+                           search_key<Key, Before>>::value;
+};
 
 /// Position of Key in Graph, or its size when absent: read from the table of variables
 /// (Index, the graph's) when Key is a variable of the set it lists
@@ -91,7 +118,8 @@ struct search_key<Key, graph<L, Index, Entries...>>
 /// template named with a graph's nodes costs memory in proportion to them, for every
 /// such name (see `graph`).
 template <class Key, class Index, class Graph>
-struct find_key : search_key<Key, Graph> {};
+struct find_key : std::integral_constant<std::size_t, search_key<Key, Graph>::value == absent ? Graph::size
+                                                                                             : search_key<Key, Graph>::value> {};
 template <class Index, class Graph>
 struct find_key<void, Index, Graph> : std::integral_constant<std::size_t, Graph::size> {};
 template <class Key, class Family, std::size_t... Pairs, class Graph>
@@ -102,17 +130,23 @@ struct find_key<Key, input_index<Family, Pairs...>, Graph>
                                                               ? input_index<Family, Pairs...>::position(input_family<Key>::index)
                                                               : Graph::size)> {};
 
-/// A flat graph: its literals' count, where its variables are, and its nodes in order.
+/// A flat graph: its literals' count, where its variables are, and its nodes in order:
+/// those of the graph Before (no_nodes for none), then Run.
 ///
-/// Why the graph is extended through its own member and passed whole everywhere else:
-/// every template named with a graph's nodes (`merge<graph<L, I, E...>, ...>` deduced, or
-/// `graph<L, I, E..., New>` spelled in another template) makes g++ copy the node list,
-/// and the copies stay until the end of the translation unit. A chain of 1,000 nodes
-/// builds about 3,000 graphs on the way, each nearly as long as the chain; with a dozen
-/// copies each, building it took 1.2 GB and 10 s before lowering began.
-template <std::size_t Literals, class Index, class... Entries>
+/// Why in runs, and why extended through its own member and passed whole everywhere
+/// else: every template named with a graph's nodes (a partial specialization that
+/// deduces them, or a type that spells them out) makes g++ copy the node list, and the
+/// copies stay until the end of the translation unit. A chain of 1,000 nodes builds
+/// about 3,000 graphs on the way; when each held every node so far and was named with
+/// them a dozen times, building them took 1.4 GB and 12 s before lowering began. Now a
+/// graph names at most its last run of nodes, and a run that has `graph_run_length`
+/// nodes is closed: the next node starts a new run after the whole graph (Before is
+/// that graph), so building a chain costs the same for every node. A merge may add a
+/// longer run at once (an operand's new nodes). `entries_t` lists every node, for the
+/// lowering, once per kernel.
+template <std::size_t Literals, class Index, class Before, class... Run>
 struct graph {
-    enum : std::size_t { size = sizeof...(Entries), literals = Literals };
+    enum : std::size_t { size = Before::size + sizeof...(Run), literals = Literals };
     using index = Index;  ///< Where its variables are (expr/input_index.hpp).
     /// Position of the node standing for the payload-free type Key (size if absent, and
     /// for void: a node that carries a literal is never merged).
@@ -121,10 +155,28 @@ struct graph {
     /// This graph followed by the nodes More, with AddedLiterals more literals and the
     /// table of variables NewIndex.
     template <std::size_t AddedLiterals, class NewIndex, class... More>
-    using extended = graph<Literals + AddedLiterals, NewIndex, Entries..., More...>;
+    using extended = typename extension<(sizeof...(Run) >= graph_run_length), graph, Literals + AddedLiterals, Before,
+                                        Run...>::template type<NewIndex, More...>;
 };
+
+/// A list of a graph's entries.
+template <class... Entries>
+struct entry_list {};
+
+/// Every entry of Graph in order, as an entry_list (one level per run).
+template <class Graph, class Later = entry_list<>>
+struct all_entries {
+    using type = Later;  // no_nodes
+};
+template <std::size_t L, class Index, class Before, class... Run, class... Later>
+struct all_entries<graph<L, Index, Before, Run...>, entry_list<Later...>> {
+    using type = typename all_entries<Before, entry_list<Run..., Later...>>::type;
+};
+template <class Graph>
+using entries_t = typename all_entries<Graph>::type;
+
 /// The graph with no node.
-using empty_graph = graph<0, no_inputs>;
+using empty_graph = graph<0, no_inputs, no_nodes>;
 
 // ---- relocation: a graph's nodes moved into a larger graph --------------------------
 
@@ -193,23 +245,24 @@ consteval std::array<std::size_t, Count> new_nodes() {
     return r;
 }
 
-/// For each node of G2, its position in G1 (G1::size when absent).
-template <class G1, class G2>
+/// For each entry of E2 (the entries of the graph merged in), its position in G1
+/// (G1::size when absent).
+template <class G1, class E2>
 struct positions_in;
-template <class G1, std::size_t L2, class I2, class... E2>
-struct positions_in<G1, graph<L2, I2, E2...>> {
+template <class G1, class... E2>
+struct positions_in<G1, entry_list<E2...>> {
     using type = std::index_sequence<find_key<typename E2::key, typename G1::index, G1>::value...>;
 };
 
 /// G1 itself when G2 adds neither nodes nor variables (a chain's `* y` after the first
-/// level), else G1 extended; Added: the positions in G2 of its new nodes.
-template <bool Unchanged, class G1, class G2, class Index, class Positions, class Added>
+/// level), else G1 extended; E2: G2's entries; Added: the positions in G2 of its new nodes.
+template <bool Unchanged, class G1, class G2, class E2, class Index, class Positions, class Added>
 struct merged_graph {
     using type = G1;
 };
-template <class G1, std::size_t L2, class I2, class... E2, class Index, class Positions, std::size_t... K>
-struct merged_graph<false, G1, graph<L2, I2, E2...>, Index, Positions, std::index_sequence<K...>> {
-    using type = typename G1::template extended<L2, Index,
+template <class G1, class G2, class... E2, class Index, class Positions, std::size_t... K>
+struct merged_graph<false, G1, G2, entry_list<E2...>, Index, Positions, std::index_sequence<K...>> {
+    using type = typename G1::template extended<G2::literals, Index,
                                                 typename relocate_entry<pack_element<K, E2...>, Positions, G1::literals>::type...>;
 };
 
@@ -229,14 +282,14 @@ struct merge_impl<G1, G2, std::index_sequence<Found...>> {
     };
     using index = typename merge_index<typename G1::index, typename G2::index, positions>::type;
     using type = typename merged_graph<added == 0 && G2::literals == 0 && __is_same(index, typename G1::index), G1, G2,
-                                       index, positions, typename added_positions<std::make_index_sequence<added>>::type>::type;
+                                       entries_t<G2>, index, positions, typename added_positions<std::make_index_sequence<added>>::type>::type;
 };
 
 /// G1 followed by the nodes of G2 that G1 lacks; `positions::at<p>()` is where node p of
 /// G2 is now.
 template <class G1, class G2>
 struct merge {
-    using impl = merge_impl<G1, G2, typename positions_in<G1, G2>::type>;
+    using impl = merge_impl<G1, G2, typename positions_in<G1, entries_t<G2>>::type>;
     using type = typename impl::type;
     using positions = typename impl::positions;
 };

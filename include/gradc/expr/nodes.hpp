@@ -47,7 +47,8 @@ struct variable {
     static constexpr dims shape = scalar_dims;  ///< A scalar.
     using set = Set;  ///< The set it belongs to.
     /// Its flat graph: one input node, listed as variable I of its set.
-    using graph = graphs::graph<0, graphs::input_index<graphs::family<variable<0, N, Set>>, I, 0>, entry<variable, input<I>>>;
+    using graph = graphs::graph<0, graphs::input_index<graphs::family<variable<0, N, Set>>, I, 0>, graphs::no_nodes,
+                               entry<variable, input<I>>>;
 };
 
 /// The variables of one `gradc::variables(shape...)` call: Tag is unique to the call,
@@ -68,7 +69,8 @@ struct array_variable : entry_access<array_variable<I, Set>> {
     static constexpr dims shape = Set::shapes[I];  ///< Its shape.
     using set = Set;  ///< The set it belongs to.
     /// Its flat graph: one input node, listed as variable I of its set.
-    using graph = graphs::graph<0, graphs::input_index<graphs::family<Set>, I, 0>, entry<array_variable, input<I>>>;
+    using graph = graphs::graph<0, graphs::input_index<graphs::family<Set>, I, 0>, graphs::no_nodes,
+                               entry<array_variable, input<I>>>;
 };
 
 }  // namespace gradc::expr
@@ -98,7 +100,7 @@ template <class Tag>
 struct named_constant {
     static constexpr dims shape = scalar_dims;  ///< A scalar.
     static constexpr double value = named_value<Tag>();  ///< The constant's value.
-    using graph = graphs::graph<0, graphs::no_inputs, entry<named_constant, graphs::named<Tag>>>;  ///< One named node.
+    using graph = graphs::graph<0, graphs::no_inputs, graphs::no_nodes, entry<named_constant, graphs::named<Tag>>>;  ///< One named node.
 };
 
 /// A number in an expression (`x * 2.0`): a payload, so each literal is its own node.
@@ -106,7 +108,7 @@ template <class V>
 struct literal {
     V value;  ///< The number.
     static constexpr dims shape = scalar_dims;  ///< A scalar.
-    using graph = graphs::graph<1, graphs::no_inputs, entry<void, constant<0>>>;  ///< One constant node.
+    using graph = graphs::graph<1, graphs::no_inputs, graphs::no_nodes, entry<void, constant<0>>>;  ///< One constant node.
 };
 
 // The graph-building machinery of the node types (docs/architecture.md, "The flat graph
@@ -259,10 +261,10 @@ using key_set_t = typename key_set<Key>::type;
 template <class... Sets>
 using first_set_t = pack_element<first_true(std::array<bool, sizeof...(Sets)>{!std::is_void_v<Sets>...}), Sets..., void>;
 
-template <class Graph>
-struct graph_set_size;
-template <std::size_t L, class Index, class... E>
-struct graph_set_size<graph<L, Index, E...>> {
+template <class Entries>
+struct entries_set_size;
+template <class... E>
+struct entries_set_size<graphs::entry_list<E...>> {
     /// The set of the graph's first variable (void if none).
     using set = first_set_t<key_set_t<typename E::key>...>;
     static consteval std::size_t get() {
@@ -280,11 +282,11 @@ template <class E>
 inline constexpr std::size_t set_size_of = 0;
 template <class E>
     requires requires { typename E::graph; }
-inline constexpr std::size_t set_size_of<E> = graph_set_size<typename E::graph>::get();
+inline constexpr std::size_t set_size_of<E> = entries_set_size<graphs::entries_t<typename E::graph>>::get();
 
 /// The set (the `variables` call) an expression's variables come from; void if none.
 template <class E>
-using set_of = typename graph_set_size<typename E::graph>::set;
+using set_of = typename entries_set_size<graphs::entries_t<typename E::graph>>::set;
 
 /// \endcond
 // ---- classification ------------------------------------------------------------

@@ -24,17 +24,19 @@ struct set_of_key<expr::array_variable<I, Set>> {
     using type = Set;
 };
 
-template <class Graph>
-struct array_set_of;
-template <std::size_t L, class Index, class... E>
-struct array_set_of<graphs::graph<L, Index, E...>> {
+template <class Entries>
+struct array_set_of_entries;
+template <class... E>
+struct array_set_of_entries<graphs::entry_list<E...>> {
     static constexpr std::size_t at =
         expr::first_true<sizeof...(E)>({!__is_same(typename set_of_key<typename E::key>::type, void)...});
     using type = typename expr::pack_element<at < sizeof...(E) ? at : 0, set_of_key<typename E::key>...>::type;
 };
-template <std::size_t L, class Index>
-struct array_set_of<graphs::graph<L, Index>> {
+template <>
+struct array_set_of_entries<graphs::entry_list<>> {
     using type = void;
 };
+template <class Graph>
+struct array_set_of : array_set_of_entries<graphs::entries_t<Graph>> {};
 
 }  // namespace gradc::lower

@@ -28,11 +28,13 @@ struct flat {
     enum : std::size_t { size = sizeof...(Nodes) };
 };
 
-template <class Graph>
-struct flat_of;
-template <std::size_t L, class Index, class... E>
-struct flat_of<graphs::graph<L, Index, E...>> {
+template <class Entries>
+struct flat_of_entries;
+template <class... E>
+struct flat_of_entries<graphs::entry_list<E...>> {
     using type = flat<typename E::node...>;
 };
+template <class Graph>
+struct flat_of : flat_of_entries<graphs::entries_t<Graph>> {};
 
 }  // namespace gradc::lower
