@@ -188,6 +188,44 @@ TEST_CASE("a graph's table of variables: where each variable is, read without a 
     CHECK(r.gradient[2] == 1.0);
 }
 
+/// sin(e) + y applied N times to e (2 nodes a level; y is found, not added).
+template <int N, class E, class Y>
+auto sin_plus_chain(const E& e, const Y& y) {
+    if constexpr (N == 0) {
+        return e;
+    } else {
+        return sin_plus_chain<N - 1>(sin(e) + y, y);
+    }
+}
+
+TEST_CASE("a graph in runs: a subtree of an early run is found after many later nodes", "[lower][cse]") {
+    auto [x, y] = gradc::variables<2>();
+    auto s = x * y;                                 // nodes 0, 1, 2 (not const: position_of takes the type)
+    const auto e = sin_plus_chain<100>(s, y);        // 200 more: runs of 64 closed after s
+    using G = decltype(e)::graph;
+    STATIC_REQUIRE(G::size == 203);
+    STATIC_REQUIRE(G::position_of<decltype(s)>::value == 2);  // searched back through the runs
+    STATIC_REQUIRE(G::position_of<decltype(sin(s))>::value == 3);
+    STATIC_REQUIRE(decltype(e * s)::graph::size == 204);       // s merged, not added again
+    STATIC_REQUIRE(decltype(e + sin(s))::graph::size == 204);
+
+    const auto k = gradc::compile(e * s);
+    STATIC_REQUIRE(node_count<decltype(k)> == 204);
+    // The same recurrence in double, with its derivatives carried along.
+    const double x0 = 0.7, y0 = -0.4;
+    double v = x0 * y0, dvdx = y0, dvdy = x0;
+    for (int level = 0; level < 100; ++level) {
+        const double c = std::cos(v);
+        v = std::sin(v) + y0;
+        dvdx = c * dvdx;
+        dvdy = c * dvdy + 1.0;
+    }
+    const auto r = k.gradient(x0, y0);
+    CHECK_THAT(r.value, is_close_to(v * x0 * y0));
+    CHECK_THAT(r.gradient[0], is_close_to(dvdx * x0 * y0 + v * y0));
+    CHECK_THAT(r.gradient[1], is_close_to(dvdy * x0 * y0 + v * x0));
+}
+
 TEST_CASE("a graph's table of variables: array variables, and two sets met", "[lower][cse]") {
     auto [w, v] = gradc::variables(gradc::vec<3>, gradc::scalar);
     const auto e = sum(w * v) + v;

@@ -1,14 +1,14 @@
 #pragma once
 /// \file
 /// A program's flat node list cut into runs of `piece_nodes` nodes: run P holds the nodes
-/// of piece P (lower/program.hpp), which finds each of its nodes among those of its run.
+/// of piece P (lower/program.hpp), which expands over them as a one-body program expands
+/// over all nodes.
 ///
-/// Why: g++ 12 has no builtin that indexes a pack, so finding node I is a deduction
-/// against a class with one base per node (expr/pack.hpp), whose cost grows with the
-/// number of nodes. The pieces of a 998-node chain looked each of their nodes up among
-/// all 998, and that took about half of the chain's front-end time (docs/static.md,
-/// "Compile time"). Cutting the list costs one deduction per run; a lookup then searches
-/// 128 bases.
+/// Why: g++ 12 has no builtin that indexes a pack, so finding node I by position is a
+/// deduction against a class with one base per node (expr/pack.hpp), whose cost grows
+/// with the number of nodes; the pieces used to look each of their nodes up that way
+/// among all of them (docs/static.md, "Compile time"). Cutting the list costs one
+/// deduction per run, and a piece then looks nothing up.
 
 #include <cstddef>
 
@@ -23,12 +23,9 @@ inline constexpr std::size_t piece_nodes = 128;
 // How a program's node list is cut into runs: machinery of its pieces, left out of the
 // API reference.
 /// \cond INTERNAL
-/// Run of nodes: `at<K>` is its node K.
+/// Run of nodes (a piece deduces Nodes from it).
 template <class... Nodes>
-struct node_run {
-    template <std::size_t K>
-    using at = pack_element<K, Nodes...>;
-};
+struct node_run {};
 
 /// The runs of a program, in order.
 template <class... Runs>

@@ -90,10 +90,11 @@ constexpr std::array<step::node_sweep, N> describe_sweep(bool adjoint, const std
 /// machine code, and one function holding every node of a 1,000-node kernel made its
 /// optimiser take much of its compile time (docs/static.md, "Compile time"). A kernel
 /// that large keeps its values in memory anyway, so the calls cost nothing measurable; a
-/// smaller one stays one straight-line body, as before. Not under clang: a piece names
-/// its nodes by position with `__type_pack_element`, whose every use clang keeps with the
-/// whole node list, and the pieces of a 1,025-node tree took 490 MB more (1,133 against
-/// 646 MB) and more time, where clang's optimiser had no trouble with one body.
+/// smaller one stays one straight-line body, as before. Not under clang: when pieces
+/// named their nodes by position, with `__type_pack_element`, clang kept the whole node
+/// list per use, and the pieces of a 1,025-node tree took 490 MB more (1,133 against
+/// 646 MB) and more time, where clang's optimiser had no trouble with one body. Pieces
+/// now expand over their own run (lower/node_runs.hpp); under clang that was not measured.
 #ifdef GRADC_HAS_TYPE_PACK_ELEMENT
 inline constexpr std::size_t piece_threshold = static_cast<std::size_t>(-1);
 #else
