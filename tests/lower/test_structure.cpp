@@ -244,3 +244,30 @@ TEST_CASE("a graph's table of variables: array variables, and two sets met", "[l
     STATIC_REQUIRE(M::position_of<decltype(a)>::value == 0);
     STATIC_REQUIRE(M::position_of<decltype(b)>::value == 1);
 }
+
+TEST_CASE("every expression type says whether it is a condition; other types are neither", "[lower][structure]") {
+    using gradc::expr::Condition;
+    using gradc::expr::Expression;
+    auto [x, y] = gradc::variables<2>();
+    auto named_half = gradc::constant([] { return 0.5; });
+    const auto e = sin(x) * 2.0 + named_half;
+    const auto c = (e < y) && (x > 0.0);
+    // Values: a variable, a literal inside a node, a named constant, a node.
+    STATIC_REQUIRE(Expression<decltype(x)>);
+    STATIC_REQUIRE(Expression<decltype(named_half)>);
+    STATIC_REQUIRE(Expression<decltype(e)>);
+    STATIC_REQUIRE(!Condition<decltype(e)>);
+    STATIC_REQUIRE(!decltype(e)::is_condition);
+    // Conditions: a comparison and a combination of two.
+    STATIC_REQUIRE(Condition<decltype(e < y)>);
+    STATIC_REQUIRE(Condition<decltype(c)>);
+    STATIC_REQUIRE(!Expression<decltype(c)>);
+    // Neither: numbers and unrelated types.
+    STATIC_REQUIRE(!Expression<double> && !Condition<double>);
+    STATIC_REQUIRE(!Expression<int> && !Condition<int>);
+    STATIC_REQUIRE(!Condition<std::true_type>);
+    // A condition inside `where` still selects lane by lane: x = 1, y = 3 takes e.
+    const auto k = gradc::compile(where(c, e, y));
+    CHECK_THAT(k(1.0, 3.0), is_close_to(std::sin(1.0) * 2.0 + 0.5));
+    CHECK(k(-1.0, 3.0) == 3.0);
+}

@@ -46,6 +46,7 @@ struct variable {
     static constexpr std::size_t set_size = N;  ///< The number of variables of its set.
     static constexpr dims shape = scalar_dims;  ///< A scalar.
     using set = Set;  ///< The set it belongs to.
+    static constexpr bool is_condition = false;  ///< A value, not a condition (see `Condition`).
     /// Its flat graph: one input node, listed as variable I of its set.
     using graph = graphs::graph<0, graphs::input_index<graphs::family<variable<0, N, Set>>, I, 0>, graphs::no_nodes,
                                entry<variable, input<I>>>;
@@ -68,6 +69,7 @@ struct array_variable : entry_access<array_variable<I, Set>> {
     static constexpr std::size_t set_size = Set::size;  ///< The number of variables of its set.
     static constexpr dims shape = Set::shapes[I];  ///< Its shape.
     using set = Set;  ///< The set it belongs to.
+    static constexpr bool is_condition = false;  ///< A value, not a condition (see `Condition`).
     /// Its flat graph: one input node, listed as variable I of its set.
     using graph = graphs::graph<0, graphs::input_index<graphs::family<Set>, I, 0>, graphs::no_nodes,
                                entry<array_variable, input<I>>>;
@@ -100,6 +102,7 @@ template <class Tag>
 struct named_constant {
     static constexpr dims shape = scalar_dims;  ///< A scalar.
     static constexpr double value = named_value<Tag>();  ///< The constant's value.
+    static constexpr bool is_condition = false;  ///< A value, not a condition (see `Condition`).
     using graph = graphs::graph<0, graphs::no_inputs, graphs::no_nodes, entry<named_constant, graphs::named<Tag>>>;  ///< One named node.
 };
 
@@ -108,6 +111,7 @@ template <class V>
 struct literal {
     V value;  ///< The number.
     static constexpr dims shape = scalar_dims;  ///< A scalar.
+    static constexpr bool is_condition = false;  ///< A value, not a condition (see `Condition`).
     using graph = graphs::graph<1, graphs::no_inputs, graphs::no_nodes, entry<void, constant<0>>>;  ///< One constant node.
 };
 
@@ -143,7 +147,7 @@ struct operand_form {
     using type = ref<P::template at<A::graph::size - 1>()>;
 };
 template <class A, class P>
-    requires requires { typename A::test; }
+    requires(A::is_condition)
 struct operand_form<A, P> {
     using type = typename relocate_operand<typename A::test, P>::type;
 };
@@ -205,6 +209,7 @@ struct node : literal_store<node_graph<node<Rule, Args...>, Rule, Args...>::type
               entry_access<node<Rule, Args...>> {
     using graph = typename node_graph<node, Rule, Args...>::type;  ///< Its flat graph, operands first.
     static constexpr dims shape = node_shape<Rule, Args...>();  ///< Its shape.
+    static constexpr bool is_condition = false;  ///< A value, not a condition (see `Condition`).
 };
 
 /// A condition Op(Args...) (`x < y`, `c && d`) for `where`: a test, not a value.
@@ -213,6 +218,7 @@ struct condition : literal_store<merge_operands<graphs::empty_graph, type_list<>
     using operands = merge_operands<graphs::empty_graph, type_list<>, Args...>;  ///< The operands merged.
     using graph = typename operands::graph;  ///< The operands' flat graph.
     using test = typename test_of<Op, typename operands::forms>::type;  ///< The test on it.
+    static constexpr bool is_condition = true;  ///< A condition (see `Condition`).
     /// The operands' common shape.
     static constexpr dims shape = [] {
         const dims s[] = {Args::shape...};
@@ -300,10 +306,15 @@ template <std::size_t I, class Set>
 inline constexpr bool is_variable<array_variable<I, Set>> = true;  ///< An array variable.
 
 /// A condition expression: a comparison of value expressions, or a logical combination.
-/// (Both concepts ask the type for members, not variable templates: a variable template
-/// instantiated per node would be named with the node's long type.)
+/// Both concepts ask the type for members, not variable templates: a variable template
+/// instantiated per node would be named with the node's long type. And every expression
+/// type answers `is_condition`, true or false, rather than lacking a member: clang
+/// writes out the message of every substitution failure in a constraint, the failing
+/// type's name included, even when nobody reads it; asking a node of a chain for a
+/// member it lacked cost a name as long as the chain at every level, and time that grew
+/// with the square of the nodes (docs/static.md, "Compile time").
 template <class E>
-concept Condition = requires { typename E::test; };
+concept Condition = bool(E::is_condition);
 
 /// A value expression: something that evaluates to a number and can be differentiated.
 template <class E>
