@@ -175,8 +175,8 @@ TEST_CASE("a graph's table of variables: where each variable is, read without a 
     STATIC_REQUIRE(G::index::position(0) == 2);
     STATIC_REQUIRE(G::index::position(1) == 0);
     STATIC_REQUIRE(G::index::position(2) == absent);  // z: not used
-    STATIC_REQUIRE(G::position_of<decltype(x)>::value == 2);
-    STATIC_REQUIRE(G::position_of<decltype(z)>::value == G::size);
+    STATIC_REQUIRE(gradc::graphs::position_of<decltype(x), G>::value == 2);
+    STATIC_REQUIRE(gradc::graphs::position_of<decltype(z), G>::value == G::size);
     // A payload-free subtree is still found by search: sin(y) is merged.
     STATIC_REQUIRE(decltype(e * sin(y))::graph::size == 7);
     const auto k = gradc::compile(e + z);
@@ -204,8 +204,8 @@ TEST_CASE("a graph in runs: a subtree of an early run is found after many later 
     const auto e = sin_plus_chain<100>(s, y);        // 200 more: runs of 64 closed after s
     using G = decltype(e)::graph;
     STATIC_REQUIRE(G::size == 203);
-    STATIC_REQUIRE(G::position_of<decltype(s)>::value == 2);  // searched back through the runs
-    STATIC_REQUIRE(G::position_of<decltype(sin(s))>::value == 3);
+    STATIC_REQUIRE(gradc::graphs::position_of<decltype(s), G>::value == 2);  // searched back through the runs
+    STATIC_REQUIRE(gradc::graphs::position_of<decltype(sin(s)), G>::value == 3);
     STATIC_REQUIRE(decltype(e * s)::graph::size == 204);       // s merged, not added again
     STATIC_REQUIRE(decltype(e + sin(s))::graph::size == 204);
 
@@ -232,7 +232,7 @@ TEST_CASE("a graph's table of variables: array variables, and two sets met", "[l
     using G = decltype(e)::graph;
     STATIC_REQUIRE(G::index::position(0) == 0);
     STATIC_REQUIRE(G::index::position(1) == 1);
-    STATIC_REQUIRE(G::position_of<decltype(v)>::value == 1);
+    STATIC_REQUIRE(gradc::graphs::position_of<decltype(v), G>::value == 1);
     // Variables of two calls in one graph (compile() refuses it: mixed_variable_sets):
     // the table gives up and every lookup searches, so nothing is merged wrongly.
     auto [a] = gradc::variables<1>();
@@ -241,8 +241,8 @@ TEST_CASE("a graph's table of variables: array variables, and two sets met", "[l
     using M = decltype(mixed)::graph;
     STATIC_REQUIRE(std::is_same_v<M::index, gradc::graphs::input_index<gradc::graphs::mixed_families>>);
     STATIC_REQUIRE(M::size == 5);  // a, b, a*b, +b, +a: a and b found by search
-    STATIC_REQUIRE(M::position_of<decltype(a)>::value == 0);
-    STATIC_REQUIRE(M::position_of<decltype(b)>::value == 1);
+    STATIC_REQUIRE(gradc::graphs::position_of<decltype(a), M>::value == 0);
+    STATIC_REQUIRE(gradc::graphs::position_of<decltype(b), M>::value == 1);
 }
 
 TEST_CASE("every expression type says whether it is a condition; other types are neither", "[lower][structure]") {

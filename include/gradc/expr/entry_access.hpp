@@ -96,4 +96,29 @@ private:
     constexpr const Self& self() const { return static_cast<const Self&>(*this); }
 };
 
+/// What a scalar node has instead of element access: the same messages, from a class
+/// that is not a template, so that nothing is instantiated per node (see
+/// `entry_access_unless_scalar`).
+struct no_entry_access {
+    /// `x[i]` of a scalar: does not compile.
+    template <class I>
+    auto operator[](I) const {
+        static_assert(sizeof(I) == 0, "gradc: x[i] needs a vector x (a scalar has no entries)");
+    }
+    /// `W(i, j)` of a scalar: does not compile.
+    template <class I, class J>
+    auto operator()(I, J) const {
+        static_assert(sizeof(I) == 0, "gradc: W(i, j) needs a matrix W (a scalar has no entries)");
+    }
+};
+
+/// Element access (`x[i]`, `W(i, j)`) for a node of array shape (`node`'s base); for a
+/// scalar node, only the messages. The access operators are member templates, and for
+/// every class it instantiates g++ 12 pays for each member template in proportion to
+/// the depth of the class's arguments (expr/graph.hpp, `extend`).
+template <bool Scalar, class Self>
+struct entry_access_unless_scalar : entry_access<Self> {};
+template <class Self>
+struct entry_access_unless_scalar<true, Self> : no_entry_access {};
+
 }  // namespace gradc::expr

@@ -85,19 +85,44 @@ inline constexpr std::size_t graph_run_length = 64;
 template <std::size_t Literals, class Index, class Before, class... Run>
 struct graph;
 
-/// How a graph is extended: its last run continued, or (Closed) a new run after the whole
-/// graph G. A class, not `std::conditional_t`: naming both graphs at every node cost
-/// g++ several times the time of building the one it needs.
-template <bool Closed, class G, std::size_t Literals, class Before, class... Run>
-struct extension {
-    template <class Index, class... More>
+/// A list of a graph's entries.
+template <class... Entries>
+struct entry_list {};
+
+/// How a graph G is extended by the entries More: its last run Run continued, or
+/// (Closed) a new run after the whole graph. A class, not `std::conditional_t`: naming
+/// both graphs at every node cost g++ several times the time of building the one it
+/// needs.
+template <bool Closed, class G, std::size_t Literals, class Index, class Before, class Run, class More>
+struct extension;
+template <class G, std::size_t Literals, class Index, class Before, class... Run, class... More>
+struct extension<false, G, Literals, Index, Before, entry_list<Run...>, entry_list<More...>> {
     using type = graph<Literals, Index, Before, Run..., More...>;
 };
-template <class G, std::size_t Literals, class Before, class... Run>
-struct extension<true, G, Literals, Before, Run...> {
-    template <class Index, class... More>
+template <class G, std::size_t Literals, class Index, class Before, class... Run, class... More>
+struct extension<true, G, Literals, Index, Before, entry_list<Run...>, entry_list<More...>> {
     using type = graph<Literals, Index, G, More...>;
 };
+
+/// The graph G followed by the nodes More, with AddedLiterals more literals and the
+/// table of variables NewIndex. The only template that deduces a graph's nodes (its
+/// last run, at most `graph_run_length` of them).
+///
+/// A free template, not a member of `graph`: g++ 12 substitutes a class's arguments
+/// into the declaration of each of its member templates when it instantiates the class,
+/// and each type named there, still dependent on the member's own parameters, is looked
+/// up with a walk over all its arguments, the enclosing graph's included, down through
+/// every node type below. The walks grew with the depth; as members, they took a fifth
+/// of the instructions of building a 600-node chain (docs/static.md, "Compile time").
+template <class G, std::size_t AddedLiterals, class NewIndex, class... More>
+struct extend;
+template <std::size_t L, class Index, class Before, class... Run, std::size_t AddedLiterals, class NewIndex, class... More>
+struct extend<graph<L, Index, Before, Run...>, AddedLiterals, NewIndex, More...> {
+    using type = typename extension<(sizeof...(Run) >= graph_run_length), graph<L, Index, Before, Run...>, L + AddedLiterals,
+                                    NewIndex, Before, entry_list<Run...>, entry_list<More...>>::type;
+};
+template <class G, std::size_t AddedLiterals, class NewIndex, class... More>
+using extended_t = typename extend<G, AddedLiterals, NewIndex, More...>::type;
 
 /// Position of Key among the keys of a graph's nodes, or `absent`, by search: its last
 /// run first, then the graph before it (one level per run).
@@ -133,9 +158,9 @@ struct find_key<Key, input_index<Family, Pairs...>, Graph>
 /// A flat graph: its literals' count, where its variables are, and its nodes in order:
 /// those of the graph Before (no_nodes for none), then Run.
 ///
-/// Why in runs, and why extended through its own member and passed whole everywhere
-/// else: every template named with a graph's nodes (a partial specialization that
-/// deduces them, or a type that spells them out) makes g++ copy the node list, and the
+/// Why in runs, and why extended only by `extend` and passed whole everywhere else:
+/// every template named with a graph's nodes (a partial specialization that deduces
+/// them, or a type that spells them out) makes g++ copy the node list, and the
 /// copies stay until the end of the translation unit. A chain of 1,000 nodes builds
 /// about 3,000 graphs on the way; when each held every node so far and was named with
 /// them a dozen times, building them took 1.4 GB and 12 s before lowering began. Now a
@@ -148,20 +173,13 @@ template <std::size_t Literals, class Index, class Before, class... Run>
 struct graph {
     enum : std::size_t { size = Before::size + sizeof...(Run), literals = Literals };
     using index = Index;  ///< Where its variables are (expr/input_index.hpp).
-    /// Position of the node standing for the payload-free type Key (size if absent, and
-    /// for void: a node that carries a literal is never merged).
-    template <class Key>
-    using position_of = std::integral_constant<std::size_t, find_key<Key, Index, graph>::value>;
-    /// This graph followed by the nodes More, with AddedLiterals more literals and the
-    /// table of variables NewIndex.
-    template <std::size_t AddedLiterals, class NewIndex, class... More>
-    using extended = typename extension<(sizeof...(Run) >= graph_run_length), graph, Literals + AddedLiterals, Before,
-                                        Run...>::template type<NewIndex, More...>;
 };
 
-/// A list of a graph's entries.
-template <class... Entries>
-struct entry_list {};
+/// Position in Graph of the node standing for the payload-free type Key (Graph's size
+/// if absent, and for void: a node that carries a literal is never merged). Not a
+/// member of `graph` (see `extend`).
+template <class Key, class Graph>
+using position_of = std::integral_constant<std::size_t, find_key<Key, typename Graph::index, Graph>::value>;
 
 /// Every entry of Graph in order, as an entry_list (one level per run).
 template <class Graph, class Later = entry_list<>>
@@ -262,8 +280,17 @@ struct merged_graph {
 };
 template <class G1, class G2, class... E2, class Index, class Positions, std::size_t... K>
 struct merged_graph<false, G1, G2, entry_list<E2...>, Index, Positions, std::index_sequence<K...>> {
-    using type = typename G1::template extended<G2::literals, Index,
-                                                typename relocate_entry<pack_element<K, E2...>, Positions, G1::literals>::type...>;
+    using type = extended_t<G1, G2::literals, Index,
+                            typename relocate_entry<pack_element<K, E2...>, Positions, G1::literals>::type...>;
+};
+
+/// The positions of a merge's added nodes (AddedNodes, a table) as a sequence. Not a
+/// member of merge_impl, whose arguments are long (see `extend`).
+template <class AddedNodes, class Seq>
+struct positions_of_added;
+template <class AddedNodes, std::size_t... K>
+struct positions_of_added<AddedNodes, std::index_sequence<K...>> {
+    using type = std::index_sequence<AddedNodes::template at<K>()...>;
 };
 
 template <class G1, class G2, class Found>
@@ -274,15 +301,9 @@ struct merge_impl<G1, G2, std::index_sequence<Found...>> {
     using positions = numbers<merged_positions<G1::size, Found...>()>;
     using added_nodes = numbers<new_nodes<added, G1::size, Found...>()>;
 
-    template <class Seq>
-    struct added_positions;
-    template <std::size_t... K>
-    struct added_positions<std::index_sequence<K...>> {
-        using type = std::index_sequence<added_nodes::template at<K>()...>;
-    };
     using index = typename merge_index<typename G1::index, typename G2::index, positions>::type;
     using type = typename merged_graph<added == 0 && G2::literals == 0 && __is_same(index, typename G1::index), G1, G2,
-                                       entries_t<G2>, index, positions, typename added_positions<std::make_index_sequence<added>>::type>::type;
+                                       entries_t<G2>, index, positions, typename positions_of_added<added_nodes, std::make_index_sequence<added>>::type>::type;
 };
 
 /// G1 followed by the nodes of G2 that G1 lacks; `positions::at<p>()` is where node p of

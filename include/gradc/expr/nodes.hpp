@@ -171,7 +171,7 @@ template <class Key, class Rule, class G, class Forms>
 struct append_apply;
 template <class Key, class Rule, class G, class... F>
 struct append_apply<Key, Rule, G, type_list<F...>> {
-    using type = typename G::template extended<0, typename G::index, entry<Key, apply<Rule, F...>>>;
+    using type = graphs::extended_t<G, 0, typename G::index, entry<Key, apply<Rule, F...>>>;
 };
 
 /// The graph of node<Rule, Args...>: its operands' graphs, then itself (keyed by its
@@ -206,7 +206,7 @@ constexpr dims node_shape() {
 /// The expression Rule(Args...): one node of the rule table (its type is its structure).
 template <class Rule, class... Args>
 struct node : literal_store<node_graph<node<Rule, Args...>, Rule, Args...>::type::literals>,
-              entry_access<node<Rule, Args...>> {
+              entry_access_unless_scalar<node_shape<Rule, Args...>().is_scalar(), node<Rule, Args...>> {
     using graph = typename node_graph<node, Rule, Args...>::type;  ///< Its flat graph, operands first.
     static constexpr dims shape = node_shape<Rule, Args...>();  ///< Its shape.
     static constexpr bool is_condition = false;  ///< A value, not a condition (see `Condition`).
