@@ -271,3 +271,28 @@ TEST_CASE("every expression type says whether it is a condition; other types are
     CHECK_THAT(k(1.0, 3.0), is_close_to(std::sin(1.0) * 2.0 + 0.5));
     CHECK(k(-1.0, 3.0) == 3.0);
 }
+
+TEST_CASE("only a node of array shape has element access; a graph is extended by a free template", "[lower][structure]") {
+    // Member templates in a class instantiated per node cost g++ a walk over the
+    // node's whole subtree (docs/static.md, "Compile time"): a scalar node has none.
+    using gradc::expr::entry_access;
+    using gradc::expr::no_entry_access;
+    auto [s, v] = gradc::variables(gradc::scalar, gradc::vec<3>);
+    const auto scalar_node = sin(s) * s;  // payload-free, so found by its type below
+    const auto vector_node = exp(v) + s;
+    using S = std::remove_cvref_t<decltype(scalar_node)>;
+    using V = std::remove_cvref_t<decltype(vector_node)>;
+    STATIC_REQUIRE(std::is_base_of_v<no_entry_access, S>);
+    STATIC_REQUIRE(!std::is_base_of_v<entry_access<S>, S>);
+    STATIC_REQUIRE(std::is_base_of_v<entry_access<V>, V>);
+    STATIC_REQUIRE(!std::is_base_of_v<no_entry_access, V>);
+    // The vector node's entries are still reachable, at compile time and at run time.
+    const auto k = gradc::compile(vector_node[std::integral_constant<int, 2>{}] + vector_node[1] + scalar_node);
+    const std::array<double, 3> at{0.1, 0.2, 0.3};
+    CHECK_THAT(k(0.5, at), is_close_to(std::exp(0.3) + 0.5 + std::exp(0.2) + 0.5 + std::sin(0.5) * 0.5));
+    // Extending a graph: the appended node is last, and its key is found there.
+    using G = S::graph;
+    using E = gradc::graphs::extended_t<G, 0, G::index, gradc::graphs::entry<void, gradc::graphs::constant<0>>>;
+    STATIC_REQUIRE(E::size == G::size + 1);
+    STATIC_REQUIRE(gradc::graphs::position_of<S, E>::value == G::size - 1);
+}
