@@ -28,27 +28,42 @@
 
 namespace gradc::lower {
 
-template <class Program, class Nodes, auto Mask>
-struct map_reduce_split_of;
+/// Per node of a flat program: whether it is invariant (reads only the variables Mask
+/// holds fixed, or constants).
+template <auto Mask, class... Nodes>
+constexpr std::array<bool, sizeof...(Nodes)> invariant_nodes(flat<Nodes...>) {
+    std::array<bool, sizeof...(Nodes)> inv{};
+    std::size_t i = 0;
+    (void)std::initializer_list<int>{(inv[i] = invariant_node<Nodes>::given(Mask, inv), ++i, 0)...};
+    return inv;
+}
+/// Per node of a flat program: its operands' traits.
+template <class... Nodes>
+constexpr std::array<operand_traits, sizeof...(Nodes)> operand_traits_of_nodes(flat<Nodes...>) {
+    return {operand_traits_of<Nodes>::value...};
+}
+/// Per node and operand: whether the operand reads only invariant nodes.
+template <std::size_t N, class... Nodes>
+constexpr std::array<std::array<bool, 3>, sizeof...(Nodes)> operands_read_only_of(flat<Nodes...>,
+                                                                                  const std::array<bool, N>& invariant) {
+    return {operands_read_only<Nodes>::in(invariant)...};
+}
 
-template <class P, class... Nodes, auto Mask>
-struct map_reduce_split_of<P, flat<Nodes...>, Mask> {
+/// The map-reduce split of program P for the mask Mask. A primary template whose
+/// member functions deduce the nodes, for the reason `program` is (lower/program.hpp).
+template <class P, auto Mask>
+struct map_reduce_split_of {
+    using nodes = typename P::nodes;
     static constexpr std::size_t size = P::size;
     static constexpr std::size_t edge_count = P::edge_count;
     static constexpr auto& desc = P::desc;
     static constexpr auto& live = P::live;
     static constexpr auto& edges = P::plan.edges;
 
-    static constexpr std::array<bool, size> invariant = [] {
-        std::array<bool, size> inv{};
-        std::size_t i = 0;
-        (void)std::initializer_list<int>{(inv[i] = invariant_node<Nodes>::given(Mask, inv), ++i, 0)...};
-        return inv;
-    }();
-    static constexpr std::array<operand_traits, size> traits{operand_traits_of<Nodes>::value...};
+    static constexpr std::array<bool, size> invariant = invariant_nodes<Mask>(nodes{});
+    static constexpr std::array<operand_traits, size> traits = operand_traits_of_nodes(nodes{});
     /// Per node and operand: whether the operand reads only invariant nodes.
-    static constexpr std::array<std::array<bool, 3>, size> operand_invariant{
-        operands_read_only<Nodes>::in(invariant)...};
+    static constexpr std::array<std::array<bool, 3>, size> operand_invariant = operands_read_only_of(nodes{}, invariant);
 
     struct plan_type {
         std::array<bool, edge_count> deferred{};       // swept once, on sums
@@ -165,14 +180,14 @@ struct map_reduce_split_of<P, flat<Nodes...>, Mask> {
 
     template <part Part, class T, class Literals>
     GRADC_INLINE static void primal_part(const Literals& literals, const T* x, typename P::template values<T>& v) {
-        [&]<std::size_t... I>(std::index_sequence<I...>) GRADC_INLINE_LAMBDA {
+        [&]<class... N, std::size_t... I>(flat<N...>, std::index_sequence<I...>) GRADC_INLINE_LAMBDA {
             (void)std::initializer_list<int>{
                 (step::evaluate<I, evaluation<Part, T>[I],
                                 evaluation<Part, T>[I] == step::evaluation::fused ? P::template fused<T>.node_slots[I]
                                                                                   : step::partial_slots{},
-                                P::activity[I]>(Nodes{}, literals, x, v),
+                                P::activity[I]>(N{}, literals, x, v),
                  0)...};
-        }(std::index_sequence_for<Nodes...>{});
+        }(nodes{}, std::make_index_sequence<size>{});
     }
 
     /// The invariant nodes' values (once per call).
@@ -205,7 +220,9 @@ struct map_reduce_split_of<P, flat<Nodes...>, Mask> {
             (void)std::initializer_list<int>{
                 (step::seed<P::slot_or_none(P::output_nodes[m]), plan.writes.seed_first[m]>(w[m], a), 0)...};
         }(std::make_index_sequence<P::output_count>{});
-        step::sweep_in_reverse<per_point_sweep<T>, Nodes...>(lin.v, a);
+        [&]<class... N>(flat<N...>) GRADC_INLINE_LAMBDA {
+            step::sweep_in_reverse<per_point_sweep<T>, N...>(lin.v, a);
+        }(nodes{});
     }
 
     /// Once: the deferred edges, from the summed boundary adjoints (zero elsewhere), with
@@ -213,7 +230,9 @@ struct map_reduce_split_of<P, flat<Nodes...>, Mask> {
     template <class T>
     static void adjoint_once(const typename P::template linearization<T>& lin, typename P::template derivatives<T> a,
                              T* grad) {
-        step::sweep_in_reverse<deferred_sweep, Nodes...>(lin.v, a);
+        [&]<class... N>(flat<N...>) GRADC_INLINE_LAMBDA {
+            step::sweep_in_reverse<deferred_sweep, N...>(lin.v, a);
+        }(nodes{});
         [&]<std::size_t... j>(std::index_sequence<j...>) {
             (void)std::initializer_list<int>{((grad[j] = step::derivative_or_zero<P::slot_or_none(P::wrt_nodes[j])>(a)), 0)...};
         }(std::make_index_sequence<P::wrt_count>{});
@@ -222,6 +241,6 @@ struct map_reduce_split_of<P, flat<Nodes...>, Mask> {
 
 /// The map-reduce programs of program P with the variables marked in Mask as data.
 template <class P, auto Mask>
-using map_reduce_split = map_reduce_split_of<P, typename P::nodes, Mask>;
+using map_reduce_split = map_reduce_split_of<P, Mask>;
 
 }  // namespace gradc::lower

@@ -106,15 +106,35 @@ constexpr std::size_t piece_count(std::size_t n) {
     return n <= piece_threshold ? 1 : (n + piece_nodes - 1) / piece_nodes;
 }
 
-template <class Flat, class OutputNodes, class Wrt>
-struct program;
+/// The numbers of an index sequence, as an array.
+template <std::size_t... I>
+constexpr std::array<std::size_t, sizeof...(I)> numbers_of(std::index_sequence<I...>) {
+    return {I...};
+}
 
-template <class... Nodes, std::size_t... O, std::size_t... J>
-struct program<flat<Nodes...>, std::index_sequence<O...>, std::index_sequence<J...>> {
-    using nodes = flat<Nodes...>;
-    static constexpr std::size_t size = sizeof...(Nodes);
-    static constexpr std::size_t output_count = sizeof...(O);
-    static constexpr std::size_t wrt_count = sizeof...(J);
+/// Which nodes of a flat program have a fused rule on T.
+template <class T, class... Nodes>
+constexpr std::array<bool, sizeof...(Nodes)> fusable_nodes(flat<Nodes...>) {
+    return {step::fusable<Nodes, T>...};
+}
+
+/// The program of the flat nodes Flat for the outputs OutputNodes and the wrt variables
+/// Wrt (index sequences).
+///
+/// The primary template, not a partial specialization that deduces the nodes, and the
+/// member functions deduce them where they expand over them: each time a constant
+/// expression reads a static member (`desc`, `live`, `plan`, `fused<T>`, the sweeps),
+/// g++ 12 checks whether the arguments of the member's class are dependent, in time
+/// proportional to their number. A partial specialization's arguments are its deduced
+/// parameters, here one per node, and the members are read at every node: time grew
+/// with the square of the nodes (docs/static.md, "Compile time"). The primary's
+/// arguments are three types, whose dependence g++ remembers.
+template <class Flat, class OutputNodes, class Wrt>
+struct program {
+    using nodes = Flat;
+    static constexpr std::size_t size = Flat::size;
+    static constexpr std::size_t output_count = OutputNodes::size();
+    static constexpr std::size_t wrt_count = Wrt::size();
     static constexpr std::size_t pieces = piece_count(size);
     /// The first node of piece P, and its number of nodes.
     static constexpr std::size_t piece_begin(std::size_t p) { return p * piece_nodes; }
@@ -125,8 +145,8 @@ struct program<flat<Nodes...>, std::index_sequence<O...>, std::index_sequence<J.
     template <std::size_t P>
     using piece_run = typename runs_of<nodes>::type::template at<P>;
     static constexpr auto desc = descriptions<nodes>;
-    static constexpr std::array<std::size_t, output_count> output_nodes{O...};
-    static constexpr std::array<std::size_t, wrt_count> wrt_variables{J...};
+    static constexpr std::array<std::size_t, output_count> output_nodes = numbers_of(OutputNodes{});
+    static constexpr std::array<std::size_t, wrt_count> wrt_variables = numbers_of(Wrt{});
     static constexpr auto live = find_live(desc, output_nodes, wrt_variables);
     static constexpr std::size_t edge_count = live.edge_count;
     static constexpr auto plan = plan_sweeps<edge_count>(desc, live, output_nodes);
@@ -160,7 +180,7 @@ struct program<flat<Nodes...>, std::index_sequence<O...>, std::index_sequence<J.
 
     template <class T>
     static constexpr fused_plan fused = [] {
-        constexpr std::array<bool, size> can{step::fusable<Nodes, T>...};
+        constexpr std::array<bool, size> can = fusable_nodes<T>(nodes{});
         fused_plan p;
         // Every entry written: node_slots[I] is a template argument (lower/steps.hpp,
         // `edge_step`, says why).
@@ -211,10 +231,10 @@ struct program<flat<Nodes...>, std::index_sequence<O...>, std::index_sequence<J.
     template <class T, class Literals>
     GRADC_INLINE static void primal(const Literals& literals, const T* x, values<T>& v) {
         if constexpr (pieces == 1) {
-            [&]<std::size_t... I>(std::index_sequence<I...>) GRADC_INLINE_LAMBDA {
+            [&]<class... N, std::size_t... I>(flat<N...>, std::index_sequence<I...>) GRADC_INLINE_LAMBDA {
                 (void)std::initializer_list<int>{
-                    (step::evaluate<I, step::evaluation::plain, step::partial_slots{}>(Nodes{}, literals, x, v), 0)...};
-            }(std::index_sequence_for<Nodes...>{});
+                    (step::evaluate<I, step::evaluation::plain, step::partial_slots{}>(N{}, literals, x, v), 0)...};
+            }(nodes{}, std::make_index_sequence<size>{});
         } else {
             [&]<std::size_t... P>(std::index_sequence<P...>) GRADC_INLINE_LAMBDA {
                 (void)std::initializer_list<int>{(primal_piece<P>(literals, x, v), 0)...};
@@ -241,12 +261,12 @@ struct program<flat<Nodes...>, std::index_sequence<O...>, std::index_sequence<J.
     template <class T, class Literals>
     GRADC_INLINE static linearization<T> linearize(const Literals& literals, const T* x, values<T>& v) {
         if constexpr (pieces == 1) {
-            [&]<std::size_t... I>(std::index_sequence<I...>) GRADC_INLINE_LAMBDA {
+            [&]<class... N, std::size_t... I>(flat<N...>, std::index_sequence<I...>) GRADC_INLINE_LAMBDA {
                 (void)std::initializer_list<int>{
                     (step::evaluate<I, fused<T>.fused[I] ? step::evaluation::fused : step::evaluation::plain,
-                                    fused<T>.node_slots[I], activity[I]>(Nodes{}, literals, x, v),
+                                    fused<T>.node_slots[I], activity[I]>(N{}, literals, x, v),
                      0)...};
-            }(std::index_sequence_for<Nodes...>{});
+            }(nodes{}, std::make_index_sequence<size>{});
         } else {
             [&]<std::size_t... P>(std::index_sequence<P...>) GRADC_INLINE_LAMBDA {
                 (void)std::initializer_list<int>{(linearize_piece<P>(literals, x, v), 0)...};
@@ -276,9 +296,9 @@ struct program<flat<Nodes...>, std::index_sequence<O...>, std::index_sequence<J.
             (void)std::initializer_list<int>{(step::load<slot_or_none(wrt_nodes[j])>(dx[j], t), 0)...};
         }(std::make_index_sequence<wrt_count>{});
         if constexpr (pieces == 1) {
-            [&]<std::size_t... I>(std::index_sequence<I...>) GRADC_INLINE_LAMBDA {
-                (void)std::initializer_list<int>{(step::sweep_node<I, tangent_sweep<T>[I]>(Nodes{}, lin.v, t), 0)...};
-            }(std::index_sequence_for<Nodes...>{});
+            [&]<class... N, std::size_t... I>(flat<N...>, std::index_sequence<I...>) GRADC_INLINE_LAMBDA {
+                (void)std::initializer_list<int>{(step::sweep_node<I, tangent_sweep<T>[I]>(N{}, lin.v, t), 0)...};
+            }(nodes{}, std::make_index_sequence<size>{});
         } else {
             [&]<std::size_t... P>(std::index_sequence<P...>) GRADC_INLINE_LAMBDA {
                 (void)std::initializer_list<int>{(tangent_piece<P, T>(lin.v, t), 0)...};
@@ -308,7 +328,9 @@ struct program<flat<Nodes...>, std::index_sequence<O...>, std::index_sequence<J.
             (void)std::initializer_list<int>{(step::seed<slot_or_none(output_nodes[m]), plan.seed_first[m]>(w[m], a), 0)...};
         }(std::make_index_sequence<output_count>{});
         if constexpr (pieces == 1) {
-            step::sweep_in_reverse<adjoint_sweep<T>, Nodes...>(lin.v, a);
+            [&]<class... N>(flat<N...>) GRADC_INLINE_LAMBDA {
+                step::sweep_in_reverse<adjoint_sweep<T>, N...>(lin.v, a);
+            }(nodes{});
         } else {
             [&]<std::size_t... R>(std::index_sequence<R...>) GRADC_INLINE_LAMBDA {
                 (void)std::initializer_list<int>{(adjoint_piece<pieces - 1 - R, T>(lin.v, a), 0)...};
