@@ -27,6 +27,7 @@
 #include <gradc/lower/describe.hpp>
 #include <gradc/lower/flat.hpp>
 #include <gradc/lower/node_runs.hpp>
+#include <gradc/lower/program_pieces.hpp>
 #include <gradc/lower/steps.hpp>
 #include <gradc/rules/value_traits.hpp>
 
@@ -95,11 +96,7 @@ constexpr std::array<step::node_sweep, N> describe_sweep(bool adjoint, const std
 /// list per use, and the pieces of a 1,025-node tree took 490 MB more (1,133 against
 /// 646 MB) and more time, where clang's optimiser had no trouble with one body. Pieces
 /// now expand over their own run (lower/node_runs.hpp); under clang that was not measured.
-#ifdef GRADC_HAS_TYPE_PACK_ELEMENT
-inline constexpr std::size_t piece_threshold = static_cast<std::size_t>(-1);
-#else
 inline constexpr std::size_t piece_threshold = 256;
-#endif
 
 /// Pieces of a program of N nodes (1 at or below the threshold).
 constexpr std::size_t piece_count(std::size_t n) {
@@ -237,17 +234,10 @@ struct program {
             }(nodes{}, std::make_index_sequence<size>{});
         } else {
             [&]<std::size_t... P>(std::index_sequence<P...>) GRADC_INLINE_LAMBDA {
-                (void)std::initializer_list<int>{(primal_piece<P>(literals, x, v), 0)...};
+                (void)std::initializer_list<int>{
+                    (piece_programs::primal<piece_begin(P)>(piece_run<P>{}, literals, x, v), 0)...};
             }(std::make_index_sequence<pieces>{});
         }
-    }
-    template <std::size_t P, class T, class Literals>
-    [[gnu::noinline]] static void primal_piece(const Literals& literals, const T* x, values<T>& v) {
-        [&]<class... N, std::size_t... K>(node_run<N...>, std::index_sequence<K...>) GRADC_INLINE_LAMBDA {
-            constexpr std::size_t b = piece_begin(P);
-            (void)std::initializer_list<int>{
-                (step::evaluate<b + K, step::evaluation::plain, step::partial_slots{}>(N{}, literals, x, v), 0)...};
-        }(piece_run<P>{}, std::make_index_sequence<piece_size(P)>{});
     }
 
     /// What the sweeps need from the primal: the values and the fused partials; each
@@ -269,20 +259,13 @@ struct program {
             }(nodes{}, std::make_index_sequence<size>{});
         } else {
             [&]<std::size_t... P>(std::index_sequence<P...>) GRADC_INLINE_LAMBDA {
-                (void)std::initializer_list<int>{(linearize_piece<P>(literals, x, v), 0)...};
+                (void)std::initializer_list<int>{
+                    (piece_programs::linearize<piece_programs::linearize_steps<piece_begin(P), piece_size(P)>(
+                         fused<T>.fused, fused<T>.node_slots, activity)>(piece_run<P>{}, literals, x, v),
+                     0)...};
             }(std::make_index_sequence<pieces>{});
         }
         return {v};
-    }
-    template <std::size_t P, class T, class Literals>
-    [[gnu::noinline]] static void linearize_piece(const Literals& literals, const T* x, values<T>& v) {
-        [&]<class... N, std::size_t... K>(node_run<N...>, std::index_sequence<K...>) GRADC_INLINE_LAMBDA {
-            constexpr std::size_t b = piece_begin(P);
-            (void)std::initializer_list<int>{
-                (step::evaluate<b + K, fused<T>.fused[b + K] ? step::evaluation::fused : step::evaluation::plain,
-                                fused<T>.node_slots[b + K], activity[b + K]>(N{}, literals, x, v),
-                 0)...};
-        }(piece_run<P>{}, std::make_index_sequence<piece_size(P)>{});
     }
 
     // ---- tangent (forward) sweep -----------------------------------------------------
@@ -301,20 +284,15 @@ struct program {
             }(nodes{}, std::make_index_sequence<size>{});
         } else {
             [&]<std::size_t... P>(std::index_sequence<P...>) GRADC_INLINE_LAMBDA {
-                (void)std::initializer_list<int>{(tangent_piece<P, T>(lin.v, t), 0)...};
+                (void)std::initializer_list<int>{
+                    (piece_programs::tangent<piece_programs::slice<piece_begin(P), piece_size(P)>(tangent_sweep<T>)>(piece_run<P>{},
+                                                                                                     lin.v, t),
+                     0)...};
             }(std::make_index_sequence<pieces>{});
         }
         [&]<std::size_t... m>(std::index_sequence<m...>) GRADC_INLINE_LAMBDA {
             (void)std::initializer_list<int>{((out[m] = step::derivative_or_zero<slot_or_none(output_nodes[m])>(t)), 0)...};
         }(std::make_index_sequence<output_count>{});
-    }
-
-    template <std::size_t P, class T, class D>
-    [[gnu::noinline]] static void tangent_piece(const values<T>& v, std::array<D, live.live_count>& t) {
-        [&]<class... N, std::size_t... K>(node_run<N...>, std::index_sequence<K...>) GRADC_INLINE_LAMBDA {
-            constexpr std::size_t b = piece_begin(P);
-            (void)std::initializer_list<int>{(step::sweep_node<b + K, tangent_sweep<T>[b + K]>(N{}, v, t), 0)...};
-        }(piece_run<P>{}, std::make_index_sequence<piece_size(P)>{});
     }
 
     // ---- adjoint (reverse) sweep -----------------------------------------------------
@@ -333,23 +311,15 @@ struct program {
             }(nodes{});
         } else {
             [&]<std::size_t... R>(std::index_sequence<R...>) GRADC_INLINE_LAMBDA {
-                (void)std::initializer_list<int>{(adjoint_piece<pieces - 1 - R, T>(lin.v, a), 0)...};
+                (void)std::initializer_list<int>{
+                    (piece_programs::adjoint<piece_programs::slice<piece_begin(pieces - 1 - R), piece_size(pieces - 1 - R)>(
+                         adjoint_sweep<T>)>(piece_run<pieces - 1 - R>{}, lin.v, a),
+                     0)...};
             }(std::make_index_sequence<pieces>{});
         }
         [&]<std::size_t... j>(std::index_sequence<j...>) GRADC_INLINE_LAMBDA {
             (void)std::initializer_list<int>{((grad[j] = step::derivative_or_zero<slot_or_none(wrt_nodes[j])>(a)), 0)...};
         }(std::make_index_sequence<wrt_count>{});
-    }
-
-    /// Piece P of the adjoint sweep: its nodes, last first (a right fold over `=`, whose
-    /// right operand is evaluated first, as steps.hpp's `sweep_in_reverse` on g++; at most
-    /// 128 terms, within clang's limit on a fold).
-    template <std::size_t P, class T, class D>
-    [[gnu::noinline]] static void adjoint_piece(const values<T>& v, std::array<D, live.live_count>& a) {
-        [&]<class... N, std::size_t... K>(node_run<N...>, std::index_sequence<K...>) GRADC_INLINE_LAMBDA {
-            constexpr std::size_t b = piece_begin(P);
-            (step::sweep_node<b + K, adjoint_sweep<T>[b + K]>(N{}, v, a) = ... = step::in_reverse{});
-        }(piece_run<P>{}, std::make_index_sequence<piece_size(P)>{});
     }
 
     /// The derivative slot of a live node, or no_node.
