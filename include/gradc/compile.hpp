@@ -9,6 +9,7 @@
 #include <utility>
 
 #include <gradc/expr/nodes.hpp>
+#include <gradc/expr/variable_sets.hpp>
 #include <gradc/array_kernel.hpp>
 #include <gradc/kernel.hpp>
 #include <gradc/lower/array_set.hpp>

@@ -1,5 +1,6 @@
 // A kernel above lower::piece_threshold nodes runs its programs as out-of-line pieces
-// under g++ (lower/program.hpp; clang runs one body, and the same checks hold): every
+// (lower/program.hpp, lower/program_pieces.hpp; scripts/test runs this file built with
+// g++ and with clang under AddressSanitizer and UndefinedBehaviorSanitizer): every
 // program that is cut so (primal, the derivative primal, the
 // forward and the reverse sweep) on every value type that runs it (numbers, several
 // directions at once, dual numbers, SIMD batches) against closed forms and finite

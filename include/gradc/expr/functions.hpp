@@ -11,7 +11,7 @@ namespace gradc::expr {
 
 // One function per entry of GRADC_UNARY_PRIMITIVES (rules/table.hpp): `exp(x)`, ...
 #define GRADC_EXPR_UNARY(rule, tensor_op) \
-    template <Expression A> constexpr auto rule(const A& a) { return make_node<rules::rule>(a); }
+    template <Expression A> constexpr auto rule(const A& a) { GRADC_RETURN_NODE1(rules::rule, a) }
 GRADC_UNARY_PRIMITIVES(GRADC_EXPR_UNARY)
 #undef GRADC_EXPR_UNARY
 
@@ -24,7 +24,7 @@ concept BinaryOperands = (Expression<A> || Expression<B>) && Operand<A> && Opera
 #define GRADC_EXPR_BINARY(rule, tensor_op)                                 \
     template <class A, class B>                                            \
         requires BinaryOperands<A, B>                                      \
-    constexpr auto rule(const A& a, const B& b) { return make_node<rules::rule>(a, b); }
+    constexpr auto rule(const A& a, const B& b) { GRADC_RETURN_NODE2(rules::rule, a, b) }
 GRADC_BINARY_PRIMITIVES(GRADC_EXPR_BINARY)
 #undef GRADC_EXPR_BINARY
 
@@ -37,7 +37,7 @@ constexpr auto where(const C& c, const A& a, const B& b) {
                                 "such as x < y, combined with &&, || or !");
     static_assert(Operand<A> && Operand<B>, "gradc::where(c, a, b): a and b must be gradc expressions "
                                             "or numbers (double, float or an integer type)");
-    return make_node<rules::where>(c, a, b);
+    GRADC_RETURN_NODE3(rules::where, c, a, b)
 }
 
 /// select(c, a, b): another name for where.

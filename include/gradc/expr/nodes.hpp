@@ -127,16 +127,6 @@ struct literal_store {
 template <>
 struct literal_store<0> {};
 
-/// Size of the variable set the expression's variables come from (0 if it has none);
-/// `mixed_sets` when variables of different `variables<N>()` sets meet.
-inline constexpr std::size_t mixed_sets = static_cast<std::size_t>(-1);
-
-constexpr std::size_t merge_set_size(std::size_t a, std::size_t b) {
-    if (a == 0) return b;
-    if (b == 0 || a == b) return a;
-    return mixed_sets;
-}
-
 template <class... T>
 struct type_list {};
 
@@ -231,70 +221,6 @@ struct condition : literal_store<merge_operands<graphs::empty_graph, type_list<>
 template <class E>
 inline constexpr bool is_payload_free = E::graph::literals == 0;
 
-// Which variable set an expression's variables come from: machinery of the checks that
-// refuse mixed sets, left out of the API reference.
-/// \cond INTERNAL
-/// The set size of the variables a graph's input nodes stand for (their keys), merged.
-/// A class template per key and one function per graph: nothing per node is named with
-/// a long type (expr/pack.hpp says why).
-template <class Key>
-struct key_set_size : std::integral_constant<std::size_t, 0> {};
-template <std::size_t I, std::size_t N, class Set>
-struct key_set_size<variable<I, N, Set>> : std::integral_constant<std::size_t, N> {};
-template <std::size_t I, class Set>
-struct key_set_size<array_variable<I, Set>> : std::integral_constant<std::size_t, Set::size> {};
-
-/// The set (the `variables` call) a key's variable comes from, a type; void for a key
-/// that is not a variable. A type and not the address of an object per set: g++'s
-/// sanitizers (-fsanitize=address, undefined) make a comparison of two addresses no
-/// constant expression, so kernels did not compile in sanitized builds.
-template <class Key>
-struct key_set {
-    using type = void;
-};
-template <std::size_t I, std::size_t N, class Set>
-struct key_set<variable<I, N, Set>> {
-    using type = variable_set<Set>;
-};
-template <std::size_t I, class Set>
-struct key_set<array_variable<I, Set>> {
-    using type = Set;
-};
-template <class Key>
-using key_set_t = typename key_set<Key>::type;
-
-/// The first of Sets that is not void, or void (a trailing void stands for "none").
-template <class... Sets>
-using first_set_t = pack_element<first_true(std::array<bool, sizeof...(Sets)>{!std::is_void_v<Sets>...}), Sets..., void>;
-
-template <class Entries>
-struct entries_set_size;
-template <class... E>
-struct entries_set_size<graphs::entry_list<E...>> {
-    /// The set of the graph's first variable (void if none).
-    using set = first_set_t<key_set_t<typename E::key>...>;
-    static consteval std::size_t get() {
-        std::size_t n = 0;
-        for (std::size_t s : {key_set_size<typename E::key>::value..., std::size_t{0}}) n = merge_set_size(n, s);
-        for (bool same : {(std::is_void_v<key_set_t<typename E::key>> || std::is_same_v<key_set_t<typename E::key>, set>)...})
-            if (!same) return mixed_sets;
-        return n;
-    }
-};
-
-/// 0 for anything that is not an expression (so that overloads taking expressions can
-/// name it in their signatures and still be set aside for other arguments).
-template <class E>
-inline constexpr std::size_t set_size_of = 0;
-template <class E>
-    requires requires { typename E::graph; }
-inline constexpr std::size_t set_size_of<E> = entries_set_size<graphs::entries_t<typename E::graph>>::get();
-
-/// The set (the `variables` call) an expression's variables come from; void if none.
-template <class E>
-using set_of = typename entries_set_size<graphs::entries_t<typename E::graph>>::set;
-
-/// \endcond
 // ---- classification ------------------------------------------------------------
 
 /// Whether E is a variable (scalar or array).
@@ -365,6 +291,45 @@ constexpr std::array<double, (L + ... + 0)> join_literal_values(const std::array
     ((k = std::copy(parts.begin(), parts.end(), joined.begin() + k) - joined.begin()), ...);
     return joined;
 }
+
+/// The body of make_node, for the scalar operators and functions to build their node in
+/// their own body instead of calling make_node: every function templated on an
+/// operand's type is named with that type, as long as the operand's whole subtree, and
+/// the compilers mangle every such name (g++ in time that grows faster than its length),
+/// so a call of make_node doubled the long names per node (docs/static.md, "Compile
+/// time"). `GRADC_RETURN_NODE2(rules::add, a, b)` returns the node add(a, b). The
+/// literal count is converted from its enumerator before it is compared: a comparison of
+/// an enumerator is looked up among the operators, and in these bodies gradc's own
+/// comparison operators are visible; clang wrote out the message of every one of them
+/// that did not apply, with the operand's long type in it.
+#define GRADC_NODE_OPERAND(a) ::gradc::expr::expression_of_t<std::remove_cvref_t<decltype(a)>>
+#define GRADC_NODE_LITERALS(a) ::gradc::expr::literal_values(GRADC_NODE_OPERAND(a){a})
+#define GRADC_RETURN_NODE_OF(node_type, shapes_fit, literal_parts)                                               \
+    static_assert(node_type::shape.valid() || shapes_fit,                                                    \
+                  "gradc: the operands' shapes do not fit this operation (elementwise operations need "     \
+                  "operands of one shape, or a scalar beside an array; shapes_are<...> below lists them)"); \
+    if constexpr (std::size_t{node_type::graph::literals} == 0) {                                            \
+        return node_type{};                                                                                  \
+    } else {                                                                                                 \
+        return node_type{{::gradc::expr::join_literal_values literal_parts}, {}};                                 \
+    }
+#define GRADC_RETURN_NODE1(Rule, a)                                                                  \
+    using node_type = ::gradc::expr::node<Rule, GRADC_NODE_OPERAND(a)>;                              \
+    GRADC_RETURN_NODE_OF(node_type, ::gradc::expr::shapes_are<GRADC_NODE_OPERAND(a)::shape>::fine, \
+                         (GRADC_NODE_LITERALS(a)))
+#define GRADC_RETURN_NODE2(Rule, a, b)                                                                \
+    using node_type = ::gradc::expr::node<Rule, GRADC_NODE_OPERAND(a), GRADC_NODE_OPERAND(b)>;        \
+    GRADC_RETURN_NODE_OF(node_type,                                                                   \
+                         (::gradc::expr::shapes_are<GRADC_NODE_OPERAND(a)::shape,                     \
+                                                    GRADC_NODE_OPERAND(b)::shape>::fine),             \
+                         (GRADC_NODE_LITERALS(a), GRADC_NODE_LITERALS(b)))
+#define GRADC_RETURN_NODE3(Rule, a, b, c)                                                             \
+    using node_type =                                                                                 \
+        ::gradc::expr::node<Rule, GRADC_NODE_OPERAND(a), GRADC_NODE_OPERAND(b), GRADC_NODE_OPERAND(c)>; \
+    GRADC_RETURN_NODE_OF(node_type,                                                                   \
+                         (::gradc::expr::shapes_are<GRADC_NODE_OPERAND(a)::shape, GRADC_NODE_OPERAND(b)::shape, \
+                                                    GRADC_NODE_OPERAND(c)::shape>::fine),             \
+                         (GRADC_NODE_LITERALS(a), GRADC_NODE_LITERALS(b), GRADC_NODE_LITERALS(c)))
 
 template <class Rule, class... A>
 constexpr auto make_node(const A&... a) {

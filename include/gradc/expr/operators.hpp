@@ -18,7 +18,7 @@ namespace gradc::expr {
     constexpr auto operator op(const A& a, const B& b) {                                  \
         static_assert(Operand<A> && Operand<B>, "gradc: an operand of '" #op "' is neither a " \
                       "gradc expression nor a number (double, float or an integer type)");     \
-        if constexpr (Operand<A> && Operand<B>) return make_node<rule>(a, b);             \
+        if constexpr (Operand<A> && Operand<B>) { GRADC_RETURN_NODE2(rule, a, b) }      \
     }
 GRADC_BINARY_OPERATOR(+, rules::add)
 GRADC_BINARY_OPERATOR(-, rules::sub)
@@ -73,7 +73,7 @@ constexpr auto operator*(const A& a, const B& b) {
         } else {
             static_assert(!(sa.is_vector() && sb.is_matrix()) || shapes_are<sa, sb>::fine,
                           "gradc: vec * mat is not defined: write transpose(W) * x for Wᵀx, or dot(x, y)");
-            return make_node<rules::mul>(a, b);
+            GRADC_RETURN_NODE2(rules::mul, a, b)
         }
     }
 }
@@ -98,7 +98,7 @@ GRADC_COMPARISON(!=, rules::not_equal_to)
 /// -a.
 template <Expression A>
 constexpr auto operator-(const A& a) {
-    return make_node<rules::neg>(a);
+    GRADC_RETURN_NODE1(rules::neg, a)
 }
 
 /// +a: a itself.

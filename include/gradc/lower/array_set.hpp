@@ -11,6 +11,7 @@
 
 #include <gradc/expr/graph.hpp>
 #include <gradc/expr/nodes.hpp>
+#include <gradc/expr/variable_sets.hpp>
 #include <gradc/expr/pack.hpp>
 
 namespace gradc::lower {

@@ -85,17 +85,17 @@ constexpr std::array<step::node_sweep, N> describe_sweep(bool adjoint, const std
     return s;
 }
 
-/// Under g++, a program of more nodes than `piece_threshold` runs as out-of-line pieces
-/// of `piece_nodes` nodes each, one function per piece and program. Why: g++ spends time
-/// superlinear in a function's size on inlining its calls and on expanding it to
-/// machine code, and one function holding every node of a 1,000-node kernel made its
-/// optimiser take much of its compile time (docs/static.md, "Compile time"). A kernel
-/// that large keeps its values in memory anyway, so the calls cost nothing measurable; a
-/// smaller one stays one straight-line body, as before. Not under clang: when pieces
-/// named their nodes by position, with `__type_pack_element`, clang kept the whole node
-/// list per use, and the pieces of a 1,025-node tree took 490 MB more (1,133 against
-/// 646 MB) and more time, where clang's optimiser had no trouble with one body. Pieces
-/// now expand over their own run (lower/node_runs.hpp); under clang that was not measured.
+/// A program of more nodes than `piece_threshold` runs as out-of-line pieces of
+/// `piece_nodes` nodes each, one function per piece and program (lower/program_pieces.hpp).
+/// Why: g++ spends time superlinear in a function's size on inlining its calls and on
+/// expanding it to machine code, and one function holding every node of a 1,000-node
+/// kernel made its optimiser take much of its compile time; clang kept a third more
+/// memory for one body (the 2,049-node tree: 1,437 MB against 838 MB with pieces;
+/// docs/static.md, "Compile time"). A kernel that large keeps its values in memory
+/// anyway, so the calls cost nothing measurable; a smaller one stays one straight-line
+/// body. (Clang used to keep one body: when the pieces named their nodes by position
+/// with `__type_pack_element`, it kept the whole node list per use; each piece now
+/// expands over its own run, lower/node_runs.hpp.)
 inline constexpr std::size_t piece_threshold = 256;
 
 /// Pieces of a program of N nodes (1 at or below the threshold).
