@@ -78,7 +78,8 @@ inline constexpr int mlp_hidden = 8;
 
 /// The weights, computed once: every implementation reads this table inside its
 /// per-point code (a formula calling mlp_w/mlp_u there would pay 36 sin/cos per point
-/// that the others do not; docs/benchmarks.md, "Fairness of the peers").
+/// that the others do not; docs/benchmark-history.md, "Fairness of the peers: the mlp
+/// weights").
 struct mlp_table {
     std::array<std::array<double, mlp_inputs>, mlp_hidden> w;
     std::array<double, mlp_hidden> u;

@@ -54,8 +54,8 @@ namespace {
 // Copies `grad`'s values into undo.old_values, in the variable's kept buffer when it is
 // free and fits (the usual case: no allocation), else into a new tensor. Allocating a
 // copy on every pass made glibc give the memory back and fault it in again each time:
-// 234 µs instead of 7 µs for a pass into a leaf of 10^4 doubles (docs/benchmarks.md, "Undo of a
-// failed pass").
+// 234 µs instead of 7 µs for a pass into a leaf of 10^4 doubles (docs/benchmark-history.md, "Undo
+// of a failed pass").
 void keep_values(const Tensor& variable, const Tensor& grad, GradUndo& undo) {
     AutogradMeta& meta = variable.unsafeGetTensorImpl()->meta();
     if (meta.grad_undo_buffer_lent) {  // another pass on another thread holds it

@@ -37,7 +37,7 @@ inline constexpr double convertible_argument_limit = 1500.0;
 /// so NaN lanes run on -1500. Four instructions and no branch: a test of the lanes with
 /// a branch to a clamping path, taken only when needed, measured slower (a network of 8
 /// tanh units alone: 10.7–13.1 ns/point against 6.9–8.5 unguarded and 8.0–9.3 for this form,
-/// docs/benchmarks.md), since the kernel's batch values had to survive the call. Scalars
+/// docs/benchmark-history.md), since the kernel's batch values had to survive the call. Scalars
 /// and float batches call f(a) directly.
 template <class T, class F>
 GRADC_RULE_INLINE auto on_convertible_lanes(const T& a, F f) {

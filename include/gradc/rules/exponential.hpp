@@ -284,7 +284,7 @@ T power(const T& a, const T& b) {
             // near the largest float. Lanes with |t| > 8 (results beyond 2^±8) are computed
             // in double and rounded once (rules/widened.hpp); the others are within 5 ulps.
             // Only a batch with such a lane pays for the two double pows (3.4 times the
-            // float pow, docs/benchmarks.md).
+            // float pow, docs/benchmark-history.md, "Batch pow").
             const auto far = abs(t) > K(8);
             if (any(far)) r = if_else<T>(far, widened_to_double<T>::apply([](const auto& x, const auto& y) { return power(x, y); }, a, b), r);
         }

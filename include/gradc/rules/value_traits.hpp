@@ -13,8 +13,8 @@
 /// in large kernels, and an out-of-line call passes its batch operands through memory.
 /// Every rule's `eval` and `partial` are forced inline too: in a file with several
 /// kernels g++'s budget for the file's growth by inlining runs out, and it then called
-/// `tanh::eval` and partials out of line (docs/benchmarks.md, "Cost of keeping NaN and
-/// huge lanes from xsimd's integer conversion").
+/// `tanh::eval` and partials out of line (docs/benchmark-history.md, "Cost of keeping NaN
+/// and huge lanes from xsimd's integer conversion").
 #define GRADC_RULE_INLINE [[gnu::always_inline]] inline
 /// The same for a lambda that a rule passes to a helper (the attribute goes after its
 /// parameter list).

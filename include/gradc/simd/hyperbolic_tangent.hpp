@@ -10,8 +10,8 @@
 /// the same s, with no cancellation as tanh rounds to ±1 (and 4e^(-2|a|) where e^(2|a|)
 /// overflows, so that it is not 0 where it is a normal or subnormal number). In a
 /// gradient the derivative costs three multiplications after the value, where the rule
-/// had computed cosh(a) and a reciprocal after xsimd's tanh (docs/benchmarks.md, "tanh
-/// and its derivative from one exponential"). Float batches the same, with xsimd's
+/// had computed cosh(a) and a reciprocal after xsimd's tanh (docs/benchmark-history.md,
+/// "tanh and its derivative from one exponential"). Float batches the same, with xsimd's
 /// float rational function.
 
 #include <type_traits>
@@ -48,7 +48,8 @@ struct hyperbolic_tangent<xsimd::batch<T, A>> {
     // while the translation unit's growth budget lasts (--param inline-unit-growth), and it
     // left those two out of line in the mlp kernel's loops, where every call spills every
     // live batch (all vector registers are caller-saved). The pieces are small enough to
-    // be inlined (docs/benchmarks.md, "tanh's second derivative from one exponential").
+    // be inlined (docs/benchmark-history.md, "tanh's second derivative from one
+    // exponential").
 
     /// tanh(m) for m < 0.625 (other lanes: garbage, to be discarded): xsimd's own
     /// rational function (called, not copied; another xsimd major version: its tanh).
@@ -99,7 +100,7 @@ struct hyperbolic_tangent<xsimd::batch<T, A>> {
     /// 44 in float), 4e^(-2m) from the batch `exp`'s edge path, which keeps its normal
     /// and subnormal values (4s(1 - s) would be 0 there). The test costs a comparison
     /// per batch; the mlp benchmark's gradient measured 3.31–3.52 ms with it against
-    /// 3.00–3.12 without, within its noise between builds (docs/benchmarks.md).
+    /// 3.00–3.12 without, within its noise between builds (docs/benchmark-history.md).
     GRADC_RULE_INLINE static B derivative_far_from_zero(const B& m, const B& s) {
         const B d = B(T(4)) * s * (B(T(1)) - s);
         const auto underflowing = m > B(T(std::is_same_v<T, double> ? 354 : 44));

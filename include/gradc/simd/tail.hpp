@@ -57,8 +57,8 @@ template <class A, class T, std::size_t K, std::size_t M, class F>
 /// its size (the partial batch is out of line, so it is inlined once). Left to its
 /// limits, g++ 12 kept the largest rules (tanh, erfc) of a big kernel out of line, one
 /// call per node and batch, or, once those were forced inline (lower/steps.hpp,
-/// `evaluate`), kept f itself out of the loop. Measured at 10⁴ points (docs/benchmarks.md,
-/// "Batch calls flattened"): the mlp kernel's HVP 46.6 → 21.4 ns per point.
+/// `evaluate`), kept f itself out of the loop. Measured at 10⁴ points
+/// (docs/benchmark-history.md, "Batch calls flattened"): the mlp kernel's HVP 46.6 → 21.4 ns per point.
 template <class A, class T, std::size_t K, std::size_t M, class F>
 [[gnu::flatten]] void run_batch_range(std::size_t begin, std::size_t end, const std::array<const T*, K>& in,
                                       const std::array<T*, M>& out, F& f) {
