@@ -178,6 +178,10 @@ TEST_CASE("map_reduce's linear shortcuts give the per-point sums", "[simd][map_r
                                       gradc::wrt(mu, sigma));
     const auto reciprocal = gradc::compile(pow((x - mu) / (sigma * sigma), 2.0) + y / mu, gradc::wrt(mu, sigma));
     const auto fused = gradc::compile(sin(x * mu) * sigma + erfc(y - sigma) * cos(mu), gradc::wrt(mu, sigma));
+    // Boundary adjoints the same at every point other than the seed: 2.5 for the node
+    // (x·y − log σ), −4 for (x/σ − sin μ); counted, not summed.
+    const auto scaled = gradc::compile(2.5 * (x * y - log(sigma)) - 4.0 * ((x / sigma) - sin(mu)) - 0.5 * (mu * x),
+                                       gradc::wrt(mu, sigma));
     auto run = [&](auto arch) {
         for (const std::size_t n : {std::size_t(0), std::size_t(1), std::size_t(7), std::size_t(1000)}) {
             const auto xs = normal_sample(n, 0.4, 1.3, unsigned(n) + 1);
@@ -189,6 +193,7 @@ TEST_CASE("map_reduce's linear shortcuts give the per-point sums", "[simd][map_r
                 check_against_loop(gated, xs, ys, theta, arch);
                 check_against_loop(reciprocal, xs, ys, theta, arch);
                 check_against_loop(fused, xs, ys, theta, arch);
+                check_against_loop(scaled, xs, ys, theta, arch);
             }
         }
     };
@@ -214,4 +219,19 @@ TEST_CASE("map_reduce's linear shortcuts give the per-point sums", "[simd][map_r
     for (bool b : split.boundary) boundary += b ? 1 : 0;
     CHECK(deferred >= 4);  // x - mu → mu, z → x - mu, the invariant log(s) → s, the output → log(s)
     CHECK(boundary <= 3);
+    // The adjoint of (-0.5·z² − log s), and of the output, is 1 at every point: counted.
+    std::size_t counted_slots = 0, summed = 0;
+    for (std::size_t b = 0; b < split.boundary.size(); ++b) {
+        counted_slots += split.boundary[b] && split.counted[b] ? 1 : 0;
+        summed += split.boundary[b] && !split.counted[b] ? 1 : 0;
+    }
+    CHECK(counted_slots >= 1);
+    CHECK(summed == 2);  // the adjoints of z and of s, which vary from point to point
+
+    using PS = decltype(scaled)::program;
+    constexpr auto& scaled_split = gradc::lower::map_reduce_split<PS, gradc::simd::detail::data_mask<decltype(scaled)>>::plan;
+    std::size_t scaled_counted = 0;
+    for (std::size_t b = 0; b < scaled_split.boundary.size(); ++b)
+        scaled_counted += scaled_split.boundary[b] && scaled_split.counted[b] ? 1 : 0;
+    CHECK(scaled_counted >= 2);
 }

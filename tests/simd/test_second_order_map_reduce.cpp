@@ -189,6 +189,15 @@ void check_all_kernels() {
         check_kernel<T>(tail_where, {T(-0.3), T(1.3)}, -1.0, 2.0, 8);
     }
     {
+        // Boundary adjoints the same at every point that are not the seed: the node
+        // (x·y − log σ) has adjoint 2.5 at every point and (x/σ − sin μ) −4, through
+        // literal factors and a negation; their sums are counted, not added per point.
+        auto [x, y, mu, sigma] = gradc::variables<4>();
+        const auto k = gradc::compile(2.5 * (x * y - log(sigma)) - 4.0 * ((x / sigma) - sin(mu)) - 0.5 * (mu * x),
+                                      gradc::wrt(mu, sigma));
+        check_kernel<T>(k, {T(0.4), T(1.7)}, -1.5, 1.5, 11);
+    }
+    {
         // The output does not depend on the data (x is a variable of the set, unused): N
         // times the one-point Hessian.
         auto [a, x] = gradc::variables<2>();

@@ -10,6 +10,8 @@
 ///    point, into a node whose adjoint is only needed summed, is swept once, on the sum
 ///    over all points of the adjoint it carries (a *deferred* edge); the per-point sweep
 ///    does the others and sums the adjoints that deferred edges start from (boundary);
+///  - a boundary adjoint that is the same at every point (the seed, and what only
+///    partials the same at every point carry from it) is counted, not summed;
 ///  - the value: from the output down, an affine operation of one varying operand with
 ///    invariant others (`- log σ`, `-0.5 * ...`) is applied once to the sum of that
 ///    operand: Σ g(uᵢ) = g(Σuᵢ) + (N-1)·g(0) for affine g; only the frontier node u is
@@ -70,7 +72,7 @@ struct map_reduce_split_of {
         std::array<bool, edge_count> per_point{};      // the others
         first_writes<edge_count, size, P::output_count> writes{};  // of the per-point sweep
         std::array<bool, live.live_count> boundary{};  // slots summed over the points
-        std::array<bool, live.live_count> seed_only{}; // boundary slot holding only a seed
+        std::array<bool, live.live_count> counted{};   // boundary slot the same at every point
         std::array<bool, size> tail{};                 // applied once to the summed frontier
         std::size_t frontier = 0;                      // node whose value is summed per point
         bool tail_offset = false;                      // the tail adds a constant: (N-1)·g(0)
@@ -109,10 +111,23 @@ struct map_reduce_split_of {
             if (p.deferred[r]) has_deferred[edges[r].node] = true;
         }
         p.writes = find_first_writes(edges, p.per_point, live, P::output_nodes);
+        // A node's per-point adjoint is the same at every point when it is a seed (1 at
+        // every point) and every per-point edge into it has a partial that is the same at
+        // every point, from a node whose adjoint is too. Edges come in node order, so in
+        // reverse every edge into a node is seen before the edges out of it.
+        std::array<bool, size> reached{}, varies{};
+        for (std::size_t m = 0; m < P::output_count; ++m) reached[P::output_nodes[m]] = true;
+        for (std::size_t r = edge_count; r-- > 0;) {
+            if (!p.per_point[r]) continue;
+            const edge& ed = edges[r];
+            const bool same = reached[ed.node] && !varies[ed.node];
+            reached[ed.child] = true;
+            if (!same || !partial_invariant(ed)) varies[ed.child] = true;
+        }
         for (std::size_t i = 0; i < size; ++i) {
             if (!live.live[i] || !p.writes.written[i] || !(sum_only[i] || has_deferred[i])) continue;
             p.boundary[live.slot[i]] = true;
-            p.seed_only[live.slot[i]] = !p.writes.written_by_edge[i];
+            p.counted[live.slot[i]] = reached[i] && !varies[i];
         }
         // The value: follow the output down through affine operations of one varying
         // operand (the others invariant).

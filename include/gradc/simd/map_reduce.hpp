@@ -114,6 +114,7 @@ public:
         count_ = n;
         const parallel::point_leaves leaves{n, L, block};
         if (leaves.count() == 0) return;
+        counted_adjoints_at_first_point();
         const block_sums total = parallel::reduce_points<block_sums>(
             leaves, threads, [&](std::size_t i, std::size_t end) { return sum_block(i, end); },
             [&](std::size_t i, std::size_t m) { return sum_last_batch(i, m); },
@@ -145,7 +146,7 @@ public:
     std::array<T, Kernel::wrt_count> gradient() const {
         typename P::template derivatives<T> boundary{};
         for (std::size_t b = 0; b < S; ++b) {
-            if (split::plan.seed_only[b]) boundary[b] = static_cast<T>(count_);  // the seed, 1 at every point
+            if (split::plan.counted[b]) boundary[b] = static_cast<T>(count_) * counted_[b];
             else if (split::plan.boundary[b]) boundary[b] = static_cast<T>(total_boundary_[b]);
         }
         std::array<T, Kernel::wrt_count> g{};
@@ -165,9 +166,26 @@ private:
         return s;
     }
 
+    /// The boundary adjoints that are the same at every point (the seed, and what only
+    /// partials that are the same at every point carry from it: `counted` in the split's
+    /// plan), from the first point on scalars: their sums are the number of points times
+    /// these, with no addition per point.
+    void counted_adjoints_at_first_point() {
+        std::array<T, arity> x = scalar_parameters_;
+        for (std::size_t v = 0; v < arity; ++v)
+            if (!layout::is_parameter[v]) x[v] = data_[layout::position[v]][0];
+        typename P::template values<T> v = scalar_invariant_values_;
+        const auto lin = split::primal_varying(k_.literals(), x.data(), v);
+        typename P::template derivatives<T> a{};
+        const T one(1);
+        split::adjoint_varying(lin, &one, a);
+        for (std::size_t b = 0; b < S; ++b)
+            if (split::plan.counted[b]) counted_[b] = a[b];
+    }
+
     /// The value and the boundary adjoints of one batch, added into `s`; `keep` drops
     /// the padding lanes of the partial batch (a selection, so that padding never reaches
-    /// the sum). Boundary slots that hold only a seed are counted, not summed.
+    /// the sum). Boundary slots that are the same at every point are counted, not summed.
     template <class Keep>
     GRADC_INLINE void add_batch(const std::array<B, arity>& x, sums& s, Keep keep) const {
         typename P::template values<B> v = invariant_values_;
@@ -177,7 +195,7 @@ private:
         split::adjoint_varying(lin, &one, a);
         s.value += keep(v[split::plan.frontier]);
         for (std::size_t b = 0; b < S; ++b)
-            if (split::plan.boundary[b] && !split::plan.seed_only[b]) s.boundary[b] += keep(a[b]);
+            if (split::plan.boundary[b] && !split::plan.counted[b]) s.boundary[b] += keep(a[b]);
     }
 
     GRADC_INLINE std::array<B, arity> load(std::size_t i) const {
@@ -218,7 +236,7 @@ private:
         block_sums out;
         out.value = static_cast<double>(xsimd::hadd(t.value));
         for (std::size_t b = 0; b < S; ++b)
-            out.boundary[b] = split::plan.boundary[b] && !split::plan.seed_only[b] ? static_cast<double>(xsimd::hadd(t.boundary[b])) : 0.0;
+            out.boundary[b] = split::plan.boundary[b] && !split::plan.counted[b] ? static_cast<double>(xsimd::hadd(t.boundary[b])) : 0.0;
         return out;
     }
 
@@ -240,6 +258,7 @@ private:
     std::size_t count_ = 0;
     double total_ = 0;
     std::array<double, S> total_boundary_{};
+    std::array<T, S> counted_{};
 };
 
 template <class A, class Kernel, class T>

@@ -90,6 +90,7 @@ public:
         count_ = n;
         const parallel::point_leaves leaves{n, L, block};
         if (leaves.count() == 0) return;
+        counted_adjoints_at_first_point();
         const block_sums total = parallel::reduce_points<block_sums>(
             leaves, threads, [&](std::size_t i, std::size_t end) { return sum_block(i, end); },
             [&](std::size_t i, std::size_t m) { return sum_last_batch(i, m); },
@@ -111,8 +112,9 @@ public:
         typename P::template derivatives<DS> boundary;
         boundary.fill(DS(T(0)));
         for (std::size_t b = 0; b < S; ++b) {
-            if (split::plan.seed_only[b]) {
-                boundary[b] = DS(static_cast<T>(count_));  // the seed: 1, with no tangent, at every point
+            if (split::plan.counted[b]) {
+                boundary[b].value = static_cast<T>(count_) * counted_[b].value;
+                for (std::size_t d = 0; d < W; ++d) boundary[b].tangent[d] = static_cast<T>(count_) * counted_[b].tangent[d];
             } else if (split::plan.boundary[b]) {
                 boundary[b].value = static_cast<T>(total_boundary_[b][0]);
                 for (std::size_t d = 0; d < W; ++d) boundary[b].tangent[d] = static_cast<T>(total_boundary_[b][1 + d]);
@@ -133,6 +135,22 @@ public:
     }
 
 private:
+    /// The dual boundary adjoints that are the same at every point, from the first point
+    /// on scalar duals (as `reduction::counted_adjoints_at_first_point`).
+    void counted_adjoints_at_first_point() {
+        std::array<DS, arity> x = scalar_parameters_;
+        for (std::size_t v = 0; v < arity; ++v)
+            if (!layout::is_parameter[v]) x[v] = DS(data_[layout::position[v]][0]);
+        typename P::template values<DS> v = scalar_invariant_values_;
+        const auto lin = split::primal_varying(k_.literals(), x.data(), v);
+        typename P::template derivatives<DS> a;
+        a.fill(DS(T(0)));
+        const DS one(T(1));
+        split::adjoint_varying(lin, &one, a);
+        for (std::size_t b = 0; b < S; ++b)
+            if (split::plan.counted[b]) counted_[b] = a[b];
+    }
+
     static sums zero_sums() {
         sums z;
         z.value = B(T(0));
@@ -163,7 +181,7 @@ private:
         split::adjoint_varying(lin, &one, a);
         s.value += keep(v[split::plan.frontier].value);
         for (std::size_t b = 0; b < S; ++b) {
-            if (!split::plan.boundary[b] || split::plan.seed_only[b]) continue;
+            if (!split::plan.boundary[b] || split::plan.counted[b]) continue;
             s.boundary[b].value += keep(a[b].value);
             for (std::size_t d = 0; d < W; ++d) s.boundary[b].tangent[d] += keep(a[b].tangent[d]);
         }
@@ -205,7 +223,7 @@ private:
         block_sums out;
         out.value = static_cast<double>(xsimd::hadd(s.value));
         for (std::size_t b = 0; b < S; ++b) {
-            if (!split::plan.boundary[b] || split::plan.seed_only[b]) continue;
+            if (!split::plan.boundary[b] || split::plan.counted[b]) continue;
             out.boundary[b][0] = static_cast<double>(xsimd::hadd(s.boundary[b].value));
             for (std::size_t d = 0; d < W; ++d)
                 out.boundary[b][1 + d] = static_cast<double>(xsimd::hadd(s.boundary[b].tangent[d]));
@@ -243,6 +261,7 @@ private:
     std::size_t count_ = 0;
     double total_ = 0;
     std::array<std::array<double, 1 + W>, S> total_boundary_{};
+    std::array<DS, S> counted_{};
 };
 
 /// Σᵢ f, Σᵢ ∇θ f and Σᵢ ∇²θ f over the points.
