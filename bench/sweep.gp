@@ -1,7 +1,7 @@
 # ns/point against N, log-log, one panel per kernel, every implementation; data from
 # bench/sweep_report.py (sweep_<kernel>.dat). Variables: datadir, outfile, term (png|svg).
 if (!exists("term")) term = 'png'
-if (term eq 'png') { set terminal pngcairo size 1500,900 font "sans,10" background rgb "white" } else { set terminal svg size 1500,900 dynamic font "sans,10" background rgb "white" }
+if (term eq 'png') { set terminal pngcairo size 1500,1000 font "sans,10" background rgb "white" } else { set terminal svg size 1500,1000 dynamic font "sans,10" background rgb "white" }
 set output outfile
 set termoption noenhanced
 set datafile missing "-"
@@ -10,7 +10,7 @@ set linetype 9 lc rgb "#8c564b"
 set linetype 10 lc rgb "#7f7f7f"
 set logscale xy 10
 set grid xtics ytics mytics
-set key top right font ",8" box opaque
+set key below horizontal maxcols 5 font ",8"
 set xlabel "N (points)"
 set ylabel "ns per point"
 set multiplot layout 2,3 title "gradc benchmark at every size: value + gradient, best of the passes, one core"

@@ -41,10 +41,14 @@ for k in kernels:
         md.append("| gradc-batch / hand-simd | " + " | ".join(
             f"{g[n] / h[n]:.2f}×" if n in g and n in h else "—" for n in sizes) + " |")
     md.append("")
+    # Every implementation a column, in one order for every kernel ("-" where a kernel has
+    # none), so that each system has the same column, and so the same line style, in
+    # every panel of the plot.
     with open(f"{out}/sweep_{k}.dat", "w") as f:
-        f.write("N " + " ".join(impls) + "\n")
+        f.write("N " + " ".join(order) + "\n")
         for n in sizes:
-            f.write(f"{n} " + " ".join(f"{t[(k, i)][n]:.6g}" if n in t[(k, i)] else "-" for i in impls) + "\n")
+            f.write(f"{n} " + " ".join(f"{t[(k, i)][n]:.6g}" if (k, i) in t and n in t[(k, i)] else "-"
+                                       for i in order) + "\n")
 
 md.append("**Roofline, bandwidth side** — bytes per point moved through memory, achieved GB/s "
           "(bytes per point / ns per point) and its fraction of the triad bandwidth, at the largest N")
