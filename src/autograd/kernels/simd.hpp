@@ -4,8 +4,10 @@
 // the kernels stop at AVX-512DQ, which still has the double↔int64 conversions that
 // exp/log/sin need (AVX2 emulates them one lane at a time: 5-7x slower for double).
 
-// xsimd directly, not through gradc/simd/: the dynamic mode depends on the rule table
-// only (docs/architecture.md).
+// xsimd directly, not through gradc/simd/'s batch calls: the dynamic mode depends on the
+// rule table only, and on one leaf of simd/, the rules' values on xsimd batches
+// (gradc/simd/math.hpp, below), so that a tensor long enough to fill a batch gets the
+// same values as the static mode's batch calls (docs/architecture.md, "The pipeline").
 //
 // GCC 12 reports -W(maybe-)uninitialized inside its own avx512fintrin.h wherever xsimd's
 // AVX-512 math is inlined (GCC bug 105593, see gradc/simd/config.hpp). The source files
