@@ -66,7 +66,8 @@ std::string arguments(const results& r, std::size_t p) {
 
 /// A change of 2^-40 ≈ 1e-12 in the inputs moves the value or a derivative by more than
 /// 1e-6 relative (a condition number above 10⁶, so that rounding differences of a few
-/// ulps between the modes would exceed 1e-9), or changes which results are finite.
+/// ulps between the modes would exceed 1e-9), or changes which results are finite: in the
+/// static scalar kernel or in its batch call.
 bool ill_conditioned(const results& r, std::size_t p) {
     const auto moves = [](double a, double b) {
         if (std::isfinite(a) != std::isfinite(b) || std::isnan(a) != std::isnan(b)) return true;
@@ -75,6 +76,11 @@ bool ill_conditioned(const results& r, std::size_t p) {
     if (moves(r.scalar_value[p], r.nearby_value[p])) return true;
     for (std::size_t j = 0; j < r.arity; ++j)
         if (moves(r.scalar_grad[p * r.arity + j], r.nearby_grad[p * r.arity + j])) return true;
+    // The batch path the same way: one mode may be NaN at both points where the other is
+    // finite at the point and moves with the inputs.
+    if (moves(r.batch_value[p], r.batch_nearby_value[p])) return true;
+    for (std::size_t j = 0; j < r.arity; ++j)
+        if (moves(r.batch_grad[p * r.arity + j], r.batch_nearby_grad[p * r.arity + j])) return true;
     return false;
 }
 

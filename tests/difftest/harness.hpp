@@ -65,6 +65,7 @@ struct results {
     std::vector<double> scalar_grad, batch_grad, dynamic_grad;  // [point * arity + j]
     std::vector<double> jvp;             // static scalar J·v
     std::vector<double> nearby_value, nearby_grad;  // static scalar at x·(1 ± 2^-40)
+    std::vector<double> batch_nearby_value, batch_nearby_grad;  // static batch there
     std::vector<double> plain_value;     // the lambda on double: the C library's functions
     std::vector<long double> reference_value;
     std::vector<long double> reference_grad;  // central differences; NaN where not reliable
@@ -298,6 +299,20 @@ results run_modes(std::uint64_t seed, const F& f) {
     r.batch_grad.resize(P * N);
     for (std::size_t p = 0; p < P; ++p)
         for (std::size_t j = 0; j < N; ++j) r.batch_grad[p * N + j] = grad[j][p];
+    // The batch call at the nearby points too: where the scalar value is NaN there and
+    // at the point itself (acos of a cosine of 4e303, whose argument a few ulps of the
+    // operations below move by many periods), the batch's finite value still shows how
+    // far such results move (`ill_conditioned`).
+    {
+        std::vector<std::vector<double>> near_in(in), near_grad(N, std::vector<double>(P));
+        for (std::size_t p = 0; p < P; ++p)
+            for (std::size_t j = 0; j < N; ++j) near_in[j][p] *= 1 + (j % 2 ? -1 : 1) * 0x1p-40;
+        r.batch_nearby_value.resize(P);
+        k.gradient_batch(near_in, r.batch_nearby_value, near_grad);
+        r.batch_nearby_grad.resize(P * N);
+        for (std::size_t p = 0; p < P; ++p)
+            for (std::size_t j = 0; j < N; ++j) r.batch_nearby_grad[p * N + j] = near_grad[j][p];
+    }
     if constexpr ((What & narrow_simd) != 0) narrow_batches(k, in, r);
     if constexpr ((What & second_order) != 0) {
         std::vector<double> values(P);

@@ -86,10 +86,11 @@ TEST_CASE("the reference's differences still report a wrong gradient", "[difftes
             !std::isnan(r.reference_grad[2 * p]))
             regular = p;
     REQUIRE(regular < point_count);
-    // The same error in every mode (and at the nearby point that tells ill-conditioned points),
-    // so that only the differences can see it.
+    // The same error in every mode (and at the nearby points, scalar and batch, that tell
+    // ill-conditioned points), so that only the differences can see it.
     auto wrong = r;
-    for (auto* g : {&wrong.scalar_grad, &wrong.batch_grad, &wrong.dynamic_grad, &wrong.nearby_grad}) (*g)[2 * regular] *= 1 + 1e-2;
+    for (auto* g : {&wrong.scalar_grad, &wrong.batch_grad, &wrong.dynamic_grad, &wrong.nearby_grad, &wrong.batch_nearby_grad})
+        (*g)[2 * regular] *= 1 + 1e-2;
     gradc::difftest::runner out;
     out.compare(text, 2, seed, wrong, gradc::difftest::first_order);
     bool differences_saw_it = false;
