@@ -292,7 +292,7 @@ constexpr std::array<double, (L + ... + 0)> join_literal_values(const std::array
     return joined;
 }
 
-/// The body of make_node, for the scalar operators and functions to build their node in
+/// The body of make_node (which uses it too), for the scalar operators and functions to build their node in
 /// their own body instead of calling make_node: every function templated on an
 /// operand's type is named with that type, as long as the operand's whole subtree, and
 /// the compilers mangle every such name (g++ in time that grows faster than its length),
@@ -333,15 +333,9 @@ constexpr std::array<double, (L + ... + 0)> join_literal_values(const std::array
 
 template <class Rule, class... A>
 constexpr auto make_node(const A&... a) {
-    using N = node<Rule, expression_of_t<A>...>;
-    static_assert(N::shape.valid() || shapes_are<expression_of_t<A>::shape...>::fine,
-                  "gradc: the operands' shapes do not fit this operation (elementwise operations need "
-                  "operands of one shape, or a scalar beside an array; shapes_are<...> below lists them)");
-    if constexpr (N::graph::literals == 0) {
-        return N{};
-    } else {
-        return N{{join_literal_values(literal_values(expression_of_t<A>{a})...)}, {}};
-    }
+    using node_type = node<Rule, expression_of_t<A>...>;
+    GRADC_RETURN_NODE_OF(node_type, (shapes_are<expression_of_t<A>::shape...>::fine),
+                         (literal_values(expression_of_t<A>{a})...))
 }
 
 template <class Op, class... A>

@@ -27,6 +27,7 @@
 
 #include <gradc/lower/map_reduce_nodes.hpp>
 #include <gradc/lower/program.hpp>
+#include <gradc/rules/value_traits.hpp>
 
 namespace gradc::lower {
 
@@ -238,6 +239,20 @@ struct map_reduce_split_of {
         [&]<class... N>(flat<N...>) GRADC_INLINE_LAMBDA {
             step::sweep_in_reverse<per_point_sweep<T>, N...>(lin.v, a);
         }(nodes{});
+    }
+
+    /// The per-point adjoints at one point x (the parameters and one point's data), after
+    /// primal_invariant filled `v`: a slot that `plan.counted` marks holds the same at
+    /// every point, so its sum is the number of points times this.
+    template <class T, class Literals>
+    static typename P::template derivatives<T> adjoints_at_point(const Literals& literals, const T* x,
+                                                                 typename P::template values<T> v) {
+        const auto lin = primal_varying(literals, x, v);
+        typename P::template derivatives<T> a;
+        a.fill(T(rules::scalar_t<T>(0)));
+        const T one(rules::scalar_t<T>(1));
+        adjoint_varying(lin, &one, a);
+        return a;
     }
 
     /// Once: the deferred edges, from the summed boundary adjoints (zero elsewhere), with

@@ -174,11 +174,7 @@ private:
         std::array<T, arity> x = scalar_parameters_;
         for (std::size_t v = 0; v < arity; ++v)
             if (!layout::is_parameter[v]) x[v] = data_[layout::position[v]][0];
-        typename P::template values<T> v = scalar_invariant_values_;
-        const auto lin = split::primal_varying(k_.literals(), x.data(), v);
-        typename P::template derivatives<T> a{};
-        const T one(1);
-        split::adjoint_varying(lin, &one, a);
+        const auto a = split::adjoints_at_point(k_.literals(), x.data(), scalar_invariant_values_);
         for (std::size_t b = 0; b < S; ++b)
             if (split::plan.counted[b]) counted_[b] = a[b];
     }

@@ -141,12 +141,7 @@ private:
         std::array<DS, arity> x = scalar_parameters_;
         for (std::size_t v = 0; v < arity; ++v)
             if (!layout::is_parameter[v]) x[v] = DS(data_[layout::position[v]][0]);
-        typename P::template values<DS> v = scalar_invariant_values_;
-        const auto lin = split::primal_varying(k_.literals(), x.data(), v);
-        typename P::template derivatives<DS> a;
-        a.fill(DS(T(0)));
-        const DS one(T(1));
-        split::adjoint_varying(lin, &one, a);
+        const auto a = split::adjoints_at_point(k_.literals(), x.data(), scalar_invariant_values_);
         for (std::size_t b = 0; b < S; ++b)
             if (split::plan.counted[b]) counted_[b] = a[b];
     }
