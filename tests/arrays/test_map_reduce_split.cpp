@@ -2,6 +2,9 @@
 // once, on the summed adjoint it starts from (lower/array_map_reduce_split.hpp): the
 // split chosen for the Gaussian-mixture pattern Q·(x − μ), and sums equal to the per-point
 // gradients summed in a loop for kernels where deferred and per-point edges meet.
+#include <cmath>
+#include <limits>
+#include <string>
 #include <tuple>
 #include <type_traits>
 #include <vector>
@@ -165,4 +168,39 @@ TEST_CASE("log_sum_exp keeps its exponentials for its derivatives, per point and
     const auto r = k.gradient(av, filled<12>(-1, 1, 6), std::array<double, 3>{0.5, -1, 2});
     const double s = std::exp(av[0]) + std::exp(av[1]) + std::exp(av[2]);
     for (std::size_t i = 0; i < 3; ++i) close(std::get<0>(r.gradient)[i], std::exp(av[i]) / s * 1.5, 1e-15, 1e-15);
+}
+
+TEST_CASE("copies of an array subexpression with a literal: one sum of adjoints, in one point and in map-reduce",
+          "[arrays][batch][map_reduce][copies]") {
+    auto [a, b, x] = gradc::variables(gradc::vec<3>, gradc::scalar, gradc::vec<3>);
+    SECTION("copies that vary with the data: passed on at every point") {
+        // t is two copies (it holds the literal 2.0); the first is read by a `where` that
+        // may not take it, so where t's partial is infinite only the sum of both adjoints
+        // gives the one-node derivative (lower/equal_copies.hpp).
+        const auto t = cbrt(a * x * 2.0 + 3.0);
+        const auto k = gradc::compile(sum(where(x > 0.5, t, a) + t * b), gradc::wrt(a, b));
+        STATIC_REQUIRE(decltype(k)::program::analysis::copies.count == 3);  // (a·x)·2, + 3 and cbrt; a·x is one node
+        check_sums(k, filled<3>(-1, 1, 11), 0.8);
+        // Entry 0: x = 0.3 ≤ 0.5, so the where copy's adjoint is 0, the other's b = 1.5, and
+        // cbrt'(0) = +∞: +∞, where two nodes would give 0·∞ = NaN. Entry 1: x = 0.9 takes t.
+        const auto r = k.gradient(std::array{-5.0, 0.7, -0.4}, 1.5, std::array{0.3, 0.9, 2.0});
+        CHECK(std::get<0>(r.gradient)[0] == std::numeric_limits<double>::infinity());
+        const double t1 = std::cbrt(0.7 * 0.9 * 2.0 + 3.0);
+        close(std::get<0>(r.gradient)[1], (1.0 + 1.5) * 2.0 * 0.9 / (3.0 * t1 * t1), 1e-14, 1e-14);
+        const std::string text = gradc::to_string(k);
+        CAPTURE(text);
+        CHECK(text.find("computes what") != std::string::npos);
+    }
+    SECTION("copies that depend on the parameters alone: passed on in the sweep on sums") {
+        const auto t = cbrt(a * 2.0);
+        const auto k = gradc::compile(sum(t * x) + sum(where(a > 5.0, tanh(t), a)) * b, gradc::wrt(a, b));
+        using S = split_of<decltype(k)>::type;
+        using P = split_of<decltype(k)>::P;
+        std::size_t swept_on_sums = 0;
+        for (std::size_t n = 0; n < P::L.shape.size(); ++n)
+            swept_on_sums += P::analysis::copies.copy[n] != gradc::lower::no_node && S::plan.sum_only[n];
+        CHECK(swept_on_sums == 2);  // a·2 and cbrt
+        check_sums(k, filled<3>(-1, 1, 12), 0.8);
+        check_sums(k, filled<3>(5.5, 6.5, 13), -0.6);
+    }
 }

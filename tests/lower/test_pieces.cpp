@@ -8,6 +8,7 @@
 
 #include <array>
 #include <cmath>
+#include <limits>
 #include <span>
 #include <vector>
 
@@ -129,5 +130,70 @@ TEST_CASE("a kernel of several pieces: batches of points agree with single point
         CHECK_THAT(values[i], is_close_to(value, 1e-12, 1e-13));
         CHECK_THAT(gx[i], is_close_to(dx, 1e-11, 1e-12));
         CHECK_THAT(gy[i], is_close_to(dy, 1e-11, 1e-12));
+    }
+}
+
+namespace {
+
+/// f = z + where(y > 0, t, y), t = cbrt(x - 1), z = t after `levels` steps e ← sin(e)·0.5 + y:
+/// t is two copies (lower/equal_copies.hpp), the first piece's and the last's. (Each step
+/// reads e once: a subtree that holds a literal is copied wherever it is read again, so
+/// e ← sin(e)·0.5 + e would double the nodes at every step.) Value and gradient by the
+/// chain rule.
+std::array<double, 3> copies_gradient(double x, double y) {
+    const double t = std::cbrt(x - 1.0);
+    double e = t, de_dt = 1, de_dy = 0;
+    for (int i = 0; i < levels; ++i) {
+        const double c = 0.5 * std::cos(e);
+        de_dt *= c;
+        de_dy = c * de_dy + 1.0;
+        e = std::sin(e) * 0.5 + y;
+    }
+    const double dt = 1.0 / (3.0 * t * t);
+    return {e + (y > 0 ? t : y), (de_dt + (y > 0 ? 1.0 : 0.0)) * dt, de_dy + (y > 0 ? 0.0 : 1.0)};
+}
+
+}  // namespace
+
+TEST_CASE("a kernel of several pieces: copies of a subexpression with a literal pass their adjoints across pieces",
+          "[lower][pieces][copies]") {
+    auto [x, y] = gradc::variables<2>();
+    const auto t = cbrt(x - 1.0);
+    const auto z = gradc::test::repeat_levels<levels>(t, [&](const auto& e, auto) { return sin(e) * 0.5 + y; });
+    const auto k = gradc::compile(z + where(y > 0.0, t, y));
+    using program = decltype(k)::program;
+    STATIC_REQUIRE(program::copies.count == 2);  // the second t's x - 1 and cbrt
+    STATIC_REQUIRE(program::pieces == (program::size > gradc::lower::piece_threshold ? 4 : 1));
+    for (const auto& p : {std::array{2.0, 0.5}, std::array{2.0, -0.5}, std::array{-0.5, 1.5}}) {
+        const auto [value, dx, dy] = copies_gradient(p[0], p[1]);
+        const auto g = k.gradient(p[0], p[1]);
+        CHECK_THAT(g.value, is_close_to(value, 1e-14, 1e-14));
+        CHECK_THAT(g.gradient[0], is_close_to(dx, 1e-12, 1e-13));
+        CHECK_THAT(g.gradient[1], is_close_to(dy, 1e-12, 1e-13));
+        const auto h = k.hessian(p[0], p[1]);
+        CHECK_THAT(h.gradient[0], is_close_to(dx, 1e-12, 1e-13));
+        CHECK_THAT(h.hessian[0][0],
+                   is_close_to(central_difference([&](double v) { return copies_gradient(v, p[1])[1]; }, p[0]), 1e-6, 1e-8));
+    }
+    // x = 1: t = 0, cbrt' = +∞; the last copy's adjoint is 0 where y ≤ 0 and is summed
+    // with the first's before it meets the partial: +∞ (two nodes: NaN).
+    CHECK(k.gradient(1.0, -0.5).gradient[0] == std::numeric_limits<double>::infinity());
+    CHECK(k.gradient(1.0, 0.5).gradient[0] == std::numeric_limits<double>::infinity());
+
+    constexpr std::size_t n = 21;
+    std::vector<double> xs(n), ys(n), values(n), gx(n), gy(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        xs[i] = i % 5 == 0 ? 1.0 : -1.0 + 0.2 * double(i);
+        ys[i] = i % 2 == 0 ? 0.5 : -0.5;
+    }
+    const std::array<std::span<const double>, 2> in{xs, ys};
+    const std::array<std::span<double>, 2> grad{gx, gy};
+    k.gradient_batch(in, std::span<double>(values), grad);
+    for (std::size_t i = 0; i < n; ++i) {
+        const auto g = k.gradient(xs[i], ys[i]);
+        CAPTURE(i, xs[i], ys[i]);
+        CHECK_THAT(values[i], is_close_to(g.value, 1e-12, 1e-13));
+        CHECK_THAT(gx[i], is_close_to(g.gradient[0], 1e-11, 1e-12));
+        CHECK_THAT(gy[i], is_close_to(g.gradient[1], 1e-11, 1e-12));
     }
 }

@@ -4,7 +4,11 @@
 Each expression is a generic C++ lambda over 1-6 variables, depth 1-8, built from every
 primitive of the rule table, the arithmetic operators with literals of both signs,
 `where` on comparisons, and shared subexpressions (a name used twice). The same lambda
-is compiled as a static expression, run on tensors and evaluated in long double.
+is compiled as a static expression, run on tensors and evaluated in long double. A
+subexpression drawn twice is bound once: the static mode computes equal subexpressions
+once (their types, and literals compared by value), the dynamic mode each call, and
+where an infinite partial meets a zero adjoint the two differ by construction, so the
+programs compared compute each one once in every mode.
 Expression i depends only on (seed, i), so a run of any size reproduces the expressions
 of a smaller one and a reported expression can be regenerated alone.
 
@@ -16,6 +20,7 @@ writes DIR/part_XXXX.cpp (K expressions each) and DIR/parts.cpp, which defines
 import argparse
 import os
 import random
+import re
 
 UNARY = ["exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sqrt", "cbrt", "sin", "cos", "tan",
          "asin", "acos", "atan", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "sigmoid", "softplus",
@@ -26,6 +31,16 @@ COMPARISONS = ["<", "<=", ">", ">=", "==", "!="]
 LITERALS = ["2.0", "-2.0", "0.5", "-0.5", "3.0", "-1.0", "1.0", "0.25", "-3.5", "1e-3", "10.0", "3", "-2"]
 
 
+INTEGER = re.compile(r"(?<![\w.])(-?\d+)(?![\w.])")
+
+
+def computation_key(text):
+    """What makes two lets one computation in the static mode: equal texts, a literal's
+    integer and floating spellings alike (`3` and `3.0`; a kernel compares literals by
+    value, docs/static.md, "Copies of a subexpression with literals")."""
+    return INTEGER.sub(r"\1.0", text)
+
+
 class Expression:
     """One random expression as let-bound statements: `const auto t0 = sin(x0);` ..."""
 
@@ -33,7 +48,8 @@ class Expression:
         self.rng = rng
         self.arity = arity
         self.depth = depth
-        self.lets = []      # (name, text, depth)
+        self.lets = []      # (name, text, depth): one per computation
+        self.bound = []     # (name, depth): every binding drawn, a computation drawn again included
         self.result = self.node(depth)
 
     def variable(self):
@@ -43,15 +59,22 @@ class Expression:
         return self.rng.choice(LITERALS)
 
     def bind(self, text, depth):
-        name = f"t{len(self.lets)}"
-        self.lets.append((name, text, depth))
+        """The name of a new let for text, or of the earlier let of the same computation.
+        Sharing draws from every binding drawn, so the random stream is the one it was
+        before equal lets were merged."""
+        key = computation_key(text)
+        name = next((n for n, t, _ in self.lets if computation_key(t) == key), None)
+        if name is None:
+            name = f"t{len(self.lets)}"
+            self.lets.append((name, text, depth))
+        self.bound.append((name, depth))
         return name
 
     def node(self, depth):
         rng = self.rng
         if depth <= 0:
             return self.variable()
-        shareable = [name for name, _, d in self.lets if d < depth]
+        shareable = [name for name, d in self.bound if d < depth]
         c = rng.random()
         if shareable and c < 0.1:
             return rng.choice(shareable)  # a shared subexpression

@@ -25,6 +25,9 @@ import shlex
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import generate  # noqa: E402  (computation_key: the lets the static mode computes once)
+
 LET = re.compile(r"const auto (t\d+) = (.*?);\s*(?=const auto |return )")
 NAME = re.compile(r"\b([tx]\d+)\b")
 
@@ -48,8 +51,9 @@ def operands(text):
 
 
 def render(lets, result):
-    """The body with only the lets the result needs, renumbered t0, t1, ... in order; a
-    result that is a let-bound name whose text is a bare variable is inlined."""
+    """The body with only the lets the result needs, renumbered t0, t1, ... in order, a
+    let of the same computation as an earlier one replaced by it (as generate.py binds
+    them); a result that is a let-bound name whose text is a bare variable is inlined."""
     needed, stack = set(), [result]
     while stack:
         n = stack.pop()
@@ -57,9 +61,15 @@ def render(lets, result):
             needed.add(n)
             stack.extend(operands(lets[n]))
     order = [n for n in lets if n in needed]
-    rename = {old: f"t{i}" for i, old in enumerate(order)}
+    rename, seen, statements = {}, {}, []
     sub = lambda text: NAME.sub(lambda m: rename.get(m.group(1), m.group(1)), text)
-    statements = [f"const auto {rename[n]} = {sub(lets[n])};" for n in order]
+    for n in order:
+        text = sub(lets[n])
+        key = generate.computation_key(text)
+        if key not in seen:
+            seen[key] = f"t{len(statements)}"
+            statements.append(f"const auto {seen[key]} = {text};")
+        rename[n] = seen[key]
     return " ".join(statements + [f"return {sub(result)};"])
 
 

@@ -133,5 +133,32 @@ class Shrink(unittest.TestCase):
                          shrink.normalise_kind("d/dx4: dynamic vs static scalar"))
 
 
+class OneComputationPerLet(unittest.TestCase):
+    """A subexpression drawn twice is bound once (generate.py says why), by the generator
+    and by the shrinker's candidates alike."""
+
+    def test_generated_lets_are_distinct_computations(self):
+        for i in range(2000):
+            body = generate.expression(11, i)[3]
+            lets, _ = shrink.parse(body)
+            keys = [generate.computation_key(t) for t in lets.values()]
+            self.assertEqual(len(keys), len(set(keys)), body)
+        self.assertEqual(generate.computation_key("(x0 * 3) + (x1 / -2) + pow(t1, 2.0) + (1e-3 * t12)"),
+                         "(x0 * 3.0) + (x1 / -2.0) + pow(t1, 2.0) + (1e-3.0 * t12)")
+
+    def test_a_drawn_again_computation_is_shared(self):
+        # Seed 11, expression 6513 draws log10(x2) twice: t0 and t3 in the 10^4 run's log.
+        body = generate.expression(11, 6513)[3]
+        self.assertEqual(body.count("log10(x2)"), 1, body)
+
+    def test_render_merges_lets_of_one_computation(self):
+        body = ("const auto t0 = log10(x2); const auto t1 = (x0 * 3); const auto t2 = log10(x2); "
+                "const auto t3 = (x0 * 3.0); const auto t4 = (t0 + t1); const auto t5 = (t2 + t3); "
+                "const auto t6 = (t4 * t5); return t6;")
+        self.assertEqual(shrink.render(*shrink.parse(body)),
+                         "const auto t0 = log10(x2); const auto t1 = (x0 * 3); const auto t2 = (t0 + t1); "
+                         "const auto t3 = (t2 * t2); return t3;")
+
+
 if __name__ == "__main__":
     unittest.main()

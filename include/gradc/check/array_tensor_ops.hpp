@@ -14,6 +14,7 @@
 #include <gradc/autograd/reduction.hpp>
 #include <gradc/autograd/view.hpp>
 #include <gradc/check/static.hpp>
+#include <gradc/lower/equal_copies.hpp>
 #include <gradc/rules/arrays/access.hpp>
 #include <gradc/rules/arrays/building.hpp>
 #include <gradc/rules/arrays/indexed_access.hpp>
@@ -174,11 +175,17 @@ template <class Flat>
 struct array_tensors;
 template <class... Nodes>
 struct array_tensors<lower::flat<Nodes...>> {
+    /// A copy of an earlier node that computes the same (lower/equal_copies.hpp) is that
+    /// node's tensor, as in the kernel's adjoint sweep.
     template <class Literals>
     static tensor_list get(const tensor_list& leaves, const Literals& literals) {
+        const auto canon = lower::structural_copies<lower::flat<Nodes...>>::canonical(literals);
         tensor_list nodes;
         nodes.reserve(sizeof...(Nodes));
-        (void)std::initializer_list<int>{(nodes.push_back(array_node_tensor(Nodes{}, nodes, leaves, literals)), 0)...};
+        std::size_t i = 0;
+        (void)std::initializer_list<int>{
+            (nodes.push_back(canon[i] != i ? nodes[canon[i]] : array_node_tensor(Nodes{}, nodes, leaves, literals)), ++i,
+             0)...};
         return nodes;
     }
 };

@@ -14,6 +14,7 @@
 #include <gradc/autograd/creation.hpp>
 #include <gradc/autograd/elementwise.hpp>
 #include <gradc/autograd/tensor.hpp>
+#include <gradc/lower/equal_copies.hpp>
 #include <gradc/lower/flat.hpp>
 
 namespace gradc::autograd::fusion {
@@ -51,15 +52,21 @@ Tensor node_tensor(lower::apply<R, O...>, const tensor_list& nodes, const tensor
 }  // namespace detail
 
 /// Every node of the flat program `Flat` computed from `leaves` (one tensor per variable).
+/// A copy of an earlier node that computes the same (a subexpression with literals used
+/// twice, lower/equal_copies.hpp) is that node's tensor, as in the kernel's adjoint sweep.
 template <class Flat>
 struct flat_tensors;
 template <class... Nodes>
 struct flat_tensors<lower::flat<Nodes...>> {
     template <class Literals>
     static tensor_list get(const tensor_list& leaves, const Literals& literals) {
+        const auto canon = lower::structural_copies<lower::flat<Nodes...>>::canonical(literals);
         tensor_list nodes;
         nodes.reserve(sizeof...(Nodes));
-        (void)std::initializer_list<int>{(nodes.push_back(detail::node_tensor(Nodes{}, nodes, leaves, literals)), 0)...};
+        std::size_t i = 0;
+        (void)std::initializer_list<int>{
+            (nodes.push_back(canon[i] != i ? nodes[canon[i]] : detail::node_tensor(Nodes{}, nodes, leaves, literals)), ++i,
+             0)...};
         return nodes;
     }
 };

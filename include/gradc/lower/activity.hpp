@@ -68,7 +68,9 @@ constexpr liveness<N> find_live(const std::array<node_desc, N>& d, const std::ar
 
 /// The first writes of a reverse sweep over some edges (`swept`): the output seeds are
 /// written first, in output order, then the edges from last to first. A slot's first
-/// write assigns, the others add: no slot is zeroed beforehand.
+/// write assigns, the others add: no slot is zeroed beforehand, except the slots of the
+/// `zeroed` nodes (lower/equal_copies.hpp: whether some edges into them run is known only
+/// at run time), which the sweep zeroes first and only adds to.
 template <std::size_t E, std::size_t N, std::size_t M>
 struct first_writes {
     std::array<bool, M> seed_first{};
@@ -79,8 +81,10 @@ struct first_writes {
 
 template <std::size_t E, std::size_t N, std::size_t M>
 constexpr first_writes<E, N, M> find_first_writes(const std::array<edge, E>& edges, const std::array<bool, E>& swept,
-                                                  const liveness<N>& l, const std::array<std::size_t, M>& outputs) {
+                                                  const liveness<N>& l, const std::array<std::size_t, M>& outputs,
+                                                  const std::array<bool, N>& zeroed) {
     first_writes<E, N, M> f;
+    f.written = zeroed;
     for (std::size_t m = 0; m < M; ++m) {
         if (!l.live[outputs[m]]) continue;
         f.seed_first[m] = !f.written[outputs[m]];
@@ -120,7 +124,7 @@ constexpr sweep_plan<E, M> plan_sweeps(const std::array<node_desc, N>& d, const 
     }
     std::array<bool, E> all{};
     all.fill(true);
-    const auto f = find_first_writes(p.edges, all, l, outputs);
+    const auto f = find_first_writes(p.edges, all, l, outputs, std::array<bool, N>{});
     p.seed_first = f.seed_first;
     for (std::size_t r = 0; r < E; ++r) p.edges[r].adjoint_first = f.edge_first[r];
     return p;

@@ -16,6 +16,7 @@
 
 #include <gradc/expr/nodes.hpp>
 #include <gradc/lower/describe.hpp>
+#include <gradc/lower/equal_copies.hpp>
 #include <gradc/lower/flat.hpp>
 #include <gradc/rules/arrays/dims.hpp>
 #include <gradc/rules/arrays/signature.hpp>
@@ -243,6 +244,15 @@ struct array_analysis<Set, flat<Nodes...>, std::index_sequence<O...>, std::index
 
     static constexpr std::array<std::size_t, sizeof...(O)> output_nodes{O...};
     static constexpr std::array<std::size_t, sizeof...(J)> wrt_variables{J...};
+
+    /// The live copies of a subexpression that holds literals (lower/equal_copies.hpp).
+    static constexpr auto copies = plan_copies(
+        structural_copies<flat<Nodes...>>::classes,
+        std::array<operand_view, size>{operand_view{array_node_traits<Nodes>::kind == node_kind::primitive,
+                                                    array_node_traits<Nodes>::arity,
+                                                    array_node_traits<Nodes>::operands.data(),
+                                                    array_node_traits<Nodes>::differentiable.data()}...},
+        layout.live);
 
     /// The nodes that depend on the variables flagged in `variables` (conditions included):
     /// in map-reduce, the nodes that vary with the data; the others are computed once.

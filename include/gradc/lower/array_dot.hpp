@@ -50,10 +50,18 @@ struct array_dot {
         return text + ")";
     }
 
-    template <std::size_t I, class Node>
-    static void adjoint_edges(Node, std::string& out) {
+    /// Node I's adjoint edges; a copy of an equal subexpression whose target is known
+    /// (lower/equal_copies.hpp) has one edge to it instead.
+    template <std::size_t I, class Node, std::size_t N>
+    static void adjoint_edges(Node, const std::array<std::size_t, N>& target, std::string& out) {
         if constexpr (lower::array_node_traits<Node>::kind == lower::node_kind::primitive) {
-            if constexpr (L.live[I]) apply_adjoint_edges<I>(Node{}, out);
+            if constexpr (L.live[I]) {
+                if (target[I] != lower::no_node) {
+                    out += dot_adjoint_edge(node_name("v", I), node_name("v", target[I]), "1 (the same value)");
+                } else {
+                    apply_adjoint_edges<I>(Node{}, out);
+                }
+            }
         }
     }
 
@@ -100,9 +108,10 @@ std::string to_dot(const lower::array_kernel<Program, Literals>& k) {
         for (std::size_t m = 0; m < Program::output_count; ++m)
             body += detail::dot_output(m, Program::output_node(m), Program::L.live[Program::output_node(m)]);
         body += "  // adjoint edges: operation -> operand, labelled with the local partial or the product it adds\n";
+        const auto target = Program::copy_targets(k.literals());
         [&]<std::size_t... I>(std::index_sequence<I...>) {
             constexpr std::size_t n = sizeof...(Nodes);
-            (draw::template adjoint_edges<n - 1 - I>(expr::pack_element<n - 1 - I, Nodes...>{}, body), ...);
+            (draw::template adjoint_edges<n - 1 - I>(expr::pack_element<n - 1 - I, Nodes...>{}, target, body), ...);
         }(std::index_sequence_for<Nodes...>{});
     }(static_cast<typename Program::flat_type*>(nullptr));
     return detail::dot_graph(title, body);

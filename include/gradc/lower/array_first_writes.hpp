@@ -10,8 +10,9 @@
 /// adjoint assigns when it covers every entry once: a seed, or the edge of a scalar rule
 /// applied elementwise to an operand of the node's own shape (not a broadcast scalar).
 /// Array operations always add, so an adjoint they write first is cleared before the
-/// sweep; so are the wrt variables' (the caller's, accumulated) and the adjoints of nodes
-/// outside the part (summed across sweeps in map-reduce).
+/// sweep; so are the wrt variables' (the caller's, accumulated), the adjoints of nodes
+/// outside the part (summed across sweeps in map-reduce), and those a copy of an equal
+/// subexpression may or may not write or take (lower/equal_copies.hpp: known at run time).
 
 #include <array>
 #include <cstddef>
@@ -70,11 +71,12 @@ struct array_first_writes<Analysis, flat<Nodes...>> {
         constexpr std::array<bool, size> elementwise{is_elementwise<Nodes>()...};
         first_write_plan<operand_count, size, outputs.size()> p;
         std::array<bool, size> written{}, assigned{};
+        constexpr auto& zeroed = Analysis::copies.zeroed;
         for (std::size_t m = 0; m < outputs.size(); ++m) {
             const std::size_t o = outputs[m];
             if (!Part[o] || !L.live[o] || written[o]) continue;
             written[o] = true;
-            p.seed_assigns[m] = !L.is_input[o];
+            p.seed_assigns[m] = !L.is_input[o] && !zeroed[o];
             assigned[o] = p.seed_assigns[m];
         }
         for (std::size_t n = size; n-- > 0;) {
@@ -83,7 +85,7 @@ struct array_first_writes<Analysis, flat<Nodes...>> {
                 const std::size_t c = operands[n][k];
                 if (!differentiable[n][k] || !L.live[c] || !Edges[operand_begin[n] + k]) continue;
                 const bool whole = elementwise[n] && L.shape[c].size() == L.shape[n].size();
-                if (!written[c] && whole && Part[c] && !L.is_input[c]) {
+                if (!written[c] && whole && Part[c] && !L.is_input[c] && !zeroed[c]) {
                     p.assign[operand_begin[n] + k] = true;
                     assigned[c] = true;
                 }

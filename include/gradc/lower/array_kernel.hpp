@@ -120,12 +120,19 @@ public:
         return p == nullptr ? 0 : p->slabs();
     }
 
-    /// Keeps the outputs' literal values.
+    /// Keeps the outputs' literal values, and finds which copies of a subexpression hold
+    /// equal literals, so that their adjoints are summed as one node's
+    /// (lower/equal_copies.hpp).
     template <class... Outs>
     explicit array_kernel(const Outs&... outputs)
-        : literals_{expr::join_literal_values(expr::literal_values(outputs)...)} {}
+        : literals_{expr::join_literal_values(expr::literal_values(outputs)...)} {
+        if constexpr (Program::analysis::copies.count > 0) forward_ = Program::forward_offsets(literals_);
+    }
 
     const literal_values& literals() const { return literals_; }  ///< The outputs' literal values.
+    /// The forward table of the copies (per copy, its target's adjoint offset, or
+    /// no_node), for the programs' frames.
+    const std::size_t* forwards() const { return forward_.data(); }
 
     /// One gradient entry per wrt variable: T or std::array<T, size>.
     template <class T>
@@ -227,7 +234,7 @@ public:
     GRADC_INLINE void tangent_at(const T* const* x, const T* const* dx, T* const* values, T* const* tangents) const {
         workspace_lease lease(workspace_.pool());
         node_storage<plan, T, true> s(lease);
-        const array_frame<T, arity> f{x, s.values(), literals_.data()};
+        const array_frame<T, arity> f{x, s.values(), literals_.data(), forward_.data()};
         Program::primal(f);
         copy_outputs(f, values);
         const derivative_frame<T> df{const_cast<T* const*>(dx), s.derivatives()};
@@ -247,7 +254,7 @@ public:
     template <class T>
     GRADC_INLINE void value_in(workspace_lease& lease, const T* const* x, T* const* out) const {
         node_storage<plan, T, false> s(lease);
-        const array_frame<T, arity> f{x, s.values(), literals_.data()};
+        const array_frame<T, arity> f{x, s.values(), literals_.data(), forward_.data()};
         Program::primal(f);
         copy_outputs(f, out);
     }
@@ -364,13 +371,14 @@ private:
     GRADC_INLINE void run_adjoint(workspace_lease& lease, const T* const* x, T* const* values, const T* const* w,
                                   T* const* grad) const {
         node_storage<plan, T, true> s(lease);
-        const array_frame<T, arity> f{x, s.values(), literals_.data()};
+        const array_frame<T, arity> f{x, s.values(), literals_.data(), forward_.data()};
         Program::primal(f);
         copy_outputs(f, values);
         Program::adjoint(f, derivative_frame<T>{grad, s.derivatives()}, w);
     }
 
     literal_values literals_;
+    [[no_unique_address]] forward_table_of<Program::analysis::copies.count> forward_;
     [[no_unique_address]] workspace_member<plan> workspace_;
 };
 

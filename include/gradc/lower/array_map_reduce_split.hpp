@@ -18,7 +18,9 @@
 /// does and every edge it sweeps is deferred. Per point, the sweep runs the edges that
 /// are not deferred of the nodes that are not sum-only; the adjoints of sum-only nodes
 /// are summed across the points in place, and those of the nodes a deferred edge starts
-/// from (the *boundary*) are added to sums after each point.
+/// from (the *boundary*) are added to sums after each point. A copy of an equal
+/// subexpression (lower/equal_copies.hpp) passes its adjoint on where it is whole: per
+/// point, or in the last sweep when it is sum-only.
 
 #include <array>
 #include <cstddef>
@@ -154,6 +156,19 @@ struct array_map_reduce_split<Program, Varying, flat<Nodes...>> {
         for (std::size_t n = 0; n < size; ++n) p.summed[n] = sum_only[n] && L.live[n] && !L.is_input[n] && written[n];
         return p;
     }();
+
+    // A copy and its target pass and take the adjoint in one sweep: nodes of equal
+    // structure vary alike and read operands split alike, so are alike here.
+    static_assert(alike_in_class(Program::analysis::copies, structural_copies<flat<Nodes...>>::classes, plan.sum_only),
+                  "gradc internal: copies of one subexpression split differently by map-reduce");
+
+    /// The copies that pass their adjoints on in the last sweep (`once`), or per point.
+    static constexpr std::array<bool, size> forwarding(bool once) {
+        std::array<bool, size> f{};
+        for (std::size_t n = 0; n < size; ++n)
+            f[n] = Program::analysis::copies.copy[n] != no_node && plan.sum_only[n] == once;
+        return f;
+    }
 
     /// Where the summed adjoints and the boundary adjoints are: derivative offsets, node
     /// by node, entry by entry.

@@ -67,10 +67,19 @@ struct array_printer {
         out += line + "    : " + shape_text(L.shape[I]) + "\n";
     }
 
-    template <std::size_t I, class Node>
-    static void adjoint_lines(Node, std::string& out) {
+    /// Node I's adjoint lines; a copy of an equal subexpression whose target is known
+    /// (lower/equal_copies.hpp) passes its adjoint on in one line instead.
+    template <std::size_t I, class Node, std::size_t N>
+    static void adjoint_lines(Node, const std::array<std::size_t, N>& target, std::string& out) {
         if constexpr (lower::array_node_traits<Node>::kind == lower::node_kind::primitive) {
-            if constexpr (L.live[I]) print_adjoint<I>(Node{}, out);
+            if constexpr (L.live[I]) {
+                if (target[I] != lower::no_node) {
+                    out += "  b" + value_name(target[I]) + " += b" + value_name(I) + "   (" + value_name(I) +
+                           " computes what " + value_name(target[I]) + " does)\n";
+                } else {
+                    print_adjoint<I>(Node{}, out);
+                }
+            }
         }
     }
 
@@ -125,11 +134,12 @@ std::string to_string(const lower::array_kernel<Program, Literals>& k) {
         for (std::size_t m = 0; m < Program::output_count; ++m)
             out += "  output " + std::to_string(m) + " = " + printer::value_name(Program::output_node(m)) + "\n";
         out += "adjoint (derivatives start at 0; each line adds one operand's share):\n";
+        const auto target = Program::copy_targets(k.literals());
         for (std::size_t m = 0; m < Program::output_count; ++m)
             out += "  b" + printer::value_name(Program::output_node(m)) + " += w" + std::to_string(m) + "\n";
         [&]<std::size_t... I>(std::index_sequence<I...>) {
             constexpr std::size_t n = sizeof...(Nodes);
-            (printer::template adjoint_lines<n - 1 - I>(expr::pack_element<n - 1 - I, Nodes...>{}, out), ...);
+            (printer::template adjoint_lines<n - 1 - I>(expr::pack_element<n - 1 - I, Nodes...>{}, target, out), ...);
         }(std::index_sequence_for<Nodes...>{});
     }(static_cast<typename Program::flat_type*>(nullptr));
     return out;

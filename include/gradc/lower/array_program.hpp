@@ -24,12 +24,14 @@
 namespace gradc::lower {
 
 /// Where a program finds values: the arguments (one pointer per variable), the values
-/// of the other nodes, and the literals.
+/// of the other nodes, the literals, and the kernel's forward table (where each copy of an
+/// equal subexpression passes its adjoint, lower/equal_copies.hpp; read only by copies).
 template <class T, std::size_t Arity>
 struct array_frame {
     const T* const* arguments;
     T* values;
     const double* literals;
+    const std::size_t* forward = nullptr;
 };
 
 /// Where a sweep finds derivatives: the caller's arrays for the wrt variables (adjoints
@@ -155,10 +157,21 @@ struct array_steps {
     }
 
     /// Every swept edge of node I that is on (`On`, one flag per operand): operands in
-    /// reverse order for the adjoint.
-    template <std::size_t I, bool Swept, auto Assign, auto On, class Node, class T, std::size_t A>
+    /// reverse order for the adjoint. A copy of an equal subexpression whose forward table
+    /// entry names a target sweeps none: it adds its adjoint there instead, if this sweep
+    /// `Forwards` (where a map-reduce has its adjoint whole).
+    template <std::size_t I, bool Swept, auto Assign, auto On, bool Forwards, class Node, class T, std::size_t A>
     static step::in_reverse adjoint_node(Node node, const array_frame<T, A>& f, const derivative_frame<T>& d) {
         if constexpr (Swept && array_node_traits<Node>::kind == node_kind::primitive && L.live[I]) {
+            if constexpr (Analysis::copies.copy[I] != no_node) {
+                if (const std::size_t to = f.forward[Analysis::copies.copy[I]]; to != no_node) {
+                    if constexpr (Forwards) {
+                        const T* own = derivative_of<I>(d);
+                        for (std::size_t e = 0; e < L.shape[I].size(); ++e) d.nodes[to + e] += own[e];
+                    }
+                    return {};
+                }
+            }
             constexpr std::size_t n = array_node_traits<Node>::arity;
             [&]<int... K>(std::integer_sequence<int, K...>) {
                 (void)std::initializer_list<int>{
@@ -235,8 +248,10 @@ struct array_program<Set, flat<Nodes...>, std::index_sequence<O...>, std::index_
     /// (an array of the output's size) swept back from the outputs. Only the edges of the
     /// nodes in Part that are in Edges are swept, and only the adjoints of Part are
     /// cleared first; without seeds (w null) the sweep starts from the adjoints already in
-    /// d (map-reduce's last sweep, lower/array_map_reduce_split.hpp).
-    template <auto Part = all_nodes, bool Clear = true, auto Edges = all_edges, class T>
+    /// d (map-reduce's last sweep, lower/array_map_reduce_split.hpp). The copies in
+    /// Forwards pass their adjoints on in this sweep (every copy, by default).
+    template <auto Part = all_nodes, bool Clear = true, auto Edges = all_edges, auto Forwards = analysis::copies.member,
+              class T>
     GRADC_INLINE static void adjoint(const array_frame<T, arity>& f, const derivative_frame<T>& d,
                                      const T* const* w) {
         constexpr auto& plan = first_writes::template plan<Part, Edges>;
@@ -256,13 +271,14 @@ struct array_program<Set, flat<Nodes...>, std::index_sequence<O...>, std::index_
         [&]<std::size_t... R>(std::index_sequence<R...>) GRADC_INLINE_LAMBDA {
             (void)std::initializer_list<int>{
                 (steps::template adjoint_node<n - 1 - R, Part[n - 1 - R], assign_of<Part, Clear, Edges, n - 1 - R>(),
-                                              edges_of<Edges, n - 1 - R>()>(pack_element<n - 1 - R, Nodes...>{}, f, d),
+                                              edges_of<Edges, n - 1 - R>(), Forwards[n - 1 - R]>(
+                     pack_element<n - 1 - R, Nodes...>{}, f, d),
                  0)...};
         }(std::make_index_sequence<n>{});
 #else
         [&]<std::size_t... I>(std::index_sequence<I...>) GRADC_INLINE_LAMBDA {
-            (steps::template adjoint_node<I, Part[I], assign_of<Part, Clear, Edges, I>(), edges_of<Edges, I>()>(
-                 Nodes{}, f, d) = ... = step::in_reverse{});
+            (steps::template adjoint_node<I, Part[I], assign_of<Part, Clear, Edges, I>(), edges_of<Edges, I>(),
+                                          Forwards[I]>(Nodes{}, f, d) = ... = step::in_reverse{});
         }(std::index_sequence_for<Nodes...>{});
 #endif
     }
@@ -280,6 +296,18 @@ struct array_program<Set, flat<Nodes...>, std::index_sequence<O...>, std::index_
     }
 
     static constexpr std::size_t output_node(std::size_t m) { return analysis::output_nodes[m]; }
+
+    /// Per node, the node a copy passes its adjoint to given these literal values, or
+    /// no_node; and the forward table: per copy, its target's adjoint offset
+    /// (lower/equal_copies.hpp).
+    template <class Literals>
+    static constexpr std::array<std::size_t, sizeof...(Nodes)> copy_targets(const Literals& literals) {
+        return lower::copy_targets<flat_type>(analysis::copies, L.live, literals);
+    }
+    template <class Literals>
+    static constexpr std::array<std::size_t, analysis::copies.count> forward_offsets(const Literals& literals) {
+        return forward_table<analysis::copies.count>(analysis::copies, copy_targets(literals), L.derivative_offset);
+    }
 
     /// Clears the adjoints of the live nodes of Part (not the wrt variables': the caller's).
     /// One constant range per node, so the stores are inlined (a loop over the nodes

@@ -142,9 +142,15 @@ std::string dot_program(const Literals& literals) {
         out += dot_output(m, Program::output_nodes[m], live.live[Program::output_nodes[m]]);
     out += "  // adjoint edges: operation -> operand, labelled with the local partial\n";
     constexpr auto& edges = Program::plan.edges;
+    // A copy of an equal subexpression passes its adjoint on whole (lower/equal_copies.hpp).
+    const auto target = Program::copy_targets(literals);
     for (std::size_t r = edges.size(); r-- > 0;) {
         const lower::edge& e = edges[r];
-        out += dot_adjoint_edge(node_name("v", e.node), node_name("v", e.child), texts[e.node].partial[e.operand]);
+        if (target[e.node] == lower::no_node) {
+            out += dot_adjoint_edge(node_name("v", e.node), node_name("v", e.child), texts[e.node].partial[e.operand]);
+        } else if (r + 1 == edges.size() || edges[r + 1].node != e.node) {
+            out += dot_adjoint_edge(node_name("v", e.node), node_name("v", target[e.node]), "1 (the same value)");
+        }
     }
     return out;
 }

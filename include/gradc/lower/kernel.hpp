@@ -55,13 +55,27 @@ public:
     /// The literals of the outputs, in the order the programs number them.
     using literal_values = std::array<double, LiteralCount>;
 
+    /// The literal values and, for the copies of a subexpression that holds literals, where
+    /// their adjoints go (lower/equal_copies.hpp): what the programs read besides their inputs.
+    using bound_literals = lower::bound_literals<LiteralCount, Program::copies.count>;
+
     /// Keeps the outputs' literal values (each expression holds its own, in graph order,
-    /// and the outputs' graphs are merged in order: lower/merge_outputs.hpp).
+    /// and the outputs' graphs are merged in order: lower/merge_outputs.hpp), and finds
+    /// which copies of a subexpression hold equal literals, so that their adjoints are
+    /// summed as one node's.
     template <class... Outs>
     explicit kernel(const Outs&... outputs)
-        : literals_{expr::join_literal_values(expr::literal_values(outputs)...)} {}
+        : literals_{expr::join_literal_values(expr::literal_values(outputs)...)} {
+        if constexpr (Program::copies.count > 0) {
+            literals_.forward = Program::forward_slots(literals_.values);
+            for (const std::size_t to : literals_.forward) literals_.forwards = literals_.forwards || to != no_node;
+        }
+    }
 
-    const literal_values& literals() const { return literals_; }  ///< The outputs' literal values.
+    const literal_values& literals() const { return literals_.values; }  ///< The outputs' literal values.
+    /// The literal values with the copies' forward table, as the executors pass them to
+    /// the programs.
+    const bound_literals& bound() const { return literals_; }
 
     /// The value(s) at x: T for one output, std::array<T, M> for M outputs.
     template <class... Ts>
@@ -263,7 +277,7 @@ private:
         }(std::make_index_sequence<output_count>{});
     }
 
-    literal_values literals_;
+    bound_literals literals_;
 };
 
 }  // namespace gradc::lower

@@ -12,6 +12,9 @@
 ///    does the others and sums the adjoints that deferred edges start from (boundary);
 ///  - a boundary adjoint that is the same at every point (the seed, and what only
 ///    partials the same at every point carry from it) is counted, not summed;
+///  - copies of an equal subexpression (lower/equal_copies.hpp) pass their adjoints on
+///    where they are whole: in the per-point sweep, or in the sweep on sums when their
+///    adjoints are only needed summed; nothing they receive is counted;
 ///  - the value: from the output down, an affine operation of one varying operand with
 ///    invariant others (`- log σ`, `-0.5 * ...`) is applied once to the sum of that
 ///    operand: Σ g(uᵢ) = g(Σuᵢ) + (N-1)·g(0) for affine g; only the frontier node u is
@@ -62,6 +65,7 @@ struct map_reduce_split_of {
     static constexpr auto& desc = P::desc;
     static constexpr auto& live = P::live;
     static constexpr auto& edges = P::plan.edges;
+    static constexpr auto& classes = structural_copies<nodes>::classes;
 
     static constexpr std::array<bool, size> invariant = invariant_nodes<Mask>(nodes{});
     static constexpr std::array<operand_traits, size> traits = operand_traits_of_nodes(nodes{});
@@ -71,7 +75,10 @@ struct map_reduce_split_of {
     struct plan_type {
         std::array<bool, edge_count> deferred{};       // swept once, on sums
         std::array<bool, edge_count> per_point{};      // the others
+        std::array<bool, size> sum_only{};             // a node's adjoint is only needed summed
         first_writes<edge_count, size, P::output_count> writes{};  // of the per-point sweep
+        first_writes<edge_count, size, P::output_count> copy_writes{};  // ... when copies pass adjoints on
+        std::array<bool, live.live_count> unwritten{};  // boundary slots the plain per-point sweep does not write
         std::array<bool, live.live_count> boundary{};  // slots summed over the points
         std::array<bool, live.live_count> counted{};   // boundary slot the same at every point
         std::array<bool, size> tail{};                 // applied once to the summed frontier
@@ -106,17 +113,19 @@ struct map_reduce_split_of {
             }
             sum_only[i] = invariant[i] || (desc[i].kind == node_kind::primitive && all_deferred);
         }
+        p.sum_only = sum_only;
         std::array<bool, size> has_deferred{};
         for (std::size_t r = 0; r < edge_count; ++r) {
             p.per_point[r] = !p.deferred[r];
             if (p.deferred[r]) has_deferred[edges[r].node] = true;
         }
-        p.writes = find_first_writes(edges, p.per_point, live, P::output_nodes);
+        p.writes = find_first_writes(edges, p.per_point, live, P::output_nodes, std::array<bool, size>{});
+        p.copy_writes = find_first_writes(edges, p.per_point, live, P::output_nodes, P::copies.zeroed);
         // A node's per-point adjoint is the same at every point when it is a seed (1 at
         // every point) and every per-point edge into it has a partial that is the same at
         // every point, from a node whose adjoint is too. Edges come in node order, so in
         // reverse every edge into a node is seen before the edges out of it.
-        std::array<bool, size> reached{}, varies{};
+        std::array<bool, size> reached{}, varies = P::copies.zeroed;
         for (std::size_t m = 0; m < P::output_count; ++m) reached[P::output_nodes[m]] = true;
         for (std::size_t r = edge_count; r-- > 0;) {
             if (!p.per_point[r]) continue;
@@ -126,9 +135,11 @@ struct map_reduce_split_of {
             if (!same || !partial_invariant(ed)) varies[ed.child] = true;
         }
         for (std::size_t i = 0; i < size; ++i) {
-            if (!live.live[i] || !p.writes.written[i] || !(sum_only[i] || has_deferred[i])) continue;
+            const bool written = p.writes.written[i] || p.copy_writes.written[i];
+            if (!live.live[i] || !written || !(sum_only[i] || has_deferred[i])) continue;
             p.boundary[live.slot[i]] = true;
             p.counted[live.slot[i]] = reached[i] && !varies[i];
+            p.unwritten[live.slot[i]] = !p.writes.written[i];
         }
         // The value: follow the output down through affine operations of one varying
         // operand (the others invariant).
@@ -181,18 +192,50 @@ struct map_reduce_split_of {
     // wrt variable): on the dual numbers of map_reduce_hessian, terms of operands that
     // carry no tangents are skipped and constant partials scale without a product rule,
     // as in the kernel's own second-order program; other value types ignore it.
+    // A copy and its target must pass and take the adjoint in one sweep: nodes of equal
+    // structure read equally invariant operands by equal rules, so are alike here.
+    static_assert(alike_in_class(P::copies, classes, plan.sum_only),
+                  "gradc internal: copies of one subexpression split differently by map-reduce");
+
+    /// The copies whose adjoints are passed on in the sweep on sums (`once`), or per point.
+    static constexpr std::array<bool, size> forwarding(bool once) {
+        std::array<bool, size> f{};
+        for (std::size_t i = 0; i < size; ++i) f[i] = P::copies.copy[i] != no_node && plan.sum_only[i] == once;
+        return f;
+    }
+
+    // Two of each sweep, as the kernel's own adjoint (lower/program.hpp): the plain one,
+    // and the one where copies pass their adjoints on, for kernels some of whose copies do.
     template <class T>
     static constexpr auto per_point_sweep = describe_sweep<size>(true, edges, plan.per_point, plan.writes.edge_first,
-                                                                 P::template fused<T>.slot, live.slot, desc,
-                                                                 P::activity);
+                                                                 P::template fused<T>.slot, live.slot, desc, P::activity);
+    template <class T>
+    static constexpr auto copy_per_point_sweep =
+        with_copies(describe_sweep<size>(true, edges, plan.per_point, plan.copy_writes.edge_first,
+                                         P::template fused<T>.slot, live.slot, desc, P::activity),
+                    P::copies, live.slot, forwarding(false));
     static constexpr auto no_partial_slots = [] {
         std::array<std::size_t, edge_count> s{};
         s.fill(no_node);
         return s;
     }();
-    static constexpr auto deferred_sweep = describe_sweep<size>(true, edges, plan.deferred,
-                                                                std::array<bool, edge_count>{}, no_partial_slots,
-                                                                live.slot, desc, P::activity);
+    static constexpr auto deferred_sweep = describe_sweep<size>(true, edges, plan.deferred, std::array<bool, edge_count>{},
+                                                                no_partial_slots, live.slot, desc, P::activity);
+    static constexpr auto copy_deferred_sweep = with_copies(deferred_sweep, P::copies, live.slot, forwarding(true));
+    /// The boundary slots the plain per-point sweep does not write (a copy's, written only
+    /// where copies pass adjoints on): zeroed first, so that their sums are 0.
+    static constexpr std::size_t unwritten_count = [] {
+        std::size_t c = 0;
+        for (bool u : plan.unwritten) c += u ? 1 : 0;
+        return c;
+    }();
+    static constexpr auto unwritten_slots = [] {
+        std::array<std::size_t, unwritten_count> z{};
+        std::size_t k = 0;
+        for (std::size_t b = 0; b < plan.unwritten.size(); ++b)
+            if (plan.unwritten[b]) z[k++] = b;
+        return z;
+    }();
 
     template <part Part, class T, class Literals>
     GRADC_INLINE static void primal_part(const Literals& literals, const T* x, typename P::template values<T>& v) {
@@ -218,7 +261,7 @@ struct map_reduce_split_of {
     GRADC_INLINE static typename P::template linearization<T> primal_varying(const Literals& literals, const T* x,
                                                                             typename P::template values<T>& v) {
         primal_part<part::varying>(literals, x, v);
-        return {v};
+        return {v, P::forward_of(literals)};
     }
 
     /// The value's tail (once): the nodes between the summed frontier and the output.
@@ -232,12 +275,27 @@ struct map_reduce_split_of {
     template <class T>
     GRADC_INLINE static void adjoint_varying(const typename P::template linearization<T>& lin, const T* w,
                                              typename P::template derivatives<T>& a) {
+        if constexpr (P::copies.count > 0) {
+            if (lin.forward != nullptr) {
+                P::zero_copy_slots(a);
+                return sweep_point<copy_per_point_sweep<T>, plan.copy_writes.seed_first>(lin, w, a);
+            }
+        }
+        [&]<std::size_t... k>(std::index_sequence<k...>) GRADC_INLINE_LAMBDA {
+            ((a[unwritten_slots[k]] = T(rules::scalar_t<T>(0))), ...);
+        }(std::make_index_sequence<unwritten_count>{});
+        sweep_point<per_point_sweep<T>, plan.writes.seed_first>(lin, w, a);
+    }
+
+    /// Seeds (SeedFirst: which assign), then the per-point sweep Sweep.
+    template <auto Sweep, auto SeedFirst, class T>
+    GRADC_INLINE static void sweep_point(const typename P::template linearization<T>& lin, const T* w,
+                                         typename P::template derivatives<T>& a) {
         [&]<std::size_t... m>(std::index_sequence<m...>) GRADC_INLINE_LAMBDA {
-            (void)std::initializer_list<int>{
-                (step::seed<P::slot_or_none(P::output_nodes[m]), plan.writes.seed_first[m]>(w[m], a), 0)...};
+            (void)std::initializer_list<int>{(step::seed<P::slot_or_none(P::output_nodes[m]), SeedFirst[m]>(w[m], a), 0)...};
         }(std::make_index_sequence<P::output_count>{});
         [&]<class... N>(flat<N...>) GRADC_INLINE_LAMBDA {
-            step::sweep_in_reverse<per_point_sweep<T>, N...>(lin.v, a);
+            step::sweep_in_reverse<Sweep, N...>(lin.v, a, lin.forward);
         }(nodes{});
     }
 
@@ -261,7 +319,10 @@ struct map_reduce_split_of {
     static void adjoint_once(const typename P::template linearization<T>& lin, typename P::template derivatives<T> a,
                              T* grad) {
         [&]<class... N>(flat<N...>) GRADC_INLINE_LAMBDA {
-            step::sweep_in_reverse<deferred_sweep, N...>(lin.v, a);
+            if constexpr (P::copies.count > 0) {
+                if (lin.forward != nullptr) return step::sweep_in_reverse<copy_deferred_sweep, N...>(lin.v, a, lin.forward);
+            }
+            step::sweep_in_reverse<deferred_sweep, N...>(lin.v, a, lin.forward);
         }(nodes{});
         [&]<std::size_t... j>(std::index_sequence<j...>) {
             (void)std::initializer_list<int>{((grad[j] = step::derivative_or_zero<P::slot_or_none(P::wrt_nodes[j])>(a)), 0)...};

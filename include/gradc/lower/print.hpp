@@ -8,7 +8,9 @@
 ///   dbv<i> tangent of bv<i> (second order)  D[p] tangent of a partial p
 /// \endverbatim
 /// Each derivative line is one edge: `dv3 += v0 * dv2` adds the partial of node 3 with
-/// respect to its operand node 2 (here `v0`), times node 2's tangent. For a kernel with
+/// respect to its operand node 2 (here `v0`), times node 2's tangent. A node that computes
+/// what an earlier one does (a copy of a subexpression with literals, lower/equal_copies.hpp)
+/// passes its adjoint on in one line, `bv2 += bv7`, instead of its edges. For a kernel with
 /// one output, the second-order program (hessian, hvp) follows: the adjoint sweep on dual
 /// numbers, each edge with its product rule.
 
@@ -165,6 +167,27 @@ inline std::string edge_term(const std::string& p, std::string_view derivative) 
     return (simple ? p : "(" + p + ")") + " * " + std::string(derivative);
 }
 
+/// The line of a copy that passes its adjoint (prefix "bv", or "dbv" on duals) to the
+/// node `target` names, written at the copy's first edge of the reverse sweep (edge r).
+template <std::size_t E, std::size_t N>
+std::string passed_on(const std::array<lower::edge, E>& edges, std::size_t r, const std::array<std::size_t, N>& target,
+                      std::string_view prefix) {
+    const std::size_t n = edges[r].node;
+    if (r + 1 < E && edges[r + 1].node == n) return "";
+    return "  " + node_name(prefix, target[n]) + " += " + node_name(prefix, n) + "   (v" + std::to_string(n) +
+           " computes what v" + std::to_string(target[n]) + " does)\n";
+}
+
+/// Whether the kernel of these literals runs the adjoint where copies pass their adjoints
+/// on (lower/program.hpp): some copy has a target. Its first writes are then those of that
+/// sweep (`copy_writes`), and its zeroed slots start at 0.
+template <std::size_t N>
+bool passes_adjoints_on(const std::array<std::size_t, N>& target) {
+    for (const std::size_t t : target)
+        if (t != lower::no_node) return true;
+    return false;
+}
+
 template <class Program, class Literals>
 std::string print_program(const Literals& literals) {
     constexpr auto& live = Program::live;
@@ -190,14 +213,24 @@ std::string print_program(const Literals& literals) {
     }
 
     s += "adjoint (VJP):\n";
+    const auto target = Program::copy_targets(literals);
+    const bool copies = passes_adjoints_on(target);
+    for (std::size_t i = 0; i < Program::size; ++i)
+        if (copies && Program::copies.zeroed[i]) s += "  " + node_name("bv", i) + " = 0\n";
     for (std::size_t m = 0; m < Program::output_count; ++m) {
         const std::size_t n = Program::output_nodes[m];
         if (live.live[n])
-            s += "  " + node_name("bv", n) + (Program::plan.seed_first[m] ? " = " : " += ") + node_name("w", m) + "\n";
+            s += "  " + node_name("bv", n) +
+                 ((copies ? Program::copy_writes.seed_first[m] : Program::plan.seed_first[m]) ? " = " : " += ") +
+                 node_name("w", m) + "\n";
     }
     for (std::size_t r = edges.size(); r-- > 0;) {
         const lower::edge& e = edges[r];
-        s += "  " + node_name("bv", e.child) + (e.adjoint_first ? " = " : " += ") +
+        if (target[e.node] != lower::no_node) {
+            s += passed_on(edges, r, target, "bv");
+            continue;
+        }
+        s += "  " + node_name("bv", e.child) + ((copies ? Program::copy_writes.edge_first[r] : e.adjoint_first) ? " = " : " += ") +
              edge_term(partial(e), node_name("bv", e.node)) + "\n";
     }
     for (std::size_t j = 0; j < Program::wrt_count; ++j) {
@@ -217,13 +250,22 @@ std::string print_second_order(const Literals& literals) {
     const auto texts = all_texts<typename Program::nodes>::get(literals);
     std::string s = "second order (hessian: directions dx = unit vectors of the wrt variables; hvp: dx = v):\n";
     s += "  v, dv: the primal and the tangent program above, every direction at once\n";
+    const auto target = Program::copy_targets(literals);
+    const bool copies = passes_adjoints_on(target);
+    for (std::size_t i = 0; i < Program::size; ++i)
+        if (copies && Program::copies.zeroed[i]) s += "  " + node_name("bv", i) + " = 0, " + node_name("dbv", i) + " = 0\n";
     const std::size_t out = Program::output_nodes[0];
     if (live.live[out]) s += "  " + node_name("bv", out) + " = 1, " + node_name("dbv", out) + " = 0\n";
     for (std::size_t r = edges.size(); r-- > 0;) {
         const lower::edge& e = edges[r];
+        if (target[e.node] != lower::no_node) {
+            s += passed_on(edges, r, target, "dbv");
+            continue;
+        }
         const std::string& p = texts[e.node].partial[e.operand];
         const std::string bv = node_name("bv", e.node), dbv = node_name("dbv", e.node);
-        std::string line = "  " + node_name("dbv", e.child) + (e.adjoint_first ? " = " : " += ");
+        std::string line =
+            "  " + node_name("dbv", e.child) + ((copies ? Program::copy_writes.edge_first[r] : e.adjoint_first) ? " = " : " += ");
         const bool constant = p == "1" || p == "-1" || (!p.empty() && p.front() == '[');
         // D[p]: the tangent of the partial p, the rules' partials applied to the tangents
         // of what p reads (the tangent of a plain node value v<k> is dv<k>).

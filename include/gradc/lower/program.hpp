@@ -25,65 +25,15 @@
 
 #include <gradc/lower/activity.hpp>
 #include <gradc/lower/describe.hpp>
+#include <gradc/lower/equal_copies.hpp>
 #include <gradc/lower/flat.hpp>
 #include <gradc/lower/node_runs.hpp>
 #include <gradc/lower/program_pieces.hpp>
 #include <gradc/lower/steps.hpp>
+#include <gradc/lower/sweep_tables.hpp>
 #include <gradc/rules/value_traits.hpp>
 
 namespace gradc::lower {
-
-/// Which of a program's edges a sweep applies, the first writes among them, and where
-/// fused partials are stored: the per-node sweep descriptions of one program.
-/// Which operands of each node carry tangents (depend on a wrt variable), for programs
-/// run on dual numbers.
-template <std::size_t N>
-constexpr std::array<step::operand_activity, N> operand_activities(const std::array<node_desc, N>& d,
-                                                                   const std::array<bool, N>& active) {
-    std::array<step::operand_activity, N> a{};
-    for (std::size_t i = 0; i < N; ++i)
-        for (std::size_t k = 0; k < 3; ++k)
-            a[i].carries[k] = k < d[i].arity && d[i].operand[k] != no_node && d[i].differentiable[k] && active[d[i].operand[k]];
-    return a;
-}
-
-/// The partial of a node reads no value that carries tangents: neither an operand that
-/// does, nor the node's own result (which does, whenever the node is swept).
-constexpr bool partial_reads_no_tangent(const node_desc& d, const step::operand_activity& a) {
-    return !d.reads.y && !(d.reads.a && a.carries[0]) && !(d.reads.b && a.carries[1]) && !(d.reads.c && a.carries[2]);
-}
-
-template <std::size_t N, std::size_t E>
-constexpr std::array<step::node_sweep, N> describe_sweep(bool adjoint, const std::array<edge, E>& edges,
-                                                         const std::array<bool, E>& on, const std::array<bool, E>& first,
-                                                         const std::array<std::size_t, E>& partial_slot,
-                                                         const std::array<std::size_t, N>& slot,
-                                                         const std::array<node_desc, N>& d = {},
-                                                         const std::array<step::operand_activity, N>& activity = {}) {
-    std::array<step::node_sweep, N> s{};
-    for (std::size_t i = 0; i < N; ++i) {  // every entry written (lower/steps.hpp, `edge_step`, says why)
-        s[i].node = i;
-        for (std::size_t k = 0; k < s[i].edges.size(); ++k) s[i].edges[k].position = static_cast<int>(k);
-    }
-    std::array<std::size_t, N> count{};
-    for (std::size_t e = 0; e < E; ++e) count[edges[e].node]++;
-    std::array<std::size_t, N> filled{};
-    for (std::size_t e = 0; e < E; ++e) {
-        const edge& ed = edges[e];
-        // The adjoint applies a node's edges in reverse operand order.
-        const std::size_t at = adjoint ? count[ed.node] - 1 - filled[ed.node] : filled[ed.node];
-        ++filled[ed.node];
-        step::edge_step& st = s[ed.node].edges[at];  // its position is written above
-        st.on = on[e];
-        st.operand = static_cast<int>(ed.operand);
-        st.to = adjoint ? slot[ed.child] : slot[ed.node];
-        st.from = adjoint ? slot[ed.node] : slot[ed.child];
-        st.first = first[e];
-        st.partial_slot = partial_slot[e];
-        st.partial_constant = d[ed.node].kind == node_kind::primitive && partial_reads_no_tangent(d[ed.node], activity[ed.node]);
-    }
-    return s;
-}
 
 /// A program of more nodes than `piece_threshold` runs as out-of-line pieces of
 /// `piece_nodes` nodes each, one function per piece and program (lower/program_pieces.hpp).
@@ -222,6 +172,54 @@ struct program {
     static constexpr auto adjoint_sweep = describe_sweep<size>(true, plan.edges, all_edges, edge_adjoint_first,
                                                                fused<T>.slot, live.slot, desc, activity);
 
+    // ---- copies of equal subexpressions ------------------------------------------------
+    // A kernel whose literals make some copies of a subexpression equal (lower/equal_copies.hpp)
+    // runs a second adjoint sweep, where each copy passes its adjoint on or sweeps its
+    // edges as its forward table entry says, and whose zeroed slots are only added to. It
+    // is chosen when the kernel is built: a kernel whose copies all differ (the units of a
+    // network, x·c₁ + y and x·c₂ + y) keeps the sweep it had, without the table's lookups.
+
+    /// The live copies of equal subexpressions; none without literals.
+    static constexpr auto copies = plan_copies(structural_copies<nodes>::classes, operand_views(desc), live.live);
+    static constexpr auto copy_writes = find_first_writes(plan.edges, all_edges, live, output_nodes, copies.zeroed);
+    template <class T>
+    static constexpr auto copy_adjoint_sweep = with_copies(describe_sweep<size>(true, plan.edges, all_edges, copy_writes.edge_first,
+                                                                                fused<T>.slot, live.slot, desc, activity),
+                                                           copies, live.slot, copies.member);
+
+    /// Per node, the node a copy passes its adjoint to given these literal values, or
+    /// no_node (lower/equal_copies.hpp).
+    template <class Literals>
+    static constexpr std::array<std::size_t, size> copy_targets(const Literals& literals) {
+        return lower::copy_targets<nodes>(copies, live.live, literals);
+    }
+    /// The forward table of these literal values: per copy, its target's adjoint slot.
+    template <class Literals>
+    static constexpr std::array<std::size_t, copies.count> forward_slots(const Literals& literals) {
+        return forward_table<copies.count>(copies, copy_targets(literals), live.slot);
+    }
+
+    /// Where the sweeps find the forward table: in the kernel's bound literals; null when
+    /// no copy passes its adjoint on (then the sweeps are the plain ones).
+    template <class Literals>
+    static const std::size_t* forward_of(const Literals& literals) {
+        if constexpr (copies.count == 0) {
+            return nullptr;
+        } else {
+            return literals.forwards ? literals.forward.data() : nullptr;
+        }
+    }
+
+    static constexpr auto copy_zeroed_slots = zeroed_slots<copies.zeroed_count>(copies.zeroed, live.slot);
+
+    /// Zeroes the adjoint slots a sweep only adds to (lower/activity.hpp, `find_first_writes`).
+    template <class D>
+    GRADC_INLINE static void zero_copy_slots(derivatives<D>& a) {
+        [&]<std::size_t... k>(std::index_sequence<k...>) GRADC_INLINE_LAMBDA {
+            ((a[copy_zeroed_slots[k]] = step::zero<D>()), ...);
+        }(std::make_index_sequence<copies.zeroed_count>{});
+    }
+
     // ---- primal ------------------------------------------------------------------
 
     /// Values of all nodes at x, given the kernel's literal values.
@@ -240,11 +238,13 @@ struct program {
         }
     }
 
-    /// What the sweeps need from the primal: the values and the fused partials; each
-    /// sweep computes every other edge's partial once from the values.
+    /// What the sweeps need from the primal: the values and the fused partials (each
+    /// sweep computes every other edge's partial once from the values), and the forward
+    /// table of the copies of equal subexpressions (null when there are none).
     template <class T>
     struct linearization {
         const values<T>& v;
+        const std::size_t* forward = nullptr;
     };
 
     /// The primal of a derivative program: values at x, and the fused partials.
@@ -265,7 +265,7 @@ struct program {
                      0)...};
             }(std::make_index_sequence<pieces>{});
         }
-        return {v};
+        return {v, forward_of(literals)};
     }
 
     // ---- tangent (forward) sweep -----------------------------------------------------
@@ -280,7 +280,7 @@ struct program {
         }(std::make_index_sequence<wrt_count>{});
         if constexpr (pieces == 1) {
             [&]<class... N, std::size_t... I>(flat<N...>, std::index_sequence<I...>) GRADC_INLINE_LAMBDA {
-                (void)std::initializer_list<int>{(step::sweep_node<I, tangent_sweep<T>[I]>(N{}, lin.v, t), 0)...};
+                (void)std::initializer_list<int>{(step::sweep_node<I, tangent_sweep<T>[I]>(N{}, lin.v, t, nullptr), 0)...};
             }(nodes{}, std::make_index_sequence<size>{});
         } else {
             [&]<std::size_t... P>(std::index_sequence<P...>) GRADC_INLINE_LAMBDA {
@@ -301,19 +301,30 @@ struct program {
     /// D is T, or std::array<T, K> to sweep K weight vectors at once.
     template <class T, class D>
     GRADC_INLINE static void adjoint(const linearization<T>& lin, const D* w, D* grad) {
+        if constexpr (copies.count > 0) {
+            if (lin.forward != nullptr) return sweep_back<copy_adjoint_sweep<T>, copy_writes.seed_first, true>(lin, w, grad);
+        }
+        sweep_back<adjoint_sweep<T>, plan.seed_first, false>(lin, w, grad);
+    }
+
+    /// The adjoint sweep of the table Sweep, seeds first (SeedFirst: which assign), after
+    /// zeroing the copies' zeroed slots when Zero.
+    template <auto Sweep, auto SeedFirst, bool Zero, class T, class D>
+    GRADC_INLINE static void sweep_back(const linearization<T>& lin, const D* w, D* grad) {
         std::array<D, live.live_count> a;
+        if constexpr (Zero) zero_copy_slots(a);
         [&]<std::size_t... m>(std::index_sequence<m...>) GRADC_INLINE_LAMBDA {
-            (void)std::initializer_list<int>{(step::seed<slot_or_none(output_nodes[m]), plan.seed_first[m]>(w[m], a), 0)...};
+            (void)std::initializer_list<int>{(step::seed<slot_or_none(output_nodes[m]), SeedFirst[m]>(w[m], a), 0)...};
         }(std::make_index_sequence<output_count>{});
         if constexpr (pieces == 1) {
             [&]<class... N>(flat<N...>) GRADC_INLINE_LAMBDA {
-                step::sweep_in_reverse<adjoint_sweep<T>, N...>(lin.v, a);
+                step::sweep_in_reverse<Sweep, N...>(lin.v, a, lin.forward);
             }(nodes{});
         } else {
             [&]<std::size_t... R>(std::index_sequence<R...>) GRADC_INLINE_LAMBDA {
                 (void)std::initializer_list<int>{
                     (piece_programs::adjoint<piece_programs::slice<piece_begin(pieces - 1 - R), piece_size(pieces - 1 - R)>(
-                         adjoint_sweep<T>)>(piece_run<pieces - 1 - R>{}, lin.v, a),
+                         Sweep)>(piece_run<pieces - 1 - R>{}, lin.v, a, lin.forward),
                      0)...};
             }(std::make_index_sequence<pieces>{});
         }

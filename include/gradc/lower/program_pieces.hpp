@@ -76,7 +76,7 @@ template <auto Steps, class... Nodes, class Literals, class T, std::size_t N>
 template <auto Sweep, class... Nodes, class V, class D, std::size_t S>
 [[gnu::noinline]] void tangent(node_run<Nodes...>, const V& v, std::array<D, S>& t) {
     [&]<std::size_t... K>(std::index_sequence<K...>) GRADC_INLINE_LAMBDA {
-        (void)std::initializer_list<int>{(step::sweep_node<Sweep[K].node, Sweep[K]>(Nodes{}, v, t), 0)...};
+        (void)std::initializer_list<int>{(step::sweep_node<Sweep[K].node, Sweep[K]>(Nodes{}, v, t, nullptr), 0)...};
     }(std::make_index_sequence<sizeof...(Nodes)>{});
 }
 
@@ -84,9 +84,9 @@ template <auto Sweep, class... Nodes, class V, class D, std::size_t S>
 /// operand is evaluated first, as steps.hpp's `sweep_in_reverse` on g++; at most 128
 /// terms, within clang's limit on a fold).
 template <auto Sweep, class... Nodes, class V, class D, std::size_t S>
-[[gnu::noinline]] void adjoint(node_run<Nodes...>, const V& v, std::array<D, S>& a) {
+[[gnu::noinline]] void adjoint(node_run<Nodes...>, const V& v, std::array<D, S>& a, const std::size_t* forward) {
     [&]<std::size_t... K>(std::index_sequence<K...>) GRADC_INLINE_LAMBDA {
-        (step::sweep_node<Sweep[K].node, Sweep[K]>(Nodes{}, v, a) = ... = step::in_reverse{});
+        (step::sweep_node<Sweep[K].node, Sweep[K]>(Nodes{}, v, a, forward) = ... = step::in_reverse{});
     }(std::make_index_sequence<sizeof...(Nodes)>{});
 }
 

@@ -226,10 +226,17 @@ struct edge_step {
 };
 
 /// The edges of one node in the order a sweep applies them (operands in order for the
-/// tangent, reversed for the adjoint).
+/// tangent, reversed for the adjoint). An adjoint sweep's copy of an equal subexpression
+/// (lower/equal_copies.hpp) looks up its entry `copy` in the kernel's forward table: when
+/// a slot is there, the copy's adjoint (in `slot`) is added to it, if the sweep
+/// `forwards` (a map-reduce's sweep of deferred edges does not: its per-point sweep did),
+/// and the copy's edges are skipped.
 struct node_sweep {
     std::size_t node = no_node;  // the node these are the edges of
     std::array<edge_step, 3> edges{};
+    std::size_t copy = no_node;  // entry in the forward table, for a copy
+    bool forwards = false;
+    std::size_t slot = no_node;  // the copy's adjoint slot
 };
 
 /// The one function that applies an edge, d[to] (=|+=) partial · d[from]: every sweep of
@@ -267,7 +274,7 @@ struct in_reverse;
 /// The edges of node I (none for an input or a constant). Returns an `in_reverse` so
 /// that the adjoint can run it in a reverse fold (below).
 template <std::size_t I, node_sweep Sweep, class Node, class V, class D, std::size_t S>
-inline in_reverse sweep_node(Node node, const V& v, std::array<D, S>& d);
+inline in_reverse sweep_node(Node node, const V& v, std::array<D, S>& d, const std::size_t* forward);
 
 /// Evaluation in reverse order: a right fold over `=` (the right operand of an
 /// assignment is sequenced before the left, for overloaded operators too since C++17),
@@ -277,8 +284,15 @@ struct in_reverse {
     constexpr in_reverse operator=(in_reverse) const { return {}; }
 };
 
+/// `forward`: the kernel's forward table (lower/equal_copies.hpp), read by copies only.
 template <std::size_t I, node_sweep Sweep, class Node, class V, class D, std::size_t S>
-inline in_reverse sweep_node(Node node, const V& v, std::array<D, S>& d) {
+inline in_reverse sweep_node(Node node, const V& v, std::array<D, S>& d, const std::size_t* forward) {
+    if constexpr (Sweep.copy != no_node) {
+        if (const std::size_t to = forward[Sweep.copy]; to != no_node) {
+            if constexpr (Sweep.forwards) accumulate(d[to], d[Sweep.slot]);
+            return {};
+        }
+    }
     if constexpr (is_primitive<Node>) {
         if constexpr (Sweep.edges[0].on) apply_edge<I, Sweep.edges[0]>(node, v, d);
         if constexpr (Sweep.edges[1].on) apply_edge<I, Sweep.edges[1]>(node, v, d);
@@ -292,16 +306,16 @@ inline in_reverse sweep_node(Node node, const V& v, std::array<D, S>& d) {
 /// fold); g++, which has no such builtin but no fold limit either, runs a right fold over
 /// `=`, whose right operand is evaluated first.
 template <auto Sweep, class... Nodes, class V, class D, std::size_t S>
-GRADC_INLINE void sweep_in_reverse(const V& v, std::array<D, S>& d) {
+GRADC_INLINE void sweep_in_reverse(const V& v, std::array<D, S>& d, const std::size_t* forward) {
 #ifdef GRADC_HAS_TYPE_PACK_ELEMENT
     constexpr std::size_t n = sizeof...(Nodes);
     [&]<std::size_t... R>(std::index_sequence<R...>) GRADC_INLINE_LAMBDA {
         (void)std::initializer_list<int>{
-            (sweep_node<n - 1 - R, Sweep[n - 1 - R]>(pack_element<n - 1 - R, Nodes...>{}, v, d), 0)...};
+            (sweep_node<n - 1 - R, Sweep[n - 1 - R]>(pack_element<n - 1 - R, Nodes...>{}, v, d, forward), 0)...};
     }(std::make_index_sequence<n>{});
 #else
     [&]<std::size_t... I>(std::index_sequence<I...>) GRADC_INLINE_LAMBDA {
-        (sweep_node<I, Sweep[I]>(Nodes{}, v, d) = ... = in_reverse{});
+        (sweep_node<I, Sweep[I]>(Nodes{}, v, d, forward) = ... = in_reverse{});
     }(std::index_sequence_for<Nodes...>{});
 #endif
 }

@@ -130,7 +130,7 @@ auto array_map_reduce(const Kernel& k, const Data& data, const Theta& theta, int
     lower::workspace_lease once_lease = k.lease();
     lower::node_storage<typename Kernel::plan, T, Gradient> once_storage(once_lease);
     const T* once = once_storage.values();
-    const lower::array_frame<T, arity> once_frame{theta_args.data(), once_storage.values(), k.literals().data()};
+    const lower::array_frame<T, arity> once_frame{theta_args.data(), once_storage.values(), k.literals().data(), k.forwards()};
     P::template primal<fixed>(once_frame);
 
     // The points [begin, end) summed in batch lanes, then across lanes: the value, the
@@ -155,7 +155,7 @@ auto array_map_reduce(const Kernel& k, const Data& data, const Theta& theta, int
         for (auto& g : s.gradient) g = B(T(0));
         for (auto& b : s.nodes) b = B(T(0));
         const auto g = wrt_pointers<Kernel>(s.gradient.data());
-        const lower::array_frame<B, arity> frame{args.data(), values, k.literals().data()};
+        const lower::array_frame<B, arity> frame{args.data(), values, k.literals().data(), k.forwards()};
         const lower::derivative_frame<B> d{g.data(), adjoints};
         P::clear(d);
         const B one(T(1));
@@ -163,7 +163,7 @@ auto array_map_reduce(const Kernel& k, const Data& data, const Theta& theta, int
             P::template primal<varying>(frame);
             if constexpr (Gradient) {
                 const B* w = &weight;
-                P::template adjoint<plan.per_point_nodes, true, plan.per_point>(frame, d, &w);
+                P::template adjoint<plan.per_point_nodes, true, plan.per_point, split::forwarding(false)>(frame, d, &w);
                 // Unrolled, so that the offsets are constants (rolled, this loop read its
                 // table at every entry: 7 % of the GMM's gradient).
 #pragma GCC unroll 64
@@ -222,8 +222,8 @@ auto array_map_reduce(const Kernel& k, const Data& data, const Theta& theta, int
             std::array<const T*, arity> last_args = theta_args;
             for (std::size_t v = 0; v < arity; ++v)
                 if (!is_parameter[v]) last_args[v] = zero_data.data() + data_offset[v];
-            const lower::array_frame<T, arity> last_frame{last_args.data(), values, k.literals().data()};
-            P::template adjoint<P::all_nodes, false, plan.once>(
+            const lower::array_frame<T, arity> last_frame{last_args.data(), values, k.literals().data(), k.forwards()};
+            P::template adjoint<P::all_nodes, false, plan.once, split::forwarding(true)>(
                 last_frame, lower::derivative_frame<T>{g.data(), adjoints}, static_cast<const T* const*>(nullptr));
         }
     }

@@ -150,7 +150,7 @@ public:
             else if (split::plan.boundary[b]) boundary[b] = static_cast<T>(total_boundary_[b]);
         }
         std::array<T, Kernel::wrt_count> g{};
-        split::adjoint_once(typename P::template linearization<T>{scalar_invariant_values_}, boundary, g.data());
+        split::adjoint_once(typename P::template linearization<T>{scalar_invariant_values_, P::forward_of(k_.bound())}, boundary, g.data());
         return g;
     }
 
@@ -174,7 +174,7 @@ private:
         std::array<T, arity> x = scalar_parameters_;
         for (std::size_t v = 0; v < arity; ++v)
             if (!layout::is_parameter[v]) x[v] = data_[layout::position[v]][0];
-        const auto a = split::adjoints_at_point(k_.literals(), x.data(), scalar_invariant_values_);
+        const auto a = split::adjoints_at_point(k_.bound(), x.data(), scalar_invariant_values_);
         for (std::size_t b = 0; b < S; ++b)
             if (split::plan.counted[b]) counted_[b] = a[b];
     }
@@ -185,7 +185,7 @@ private:
     template <class Keep>
     GRADC_INLINE void add_batch(const std::array<B, arity>& x, sums& s, Keep keep) const {
         typename P::template values<B> v = invariant_values_;
-        const auto lin = split::primal_varying(k_.literals(), x.data(), v);
+        const auto lin = split::primal_varying(k_.bound(), x.data(), v);
         typename P::template derivatives<B> a;
         const B one(T(1));
         split::adjoint_varying(lin, &one, a);

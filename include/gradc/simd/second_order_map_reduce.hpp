@@ -121,7 +121,7 @@ public:
             }
         }
         std::array<DS, W> g;
-        split::adjoint_once(typename P::template linearization<DS>{scalar_invariant_values_}, boundary, g.data());
+        split::adjoint_once(typename P::template linearization<DS>{scalar_invariant_values_, P::forward_of(k_.bound())}, boundary, g.data());
         hessian_result<T, W> r;
         r.value = value();
         std::array<T, lower::triangle_size(W)> upper;
@@ -141,7 +141,7 @@ private:
         std::array<DS, arity> x = scalar_parameters_;
         for (std::size_t v = 0; v < arity; ++v)
             if (!layout::is_parameter[v]) x[v] = DS(data_[layout::position[v]][0]);
-        const auto a = split::adjoints_at_point(k_.literals(), x.data(), scalar_invariant_values_);
+        const auto a = split::adjoints_at_point(k_.bound(), x.data(), scalar_invariant_values_);
         for (std::size_t b = 0; b < S; ++b)
             if (split::plan.counted[b]) counted_[b] = a[b];
     }
@@ -170,7 +170,7 @@ private:
         [&]<std::size_t... I>(std::index_sequence<I...>) GRADC_INLINE_LAMBDA {
             (copy_invariant<I>(v), ...);
         }(std::make_index_sequence<P::size>{});
-        const auto lin = split::primal_varying(k_.literals(), x.data(), v);
+        const auto lin = split::primal_varying(k_.bound(), x.data(), v);
         typename P::template derivatives<D> a;
         const D one(B(T(1)));
         split::adjoint_varying(lin, &one, a);

@@ -1,0 +1,335 @@
+#pragma once
+/// \file
+/// Copies of one subexpression that holds a literal. `const auto t = cbrt(where(x0 <= -2.0,
+/// x3, x5));` used twice is two nodes of the flat graph: expr/graph.hpp merges equal
+/// subtrees by type, and a subtree that carries a literal is never merged, since its type
+/// cannot tell the same object from an equal one holding another value (`x*2.0 + x*3.0`).
+/// Both nodes compute the same value, but a reverse sweep over two nodes is not one over a
+/// single node: where an infinite partial meets an adjoint of 0, the copy that gets 0
+/// gives 0·∞ = NaN, and the single node that sums its adjoints first (as the dynamic
+/// mode's one tensor does, "Autograd mechanics", "Gradients for non-differentiable
+/// functions") gives ∞; elsewhere the two orders round differently.
+///
+/// So copies are found in two steps, and then swept as one node:
+///  - at compile time, nodes of equal *structure* (lower/node_structure.hpp): the same
+///    rule, and operand trees alike, whose references name the same node or nodes of
+///    equal structure, any literal counting as equal to any other;
+///  - at run time, when a kernel is built from its literal values (`canonical`): nodes of
+///    equal structure whose literals are equal bit for bit, operands first, are the same
+///    computation; each node's canonical node is the first of its equals;
+///  - the adjoint sweep (lower/program.hpp) adds a copy's adjoint to the first live node
+///    equal to it and skips the copy's own edges (`forward_slots`; its slots and its
+///    operands' are zeroed first and only added to, since whether an edge runs is known
+///    only at run time). Values and tangents need nothing: the copies' are equal.
+/// A kernel without literals, or whose literal-holding nodes all differ in structure,
+/// gets empty tables and the sweeps it had.
+
+#include <array>
+#include <bit>
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+
+#include <gradc/lower/describe.hpp>
+#include <gradc/lower/flat.hpp>
+#include <gradc/lower/node_structure.hpp>
+
+namespace gradc::lower {
+
+/// What the run-time comparison reads, for the M primitives that share their structural
+/// class with another node (the compared nodes) and their R references in all: the
+/// nodes grouped by class, each class in node order.
+template <std::size_t M, std::size_t R>
+struct copy_comparisons {
+    std::array<std::size_t, M> node{};           ///< The compared nodes, by class.
+    std::array<std::size_t, M> class_start{};    ///< Position (in `node`) of the first of its class.
+    std::array<std::size_t, M> by_order{};       ///< Positions in `node`, in node order.
+    std::array<std::size_t, M + 1> first_ref{};  ///< node[p]'s references: ref[first_ref[p] .. first_ref[p + 1]).
+    std::array<std::size_t, R> ref{};            ///< The node each reference names.
+    std::array<std::size_t, R> literal{};        ///< The literal a referenced constant holds, else no_node.
+};
+
+/// Counts of the compared nodes and of their references.
+template <std::size_t N>
+constexpr std::array<std::size_t, 2> comparison_sizes(const std::array<node_structure, N>& s,
+                                                      const std::array<std::size_t, N>& cls) {
+    std::array<std::size_t, N> members{};
+    for (std::size_t i = 0; i < N; ++i)
+        if (s[i].kind == node_kind::primitive) ++members[cls[i]];
+    std::array<std::size_t, 2> sizes{};
+    for (std::size_t i = 0; i < N; ++i) {
+        if (s[i].kind != node_kind::primitive || members[cls[i]] < 2) continue;
+        ++sizes[0];
+        for (std::size_t k = 0; k < s[i].count; ++k) sizes[1] += s[i].tokens[k].test == 0 ? 1 : 0;
+    }
+    return sizes;
+}
+
+/// The comparison tables of M compared nodes with R references in all.
+template <std::size_t M, std::size_t R, std::size_t N>
+constexpr copy_comparisons<M, R> plan_comparisons(const std::array<node_structure, N>& s,
+                                                  const std::array<std::size_t, N>& cls,
+                                                  const std::array<std::size_t, N>& literal_of) {
+    copy_comparisons<M, R> c;
+    std::array<std::size_t, N> members{}, start{}, placed{};
+    for (std::size_t i = 0; i < N; ++i)
+        if (s[i].kind == node_kind::primitive) ++members[cls[i]];
+    std::size_t next = 0;  // classes laid out in the order of their first node
+    for (std::size_t i = 0; i < N; ++i)
+        if (s[i].kind == node_kind::primitive && cls[i] == i && members[i] >= 2) start[i] = next, next += members[i];
+    std::size_t order = 0;
+    for (std::size_t i = 0; i < N; ++i) {
+        if (s[i].kind != node_kind::primitive || members[cls[i]] < 2) continue;
+        const std::size_t p = start[cls[i]] + placed[cls[i]]++;
+        c.node[p] = i;
+        c.class_start[p] = start[cls[i]];
+        c.by_order[order++] = p;
+    }
+    std::size_t r = 0;
+    for (std::size_t p = 0; p < M; ++p) {
+        c.first_ref[p] = r;
+        const node_structure& n = s[c.node[p]];
+        for (std::size_t k = 0; k < n.count; ++k) {
+            if (n.tokens[k].test != 0) continue;
+            c.ref[r] = n.tokens[k].node;
+            c.literal[r] = literal_of[n.tokens[k].node];
+            ++r;
+        }
+    }
+    c.first_ref[M] = r;
+    return c;
+}
+
+/// Whether compared nodes a and b (positions in `node`) are the same computation: each
+/// pair of references names one node, two constants of bit-equal values (so 0.0 and -0.0
+/// differ, and a NaN equals itself), or two nodes with one canonical node.
+template <std::size_t M, std::size_t R, std::size_t N, class Literals>
+constexpr bool same_computation(const copy_comparisons<M, R>& c, const std::array<std::size_t, N>& canon,
+                                const Literals& literals, std::size_t a, std::size_t b) {
+    for (std::size_t k = 0; k < c.first_ref[a + 1] - c.first_ref[a]; ++k) {
+        const std::size_t ra = c.first_ref[a] + k, rb = c.first_ref[b] + k;
+        if (c.ref[ra] == c.ref[rb]) continue;
+        if (c.literal[ra] != no_node) {
+            if (std::bit_cast<std::uint64_t>(double(literals[c.literal[ra]])) !=
+                std::bit_cast<std::uint64_t>(double(literals[c.literal[rb]])))
+                return false;
+        } else if (canon[c.ref[ra]] != canon[c.ref[rb]]) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/// The copies of a flat program: its nodes' structures and classes (compile time), and
+/// each node's canonical node for given literal values (run time).
+template <class Flat>
+struct structural_copies;
+/// The copies of the flat program of Nodes.
+template <class... Nodes>
+struct structural_copies<flat<Nodes...>> {
+    static constexpr std::size_t size = sizeof...(Nodes);  ///< Nodes.
+    /// Each node's literal number (no_node but for a literal node).
+    static constexpr std::array<std::size_t, size> literal_of{literal_number<Nodes>::value...};
+    /// A program without literals has no copies, and its structures are not looked at.
+    static constexpr bool has_literals = ((literal_number<Nodes>::value != no_node) || ...);
+    /// Every node's structure (for a program with literals only).
+    static constexpr auto structures = [] {
+        if constexpr (has_literals) {
+            return std::array<node_structure, size>{structure_of<Nodes>::value...};
+        } else {
+            return std::array<node_structure, 0>{};
+        }
+    }();
+    /// Per node, the first node of equal structure (itself if none).
+    static constexpr std::array<std::size_t, size> classes = [] {
+        if constexpr (has_literals) {
+            return structural_classes(structures);
+        } else {
+            std::array<std::size_t, size> cls{};
+            for (std::size_t i = 0; i < size; ++i) cls[i] = i;
+            return cls;
+        }
+    }();
+    /// Compared nodes and their references.
+    static constexpr std::array<std::size_t, 2> sizes = [] {
+        if constexpr (has_literals) {
+            return comparison_sizes(structures, classes);
+        } else {
+            return std::array<std::size_t, 2>{};
+        }
+    }();
+    /// What `canonical` reads at run time.
+    static constexpr copy_comparisons<sizes[0], sizes[1]> comparisons = [] {
+        if constexpr (sizes[0] > 0) {
+            return plan_comparisons<sizes[0], sizes[1]>(structures, classes, literal_of);
+        } else {
+            return copy_comparisons<0, 0>{};
+        }
+    }();
+    /// Nodes that share their structural class with another node (the compared ones).
+    static constexpr std::size_t compared_count = sizes[0];
+
+    /// Per node, the first node that computes the same given these literal values (itself
+    /// if none): nodes of one structural class are compared in node order, operands first.
+    template <class Literals>
+    static constexpr std::array<std::size_t, size> canonical(const Literals& literals) {
+        std::array<std::size_t, size> canon{};
+        for (std::size_t i = 0; i < size; ++i) canon[i] = i;
+        constexpr auto& c = comparisons;
+        for (std::size_t k = 0; k < compared_count; ++k) {
+            const std::size_t p = c.by_order[k];
+            for (std::size_t q = c.class_start[p]; q < p; ++q) {
+                if (same_computation(c, canon, literals, q, p)) {
+                    canon[c.node[p]] = canon[c.node[q]];
+                    break;
+                }
+            }
+        }
+        return canon;
+    }
+};
+
+/// Which live nodes of a program are copies (a live node of its structural class comes
+/// before them), their number in the forward table, and which adjoints a sweep must zero
+/// and only add to.
+template <std::size_t N>
+struct copy_plan {
+    std::array<bool, N> member{};       ///< Live, and its class has another live node.
+    std::array<std::size_t, N> copy{};  ///< Its entry in the forward table, or no_node.
+    std::array<bool, N> zeroed{};       ///< A member, or an operand a copy's skipped edge would write.
+    std::size_t count = 0;              ///< Copies (entries of the forward table).
+    std::size_t zeroed_count = 0;       ///< Zeroed nodes.
+};
+
+/// A node's operands as the copies' plan reads them, from a scalar program's node_desc or
+/// an array program's node traits.
+struct operand_view {
+    bool primitive = false;                ///< A primitive (only those are copies).
+    std::size_t arity = 0;                 ///< Its number of operands.
+    const std::size_t* node = nullptr;     ///< Each operand's node (no_node for a condition).
+    const bool* differentiable = nullptr;  ///< Whether each operand carries a derivative.
+};
+
+/// The copies of a program whose nodes have structural classes `cls`, operands `op` and
+/// liveness `live`.
+template <std::size_t N>
+constexpr copy_plan<N> plan_copies(const std::array<std::size_t, N>& cls, const std::array<operand_view, N>& op,
+                                   const std::array<bool, N>& live) {
+    copy_plan<N> p;
+    std::array<std::size_t, N> live_members{};
+    for (std::size_t i = 0; i < N; ++i)
+        if (live[i] && op[i].primitive) ++live_members[cls[i]];
+    std::array<bool, N> seen{};
+    for (std::size_t i = 0; i < N; ++i) {
+        p.copy[i] = no_node;
+        if (!live[i] || !op[i].primitive || live_members[cls[i]] < 2) continue;
+        p.member[i] = p.zeroed[i] = true;
+        if (seen[cls[i]]) {
+            p.copy[i] = p.count++;
+            for (std::size_t k = 0; k < op[i].arity; ++k)
+                if (op[i].differentiable[k] && live[op[i].node[k]]) p.zeroed[op[i].node[k]] = true;
+        }
+        seen[cls[i]] = true;
+    }
+    for (std::size_t i = 0; i < N; ++i) p.zeroed_count += p.zeroed[i] ? 1 : 0;
+    return p;
+}
+
+/// A scalar program's operands (lower/describe.hpp) as operand views.
+template <std::size_t N>
+constexpr std::array<operand_view, N> operand_views(const std::array<node_desc, N>& d) {
+    std::array<operand_view, N> v{};
+    for (std::size_t i = 0; i < N; ++i)
+        v[i] = {d[i].kind == node_kind::primitive, d[i].arity, d[i].operand.data(), d[i].differentiable.data()};
+    return v;
+}
+
+/// Whether every live copy of a structural class has the same `flag` as the class's
+/// first live node.
+template <std::size_t N>
+constexpr bool alike_in_class(const copy_plan<N>& p, const std::array<std::size_t, N>& cls,
+                              const std::array<bool, N>& flag) {
+    std::array<std::size_t, N> first{};
+    first.fill(no_node);
+    for (std::size_t i = 0; i < N; ++i) {
+        if (!p.member[i]) continue;
+        if (first[cls[i]] == no_node) first[cls[i]] = i;
+        if (flag[i] != flag[first[cls[i]]]) return false;
+    }
+    return true;
+}
+
+/// The slots of the zeroed nodes, in node order.
+template <std::size_t Z, std::size_t N>
+constexpr std::array<std::size_t, Z> zeroed_slots(const std::array<bool, N>& zeroed, const std::array<std::size_t, N>& slot) {
+    std::array<std::size_t, Z> z{};
+    std::size_t k = 0;
+    for (std::size_t i = 0; i < N; ++i)
+        if (zeroed[i]) z[k++] = slot[i];
+    return z;
+}
+
+/// Per node of the flat program Flat, the node a copy passes its adjoint to (the first
+/// live node that computes the same, given these literal values), or no_node: not a copy,
+/// or no live node before it computes the same, so it sweeps its own edges.
+template <class Flat, std::size_t N, class Literals>
+constexpr std::array<std::size_t, N> copy_targets(const copy_plan<N>& plan, const std::array<bool, N>& live,
+                                                  const Literals& literals) {
+    std::array<std::size_t, N> target{};
+    target.fill(no_node);
+    if (plan.count == 0) return target;
+    using sc = structural_copies<Flat>;
+    const auto canon = sc::canonical(literals);
+    constexpr auto& c = sc::comparisons;
+    for (std::size_t p = 0; p < sc::compared_count; ++p) {
+        const std::size_t i = c.node[p];
+        if (plan.copy[i] == no_node) continue;
+        for (std::size_t q = c.class_start[p]; q < p && target[i] == no_node; ++q)
+            if (live[c.node[q]] && canon[c.node[q]] == canon[i]) target[i] = c.node[q];
+    }
+    return target;
+}
+
+/// The forward table: per copy, in node order, where its target's adjoint is (`place`:
+/// a scalar program's slots, an array program's offsets), or no_node.
+template <std::size_t K, std::size_t N>
+constexpr std::array<std::size_t, K> forward_table(const copy_plan<N>& plan, const std::array<std::size_t, N>& target,
+                                                   const std::array<std::size_t, N>& place) {
+    std::array<std::size_t, K> forward{};
+    for (std::size_t i = 0; i < N; ++i)
+        if (plan.copy[i] != no_node) forward[plan.copy[i]] = target[i] == no_node ? no_node : place[target[i]];
+    return forward;
+}
+
+/// What a kernel binds to its program (lower/kernel.hpp): the literal values, and for each
+/// copy of an equal subexpression the adjoint slot it passes its adjoint to, or no_node
+/// (`forward_slots`, found from the values once).
+template <std::size_t L, std::size_t K>
+struct bound_literals {
+    std::array<double, L> values{};        ///< The literal values, in graph order.
+    std::array<std::size_t, K> forward{};  ///< Per copy, the slot its adjoint goes to, or no_node.
+    bool forwards = false;                 ///< Some copy passes its adjoint on.
+    /// Literal i.
+    constexpr double operator[](std::size_t i) const { return values[i]; }
+};
+/// An array kernel's forward table of K copies (lower/array_kernel.hpp): an empty class
+/// without copies, so that such a kernel is as large as its literals.
+struct no_forward_table {
+    /// No table.
+    static constexpr const std::size_t* data() { return nullptr; }
+};
+/// The forward table's type for K copies.
+template <std::size_t K>
+using forward_table_of = std::conditional_t<K == 0, no_forward_table, std::array<std::size_t, K>>;
+
+/// Without copies: the literal values alone (a kernel is as large as its literals).
+template <std::size_t L>
+struct bound_literals<L, 0> {
+    std::array<double, L> values{};                                ///< The literal values, in graph order.
+    static constexpr std::array<std::size_t, 0> forward{};        ///< No copy.
+    static constexpr bool forwards = false;                        ///< No copy passes its adjoint on.
+    /// Literal i.
+    constexpr double operator[](std::size_t i) const { return values[i]; }
+};
+
+}  // namespace gradc::lower
