@@ -67,8 +67,11 @@ std::string arguments(const results& r, std::size_t p) {
 /// A change of 2^-40 ≈ 1e-12 in the inputs moves the value or a derivative by more than
 /// 1e-6 relative (a condition number above 10⁶, so that rounding differences of a few
 /// ulps between the modes would exceed 1e-9), or changes which results are finite: in the
-/// static scalar kernel or in its batch call.
+/// static scalar kernel or in its batch call. Or a branch, or the side of a kink, is
+/// decided by rounding (`closest_call` within the tolerance 1e-9), which no change of
+/// the inputs shows where the compared values do not depend on them (atan2(x, x)).
 bool ill_conditioned(const results& r, std::size_t p) {
+    if (r.closest_call[p] < 1e-9L) return true;
     const auto moves = [](double a, double b) {
         if (std::isfinite(a) != std::isfinite(b) || std::isnan(a) != std::isnan(b)) return true;
         return std::isfinite(a) && std::fabs(a - b) > 1e-6 * std::fabs(a) + 1e-12;
@@ -94,6 +97,7 @@ bool ill_conditioned(const results& r, std::size_t p) {
 /// more than 1e-2 relative (`value_error`: acos(erf(4.3)), where erf rounds to 1 in
 /// float and acos is 4e-5 in double).
 bool float_ill_conditioned(const results& r, std::size_t p) {
+    if (r.closest_call[p] < float_rtol) return true;  // a branch decided by float's rounding
     if (r.float_largest[p] > 1e30L || r.float_smallest[p] < 1e-30L) return true;
     if (std::isfinite(r.at_float_value[p]) &&
         r.float_value_error[p] * 0x1p-16L > 1e-2L * std::fabs(r.at_float_value[p]) + 1e-6L)
@@ -216,20 +220,24 @@ void runner::compare_hessian(const results& r, std::size_t p, bool reference_app
             report("d/dx" + std::to_string(i) + ": hessian's or hvp's gradient vs gradient's", p,
                    "gradient " + number(r.scalar_grad[gi]) + ", hessian " + number(r.hess_grad[gi]) + ", hvp " +
                        number(r.hvp_grad[gi]));
-        double contracted = 0, magnitude = 0;
+        long double contracted = 0, magnitude = 0, term_magnitude = 0;
         for (std::size_t j = 0; j < N; ++j) {
             const std::size_t e = p * N * N + i * N + j, et = p * N * N + j * N + i;
             const double sh = r.scalar_hess[e], bh = r.batch_hess[e], dh = r.dynamic_hess[e];
+            // Relative to the entry's terms too (term_scale.hpp): the modes add them in
+            // other orders, and where they cancel (atan2(x, x), constant) only their roundings remain.
+            const long double terms = r.hess_scale[e];
             const std::string wrt = "d2/dx" + std::to_string(i) + "dx" + std::to_string(j);
             if (!(sh == r.scalar_hess[et] || (std::isnan(sh) && std::isnan(r.scalar_hess[et]))))
                 report(wrt + ": static scalar not symmetric", p, number(sh) + " vs " + number(r.scalar_hess[et]));
-            if (!agree(bh, sh, rtol))
+            if (!agree(bh, sh, rtol, 1e-13, terms))
                 report(wrt + ": static batch vs static scalar", p, "scalar " + number(sh) + ", batch " + number(bh));
             // Static against dynamic where the first order is finite: every entry where the
             // Hessians are finite, else the entries finite in both (see first_order_finite).
-            if (first_order_finite && (hessian_finite || (std::isfinite(sh) && std::isfinite(dh))) && !agree(dh, sh, rtol))
+            if (first_order_finite && (hessian_finite || (std::isfinite(sh) && std::isfinite(dh))) &&
+                !agree(dh, sh, rtol, 1e-13, terms))
                 report(wrt + ": dynamic vs static scalar", p, "static " + number(sh) + ", dynamic " + number(dh));
-            if (first_order_finite && hessian_finite && i < j && !agree(dh, r.dynamic_hess[et], rtol))
+            if (first_order_finite && hessian_finite && i < j && !agree(dh, r.dynamic_hess[et], rtol, 1e-13, terms))
                 report(wrt + ": dynamic not symmetric", p, number(dh) + " vs " + number(r.dynamic_hess[et]));
             const long double fd = r.reference_hess[e];
             if (i <= j && reference_applies && !std::isnan(fd) && std::isfinite(sh)) {
@@ -240,13 +248,15 @@ void runner::compare_hessian(const results& r, std::size_t p, bool reference_app
             }
             contracted += sh * r.tangent[p * N + j];
             magnitude += std::fabs(sh * r.tangent[p * N + j]);
+            term_magnitude += (std::isnan(terms) ? 0 : terms) * std::fabs(r.tangent[p * N + j]);
         }
         const double hv = r.hvp[p * N + i];
-        if (!agree(r.batch_hvp[p * N + i], hv, rtol))
+        const long double hvp_scale = std::max(magnitude, term_magnitude);
+        if (!agree(r.batch_hvp[p * N + i], hv, rtol, 1e-13, hvp_scale))
             report("(H·v)" + std::to_string(i) + ": static batch vs static scalar", p,
                    "scalar " + number(hv) + ", batch " + number(r.batch_hvp[p * N + i]));
         if (second_order_range(r, p) && std::isfinite(magnitude) &&
-            (std::isinf(hv) || (std::isfinite(hv) && std::fabs(hv - contracted) > rtol * magnitude + 1e-13)))
+            (std::isinf(hv) || (std::isfinite(hv) && std::fabs(hv - contracted) > rtol * hvp_scale + 1e-13)))
             report("(H·v)" + std::to_string(i) + ": hvp vs hessian·tangent", p,
                    "hvp " + number(hv) + ", hessian·tangent " + number(contracted));
     }
@@ -276,29 +286,33 @@ void runner::compare(const char* text, int depth, std::uint64_t seed, const resu
             // Float against double only where both are finite: float's rounding may reach a
             // singularity double does not (tanh(10.3) is 1 in float, and acos' infinite
             // there) or overflow. The float batch equals the float scalar NaN for NaN.
-            const auto both = [&](const std::string& what_, double fs, double fb, double d) {
-                if (std::isfinite(fs) && std::isfinite(d) && !agree(fs, d, float_rtol, float_atol))
+            // Relative to the terms too, as in double (term_scale.hpp): where they cancel,
+            // float leaves a few float ulps of them (x·√2/(√2·x) is 1, ∂/∂x is 0).
+            const auto both = [&](const std::string& what_, double fs, double fb, double d, long double terms) {
+                if (std::isfinite(fs) && std::isfinite(d) && !agree(fs, d, float_rtol, float_atol, terms))
                     report(what_ + ": float scalar vs double", p, "float " + number(fs) + ", double " + number(d));
-                if (!agree(fb, fs, float_rtol, float_atol))
+                if (!agree(fb, fs, float_rtol, float_atol, terms))
                     report(what_ + ": float batch vs float scalar", p, "scalar " + number(fs) + ", batch " + number(fb));
             };
-            both("value", r.float_scalar_value[p], r.float_batch_value[p], r.at_float_value[p]);
+            both("value", r.float_scalar_value[p], r.float_batch_value[p], r.at_float_value[p], r.float_value_error[p]);
             for (std::size_t j = 0; j < N; ++j)
                 both("d/dx" + std::to_string(j), r.float_scalar_grad[p * N + j], r.float_batch_grad[p * N + j],
-                     r.at_float_grad[p * N + j]);
+                     r.at_float_grad[p * N + j], r.grad_scale[p * N + j]);
             // The float dynamic mode against the float static kernel, where both are finite
             // (each may round onto a singularity the other does not).
-            const auto dynamic = [&](const std::string& what_, double fs, double fd) {
-                if (std::isfinite(fs) && std::isfinite(fd) && !agree(fd, fs, float_rtol, float_atol))
+            const auto dynamic = [&](const std::string& what_, double fs, double fd, long double terms) {
+                if (std::isfinite(fs) && std::isfinite(fd) && !agree(fd, fs, float_rtol, float_atol, terms))
                     report(what_ + ": float dynamic vs float static", p, "static " + number(fs) + ", dynamic " + number(fd));
             };
-            dynamic("value", r.float_scalar_value[p], r.float_dynamic_value[p]);
+            dynamic("value", r.float_scalar_value[p], r.float_dynamic_value[p], r.float_value_error[p]);
             for (std::size_t j = 0; j < N; ++j)
-                dynamic("d/dx" + std::to_string(j), r.float_scalar_grad[p * N + j], r.float_dynamic_grad[p * N + j]);
+                dynamic("d/dx" + std::to_string(j), r.float_scalar_grad[p * N + j], r.float_dynamic_grad[p * N + j],
+                        r.grad_scale[p * N + j]);
             if ((what & second_order) != 0 && !float_hessian_ill_conditioned(r, p)) {
                 for (std::size_t e = 0; e < N * N; ++e) {
                     const double fh = r.float_hess[p * N * N + e], dh = r.at_float_hess[p * N * N + e];
-                    if (std::isfinite(fh) && std::isfinite(dh) && !agree(fh, dh, float_rtol, float_atol))
+                    if (std::isfinite(fh) && std::isfinite(dh) &&
+                        !agree(fh, dh, float_rtol, float_atol, r.hess_scale[p * N * N + e]))
                         report("d2/dx" + std::to_string(e / N) + "dx" + std::to_string(e % N) + ": float hessian vs double", p,
                                "float " + number(fh) + ", double " + number(dh));
                 }
@@ -348,7 +362,7 @@ void runner::compare(const char* text, int depth, std::uint64_t seed, const resu
         // Central differences stand for the derivative only where double evaluation with the
         // C library agrees with long double: elsewhere a comparison of computed values took
         // another branch in long double (sigmoid(30) == 1 holds in one and not the other).
-        const bool reference_applies = smooth && std::fabs(plain - ref) <= tolerance;
+        const bool reference_applies = smooth && std::fabs(plain - ref) <= tolerance && !r.at_kink[p];
         double contracted = 0, magnitude = 0;
         long double terms = 0, peak = 0;
         for (std::size_t j = 0; j < N; ++j) {

@@ -70,6 +70,9 @@ struct results {
     std::vector<long double> reference_value;
     std::vector<long double> reference_grad;  // central differences; NaN where not reliable
     std::vector<long double> grad_scale;      // Σ |path products| per variable (term_scale.hpp)
+    std::vector<long double> hess_scale;      // Σ |second-order terms| per entry, [point * arity² + i * arity + j]
+    std::vector<long double> closest_call;    // the closest call of the evaluation (term_scale.hpp)
+    std::vector<bool> at_kink;                 // an abs, relu, max or min at its kink (term_scale.hpp)
     std::vector<long double> tangent_peak;    // the largest of them on the way, and of the partials
     std::vector<long double> value_error;     // the value's first-order error per relative 1 per operation
     // At the float inputs (with `single_precision`): the largest magnitude of any value,
@@ -199,17 +202,25 @@ template <std::size_t N, class F>
 void term_scales(const F& f, results& r) {
     using scaled = reference::term_scale<N>;
     r.grad_scale.assign(point_count * N, 0);
+    r.hess_scale.assign(point_count * N * N, 0);
+    r.closest_call.assign(point_count, 0);
+    r.at_kink.assign(point_count, false);
     r.tangent_peak.assign(point_count * N, 0);
     r.value_error.assign(point_count, 0);
     for (std::size_t p = 0; p < point_count; ++p) {
         std::array<scaled, N> x;
         for (std::size_t j = 0; j < N; ++j) x[j] = scaled::variable(r.inputs[p * N + j], j);
+        reference::closest_call = std::numeric_limits<long double>::infinity();
+        reference::at_kink = false;
         const scaled y = std::apply(f, x);
+        r.closest_call[p] = reference::closest_call;
+        r.at_kink[p] = reference::at_kink;
         r.value_error[p] = y.error;
         for (std::size_t j = 0; j < N; ++j) {
             r.grad_scale[p * N + j] = y.scale[j];
             r.tangent_peak[p * N + j] = y.peak[j];
         }
+        for (std::size_t e = 0; e < N * N; ++e) r.hess_scale[p * N * N + e] = y.hess[e];
     }
 }
 

@@ -14,12 +14,15 @@
 
 namespace gradc::difftest::reference {
 
-/// The branches every `where` of one evaluation took. Differences stand for the derivative
-/// at a point only where the program takes the same branches at the point and at every
-/// point the differences use: a condition that holds at the point alone (x == -x at
-/// x = ±0; x/x < 2 fails only at 0, where x/x is NaN) gives the point the derivative of
-/// a branch that no neighbour takes, which the differences never see. The harness resets
-/// it before each evaluation and compares.
+/// The branches every `where` of one evaluation took, and the side of its kink at which
+/// every relu, maximum and minimum was evaluated. Differences stand for the derivative at
+/// a point only where the program takes the same branches at the point and at every point
+/// the differences use: a condition that holds at the point alone (x == -x at x = ±0;
+/// x/x < 2 fails only at 0, where x/x is NaN) gives the point the derivative of a branch
+/// that no neighbour takes, which the differences never see. (A point exactly at a kink
+/// is told by term_scale.hpp's `at_kink`: a lambda's `abs` of a floating-point number
+/// calls the C library's, not the template here.) The harness resets it before each
+/// evaluation and compares.
 struct branch_trace {
     std::uint64_t bits = 0;
     std::uint32_t count = 0;
@@ -56,12 +59,12 @@ template <std::floating_point T> T abs(T a) { return std::fabs(a); }
 template <std::floating_point T> T sigmoid(T a) { return 1 / (1 + std::exp(-a)); }
 template <std::floating_point T> T softplus(T a) { return (a > 0 ? a : T(0)) + std::log1p(std::exp(-std::fabs(a))); }
 template <std::floating_point T> T logit(T a) { return std::log(a / (1 - a)); }
-template <std::floating_point T> T relu(T a) { return a > 0 ? a : (std::isnan(a) ? a : T(0)); }
+template <std::floating_point T> T relu(T a) { branches.take(a > 0), branches.take(a == 0); return a > 0 ? a : (std::isnan(a) ? a : T(0)); }
 template <std::floating_point T, std::floating_point U> auto pow(T a, U b) { return std::pow(a, b); }
 template <std::floating_point T, std::floating_point U> auto atan2(T a, U b) { return std::atan2(a, b); }
 template <std::floating_point T, std::floating_point U> auto hypot(T a, U b) { return std::hypot(a, b); }
-template <std::floating_point T, std::floating_point U> auto maximum(T a, U b) { return std::isnan(a) || std::isnan(b) ? a + b : (a > b ? a : b); }
-template <std::floating_point T, std::floating_point U> auto minimum(T a, U b) { return std::isnan(a) || std::isnan(b) ? a + b : (a < b ? a : b); }
+template <std::floating_point T, std::floating_point U> auto maximum(T a, U b) { branches.take(a > b), branches.take(a == b); return std::isnan(a) || std::isnan(b) ? a + b : (a > b ? a : b); }
+template <std::floating_point T, std::floating_point U> auto minimum(T a, U b) { branches.take(a > b), branches.take(a == b); return std::isnan(a) || std::isnan(b) ? a + b : (a < b ? a : b); }
 template <std::floating_point T> T where(bool c, T a, T b) { branches.take(c); return c ? a : b; }
 // clang-format on
 

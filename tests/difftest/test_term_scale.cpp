@@ -52,6 +52,43 @@ TEST_CASE("term_scale sums the magnitudes of the path products", "[difftest]") {
         // x·1.0 errs by |x·1.0|; log multiplies that by 1/(x·1.0) and adds its own |log x|.
         CHECK_THAT(double(y.error), is_close_to(double(std::fabs(std::log(1 + 1e-6L)) + 1), 1e-12, 0));
     }
+    SECTION("second order: the magnitudes of the terms a Hessian entry sums") {
+        // sin(x0)·x1 at (2, 3): ∂²/∂x0² = -x1·sin(x0) (one term), ∂²/∂x0∂x1 = cos(x0), ∂²/∂x1² = 0.
+        const scaled2 y = sin(scaled2::variable(2, 0)) * scaled2::variable(3, 1);
+        const long double c = std::fabs(std::cos(2.0L)), s = std::fabs(std::sin(2.0L));
+        CHECK_THAT(double(y.hess[0]), is_close_to(double(3 * s), 1e-15, 0));
+        CHECK_THAT(double(y.hess[1]), is_close_to(double(c), 1e-15, 0));
+        CHECK_THAT(double(y.hess[2]), is_close_to(double(c), 1e-15, 0));
+        CHECK(y.hess[3] == 0);
+        // atan2(x, x) is constant: its second derivative 0 is the sum of ∂²/∂a² = -2ab/d² and
+        // ∂²/∂b² = 2ab/d² (d = a² + b²) at a = b = x, each 1/(2x²): terms of 1/x² that cancel.
+        for (const long double x : {2.4e-4L, -3.0L}) {
+            const scaled1 v = scaled1::variable(x, 0);
+            const scaled1 z = atan2(v, v);
+            CHECK_THAT(double(z.hess[0]), is_close_to(double(1 / (x * x)), 1e-15, 0));
+        }
+        // A product of two variables: ∂²(x0·x1)/∂x0∂x1 = 1, a single term each way.
+        const scaled2 p = scaled2::variable(0.5, 0) * scaled2::variable(-4, 1);
+        CHECK(p.hess[1] == 1);
+        CHECK(p.hess[0] == 0);
+    }
+    SECTION("the closest call: a comparison decided by rounding") {
+        using gradc::difftest::reference::closest_call;
+        // log2(tan(atan2(x, x))) is 0 exactly, computed as ±1e-16 or 0 by each mode: its
+        // comparison with 0 is decided by rounding (seed 31 took two branches in two modes).
+        closest_call = std::numeric_limits<long double>::infinity();
+        const scaled1 x = scaled1::variable(1.0707019737286751L, 0);
+        (void)(log2(tan(atan2(x, x))) >= scaled1(0));
+        CHECK(closest_call < 1e-9L);
+        // Variables and literals carry no rounding: their comparisons are decided.
+        closest_call = std::numeric_limits<long double>::infinity();
+        (void)(x > scaled1(0.5L));
+        (void)(maximum(x, x));
+        CHECK(std::isinf(closest_call));
+        // A computed operand far from the other side: its margin is large.
+        (void)(exp(x) > scaled1(1));
+        CHECK(closest_call > 0.1L);
+    }
     SECTION("a literal exponent at a zero base adds no term") {
         const scaled1 y = pow(scaled1::variable(0, 0), scaled1(0.5L));
         CHECK(std::isinf(y.scale[0]));  // sqrt'(0): a singularity, not 0·inf
