@@ -159,7 +159,7 @@ TEST_CASE("a kernel of several pieces: copies of a subexpression with a literal 
           "[lower][pieces][copies]") {
     auto [x, y] = gradc::variables<2>();
     const auto t = cbrt(x - 1.0);
-    const auto z = gradc::test::repeat_levels<levels>(t, [&](const auto& e, auto) { return sin(e) * 0.5 + y; });
+    const auto z = gradc::test::repeat_levels<levels>(t, [y = y](const auto& e, auto) { return sin(e) * 0.5 + y; });
     const auto k = gradc::compile(z + where(y > 0.0, t, y));
     using program = decltype(k)::program;
     STATIC_REQUIRE(program::copies.count == 2);  // the second t's x - 1 and cbrt
@@ -195,5 +195,28 @@ TEST_CASE("a kernel of several pieces: copies of a subexpression with a literal 
         CHECK_THAT(values[i], is_close_to(g.value, 1e-12, 1e-13));
         CHECK_THAT(gx[i], is_close_to(g.gradient[0], 1e-11, 1e-12));
         CHECK_THAT(gy[i], is_close_to(g.gradient[1], 1e-11, 1e-12));
+    }
+}
+
+TEST_CASE("a kernel of several pieces: hundreds of copies, some of them equal", "[lower][pieces][copies]") {
+    // Σₖ (x·cₖ + y) over 130 levels, cₖ = (k mod 64)/100: every leaf has one structure, so
+    // 260 nodes are copies or their targets (more than a fold expands in clang: the slots
+    // they zero are written by a braced list), and leaves k and k + 64 are equal.
+    constexpr int terms = 130;
+    auto [x, y] = gradc::variables<2>();
+    const auto f = gradc::test::repeat_levels<terms - 1>(x * 0.0 + y, [x = x, y = y](const auto& s, auto level) {
+        return s + (x * (double(decltype(level)::value % 64) / 100.0) + y);
+    });
+    const auto k = gradc::compile(f);
+    using program = decltype(k)::program;
+    STATIC_REQUIRE(program::copies.zeroed_count > 256);
+    CHECK(k.bound().forwards);
+    double c = 0;
+    for (int level = 0; level < terms; ++level) c += double(level % 64) / 100.0;
+    for (const auto& p : {std::array{0.7, -1.5}, std::array{-2.0, 0.25}}) {
+        const auto g = k.gradient(p[0], p[1]);
+        CHECK_THAT(g.value, is_close_to(c * p[0] + terms * p[1], 1e-13, 1e-13));
+        CHECK_THAT(g.gradient[0], is_close_to(c, 1e-13, 1e-13));
+        CHECK_THAT(g.gradient[1], is_close_to(double(terms), 1e-13, 1e-13));
     }
 }

@@ -130,8 +130,13 @@ struct structural_copies<flat<Nodes...>> {
     static constexpr std::size_t size = sizeof...(Nodes);  ///< Nodes.
     /// Each node's literal number (no_node but for a literal node).
     static constexpr std::array<std::size_t, size> literal_of{literal_number<Nodes>::value...};
-    /// A program without literals has no copies, and its structures are not looked at.
-    static constexpr bool has_literals = ((literal_number<Nodes>::value != no_node) || ...);
+    /// A program without literals has no copies, and its structures are not looked at. (A
+    /// loop, not a fold: clang limits a fold's expansion to 256 terms.)
+    static constexpr bool has_literals = [] {
+        for (const std::size_t l : literal_of)
+            if (l != no_node) return true;
+        return false;
+    }();
     /// Every node's structure (for a program with literals only).
     static constexpr auto structures = [] {
         if constexpr (has_literals) {

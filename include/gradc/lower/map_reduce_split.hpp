@@ -278,24 +278,36 @@ struct map_reduce_split_of {
         if constexpr (P::copies.count > 0) {
             if (lin.forward != nullptr) {
                 P::zero_copy_slots(a);
-                return sweep_point<copy_per_point_sweep<T>, plan.copy_writes.seed_first>(lin, w, a);
+                return sweep_point<true>(lin, w, a);
             }
         }
         [&]<std::size_t... k>(std::index_sequence<k...>) GRADC_INLINE_LAMBDA {
-            ((a[unwritten_slots[k]] = T(rules::scalar_t<T>(0))), ...);
+            (void)std::initializer_list<int>{((a[unwritten_slots[k]] = T(rules::scalar_t<T>(0))), 0)...};
         }(std::make_index_sequence<unwritten_count>{});
-        sweep_point<per_point_sweep<T>, plan.writes.seed_first>(lin, w, a);
+        sweep_point<false>(lin, w, a);
     }
 
-    /// Seeds (SeedFirst: which assign), then the per-point sweep Sweep.
-    template <auto Sweep, auto SeedFirst, class T>
+    /// The per-point sweep's table: the plain one, or where copies pass adjoints on.
+    template <bool Copies, class T>
+    static constexpr const auto& per_point_table() {
+        if constexpr (Copies) {
+            return copy_per_point_sweep<T>;
+        } else {
+            return per_point_sweep<T>;
+        }
+    }
+
+    /// Seeds, then the per-point sweep, plain or where copies pass adjoints on (named with
+    /// a flag, not with its table, as the kernel's own `sweep_back`).
+    template <bool Copies, class T>
     GRADC_INLINE static void sweep_point(const typename P::template linearization<T>& lin, const T* w,
                                          typename P::template derivatives<T>& a) {
+        constexpr auto& seed_first = Copies ? plan.copy_writes.seed_first : plan.writes.seed_first;
         [&]<std::size_t... m>(std::index_sequence<m...>) GRADC_INLINE_LAMBDA {
-            (void)std::initializer_list<int>{(step::seed<P::slot_or_none(P::output_nodes[m]), SeedFirst[m]>(w[m], a), 0)...};
+            (void)std::initializer_list<int>{(step::seed<P::slot_or_none(P::output_nodes[m]), seed_first[m]>(w[m], a), 0)...};
         }(std::make_index_sequence<P::output_count>{});
         [&]<class... N>(flat<N...>) GRADC_INLINE_LAMBDA {
-            step::sweep_in_reverse<Sweep, N...>(lin.v, a, lin.forward);
+            step::sweep_in_reverse<per_point_table<Copies, T>(), N...>(lin.v, a, lin.forward);
         }(nodes{});
     }
 

@@ -179,10 +179,12 @@ std::string passed_on(const std::array<lower::edge, E>& edges, std::size_t r, co
 }
 
 /// Whether the kernel of these literals runs the adjoint where copies pass their adjoints
-/// on (lower/program.hpp): some copy has a target. Its first writes are then those of that
-/// sweep (`copy_writes`), and its zeroed slots start at 0.
-template <std::size_t N>
+/// on (lower/program.hpp): some copy has a target, or the program has copies and several
+/// pieces. Its first writes are then those of that sweep (`copy_writes`), and its zeroed
+/// slots start at 0.
+template <class Program, std::size_t N>
 bool passes_adjoints_on(const std::array<std::size_t, N>& target) {
+    if (Program::copies.count > 0 && Program::pieces > 1) return true;
     for (const std::size_t t : target)
         if (t != lower::no_node) return true;
     return false;
@@ -214,7 +216,7 @@ std::string print_program(const Literals& literals) {
 
     s += "adjoint (VJP):\n";
     const auto target = Program::copy_targets(literals);
-    const bool copies = passes_adjoints_on(target);
+    const bool copies = passes_adjoints_on<Program>(target);
     for (std::size_t i = 0; i < Program::size; ++i)
         if (copies && Program::copies.zeroed[i]) s += "  " + node_name("bv", i) + " = 0\n";
     for (std::size_t m = 0; m < Program::output_count; ++m) {
@@ -251,7 +253,7 @@ std::string print_second_order(const Literals& literals) {
     std::string s = "second order (hessian: directions dx = unit vectors of the wrt variables; hvp: dx = v):\n";
     s += "  v, dv: the primal and the tangent program above, every direction at once\n";
     const auto target = Program::copy_targets(literals);
-    const bool copies = passes_adjoints_on(target);
+    const bool copies = passes_adjoints_on<Program>(target);
     for (std::size_t i = 0; i < Program::size; ++i)
         if (copies && Program::copies.zeroed[i]) s += "  " + node_name("bv", i) + " = 0, " + node_name("dbv", i) + " = 0\n";
     const std::size_t out = Program::output_nodes[0];

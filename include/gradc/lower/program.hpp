@@ -200,13 +200,16 @@ struct program {
     }
 
     /// Where the sweeps find the forward table: in the kernel's bound literals; null when
-    /// no copy passes its adjoint on (then the sweeps are the plain ones).
+    /// no copy passes its adjoint on (then the sweeps are the plain ones). A program of
+    /// several pieces has only the sweep with copies: its adjoints are in memory anyway,
+    /// and a second sweep doubled the compile time of a 2,049-node kernel whose 512
+    /// leaves all have one structure (docs/benchmarks.md, "Compile time").
     template <class Literals>
     static const std::size_t* forward_of(const Literals& literals) {
         if constexpr (copies.count == 0) {
             return nullptr;
         } else {
-            return literals.forwards ? literals.forward.data() : nullptr;
+            return literals.forwards || pieces > 1 ? literals.forward.data() : nullptr;
         }
     }
 
@@ -216,7 +219,7 @@ struct program {
     template <class D>
     GRADC_INLINE static void zero_copy_slots(derivatives<D>& a) {
         [&]<std::size_t... k>(std::index_sequence<k...>) GRADC_INLINE_LAMBDA {
-            ((a[copy_zeroed_slots[k]] = step::zero<D>()), ...);
+            (void)std::initializer_list<int>{((a[copy_zeroed_slots[k]] = step::zero<D>()), 0)...};
         }(std::make_index_sequence<copies.zeroed_count>{});
     }
 
@@ -301,30 +304,47 @@ struct program {
     /// D is T, or std::array<T, K> to sweep K weight vectors at once.
     template <class T, class D>
     GRADC_INLINE static void adjoint(const linearization<T>& lin, const D* w, D* grad) {
-        if constexpr (copies.count > 0) {
-            if (lin.forward != nullptr) return sweep_back<copy_adjoint_sweep<T>, copy_writes.seed_first, true>(lin, w, grad);
+        if constexpr (copies.count > 0 && pieces > 1) {
+            sweep_back<true>(lin, w, grad);
+        } else {
+            if constexpr (copies.count > 0) {
+                if (lin.forward != nullptr) return sweep_back<true>(lin, w, grad);
+            }
+            sweep_back<false>(lin, w, grad);
         }
-        sweep_back<adjoint_sweep<T>, plan.seed_first, false>(lin, w, grad);
     }
 
-    /// The adjoint sweep of the table Sweep, seeds first (SeedFirst: which assign), after
-    /// zeroing the copies' zeroed slots when Zero.
-    template <auto Sweep, auto SeedFirst, bool Zero, class T, class D>
+    /// The adjoint sweep's table: the plain one, or where copies pass adjoints on.
+    template <bool Copies, class T>
+    static constexpr const auto& adjoint_table() {
+        if constexpr (Copies) {
+            return copy_adjoint_sweep<T>;
+        } else {
+            return adjoint_sweep<T>;
+        }
+    }
+
+    /// The adjoint sweep, plain or where copies pass adjoints on (then its zeroed slots
+    /// are zeroed first). Named with a flag, not with its table: a function named with a
+    /// program's whole table costs the compilers time in proportion to it (the pieces are
+    /// named with their slices only).
+    template <bool Copies, class T, class D>
     GRADC_INLINE static void sweep_back(const linearization<T>& lin, const D* w, D* grad) {
+        constexpr auto& seed_first = Copies ? copy_writes.seed_first : plan.seed_first;
         std::array<D, live.live_count> a;
-        if constexpr (Zero) zero_copy_slots(a);
+        if constexpr (Copies) zero_copy_slots(a);
         [&]<std::size_t... m>(std::index_sequence<m...>) GRADC_INLINE_LAMBDA {
-            (void)std::initializer_list<int>{(step::seed<slot_or_none(output_nodes[m]), SeedFirst[m]>(w[m], a), 0)...};
+            (void)std::initializer_list<int>{(step::seed<slot_or_none(output_nodes[m]), seed_first[m]>(w[m], a), 0)...};
         }(std::make_index_sequence<output_count>{});
         if constexpr (pieces == 1) {
             [&]<class... N>(flat<N...>) GRADC_INLINE_LAMBDA {
-                step::sweep_in_reverse<Sweep, N...>(lin.v, a, lin.forward);
+                step::sweep_in_reverse<adjoint_table<Copies, T>(), N...>(lin.v, a, lin.forward);
             }(nodes{});
         } else {
             [&]<std::size_t... R>(std::index_sequence<R...>) GRADC_INLINE_LAMBDA {
                 (void)std::initializer_list<int>{
                     (piece_programs::adjoint<piece_programs::slice<piece_begin(pieces - 1 - R), piece_size(pieces - 1 - R)>(
-                         Sweep)>(piece_run<pieces - 1 - R>{}, lin.v, a, lin.forward),
+                         adjoint_table<Copies, T>())>(piece_run<pieces - 1 - R>{}, lin.v, a, lin.forward),
                      0)...};
             }(std::make_index_sequence<pieces>{});
         }

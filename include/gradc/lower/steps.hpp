@@ -227,16 +227,18 @@ struct edge_step {
 
 /// The edges of one node in the order a sweep applies them (operands in order for the
 /// tangent, reversed for the adjoint). An adjoint sweep's copy of an equal subexpression
-/// (lower/equal_copies.hpp) looks up its entry `copy` in the kernel's forward table: when
-/// a slot is there, the copy's adjoint (in `slot`) is added to it, if the sweep
+/// (lower/equal_copies.hpp) looks up its entry `copy - 1` in the kernel's forward table:
+/// when a slot is there, the copy's adjoint (in `slot`) is added to it, if the sweep
 /// `forwards` (a map-reduce's sweep of deferred edges does not: its per-point sweep did),
-/// and the copy's edges are skipped.
+/// and the copy's edges are skipped. The copy fields are 0 for every other node, so that
+/// they add nothing to the names the compilers give a sweep table (trailing zeros are
+/// left out of a class-type template argument's mangled name).
 struct node_sweep {
     std::size_t node = no_node;  // the node these are the edges of
     std::array<edge_step, 3> edges{};
-    std::size_t copy = no_node;  // entry in the forward table, for a copy
+    std::size_t copy = 0;  // 1 + the entry in the forward table, for a copy; 0 for any other node
     bool forwards = false;
-    std::size_t slot = no_node;  // the copy's adjoint slot
+    std::size_t slot = 0;  // the copy's adjoint slot
 };
 
 /// The one function that applies an edge, d[to] (=|+=) partial · d[from]: every sweep of
@@ -287,8 +289,8 @@ struct in_reverse {
 /// `forward`: the kernel's forward table (lower/equal_copies.hpp), read by copies only.
 template <std::size_t I, node_sweep Sweep, class Node, class V, class D, std::size_t S>
 inline in_reverse sweep_node(Node node, const V& v, std::array<D, S>& d, const std::size_t* forward) {
-    if constexpr (Sweep.copy != no_node) {
-        if (const std::size_t to = forward[Sweep.copy]; to != no_node) {
+    if constexpr (Sweep.copy != 0) {
+        if (const std::size_t to = forward[Sweep.copy - 1]; to != no_node) {
             if constexpr (Sweep.forwards) accumulate(d[to], d[Sweep.slot]);
             return {};
         }

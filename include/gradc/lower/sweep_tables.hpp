@@ -74,9 +74,10 @@ constexpr std::array<step::node_sweep, N> with_copies(std::array<step::node_swee
                                                       const std::array<std::size_t, N>& slot,
                                                       const std::array<bool, N>& forwards) {
     for (std::size_t i = 0; i < N; ++i) {
-        s[i].copy = c.copy[i];
-        s[i].forwards = forwards[i] && c.copy[i] != no_node;
-        s[i].slot = c.copy[i] != no_node ? slot[i] : no_node;
+        if (c.copy[i] == no_node) continue;
+        s[i].copy = c.copy[i] + 1;
+        s[i].forwards = forwards[i];
+        s[i].slot = slot[i];
     }
     return s;
 }
