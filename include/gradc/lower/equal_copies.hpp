@@ -49,31 +49,55 @@ struct copy_comparisons {
     std::array<std::size_t, R> literal{};        ///< The literal a referenced constant holds, else no_node.
 };
 
+/// Per structural class, its number of primitives (indexed by the class's first node).
+/// The analyses here index raw pointers, not std::array (lower/node_structure.hpp,
+/// `structural_classes`, says why).
+template <std::size_t N>
+constexpr std::array<std::size_t, N> class_members(const std::array<node_structure, N>& structures,
+                                                   const std::array<std::size_t, N>& classes) {
+    std::array<std::size_t, N> members{};
+    const node_structure* s = structures.data();
+    const std::size_t* cls = classes.data();
+    std::size_t* m = members.data();
+    for (std::size_t i = 0; i < N; ++i)
+        if (s[i].kind == node_kind::primitive) ++m[cls[i]];
+    return members;
+}
+
 /// Counts of the compared nodes and of their references.
 template <std::size_t N>
-constexpr std::array<std::size_t, 2> comparison_sizes(const std::array<node_structure, N>& s,
-                                                      const std::array<std::size_t, N>& cls) {
-    std::array<std::size_t, N> members{};
-    for (std::size_t i = 0; i < N; ++i)
-        if (s[i].kind == node_kind::primitive) ++members[cls[i]];
-    std::array<std::size_t, 2> sizes{};
+constexpr std::array<std::size_t, 2> comparison_sizes(const std::array<node_structure, N>& structures,
+                                                      const std::array<std::size_t, N>& classes) {
+    const auto members_storage = class_members(structures, classes);
+    const node_structure* s = structures.data();
+    const std::size_t* cls = classes.data();
+    const std::size_t* members = members_storage.data();
+    std::size_t compared = 0, refs = 0;
     for (std::size_t i = 0; i < N; ++i) {
         if (s[i].kind != node_kind::primitive || members[cls[i]] < 2) continue;
-        ++sizes[0];
-        for (std::size_t k = 0; k < s[i].count; ++k) sizes[1] += s[i].tokens[k].test == 0 ? 1 : 0;
+        ++compared;
+        refs += s[i].count;
     }
-    return sizes;
+    return {compared, refs};
 }
 
 /// The comparison tables of M compared nodes with R references in all.
 template <std::size_t M, std::size_t R, std::size_t N>
-constexpr copy_comparisons<M, R> plan_comparisons(const std::array<node_structure, N>& s,
-                                                  const std::array<std::size_t, N>& cls,
-                                                  const std::array<std::size_t, N>& literal_of) {
+constexpr copy_comparisons<M, R> plan_comparisons(const std::array<node_structure, N>& structures,
+                                                  const std::array<std::size_t, N>& classes,
+                                                  const std::array<std::size_t, N>& literals) {
     copy_comparisons<M, R> c;
-    std::array<std::size_t, N> members{}, start{}, placed{};
-    for (std::size_t i = 0; i < N; ++i)
-        if (s[i].kind == node_kind::primitive) ++members[cls[i]];
+    const auto members_storage = class_members(structures, classes);
+    std::array<std::size_t, N> start_storage{}, placed_storage{};
+    const node_structure* s = structures.data();
+    const std::size_t* cls = classes.data();
+    const std::size_t* literal_of = literals.data();
+    const std::size_t* members = members_storage.data();
+    std::size_t* start = start_storage.data();
+    std::size_t* placed = placed_storage.data();
+    std::size_t* node = c.node.data();
+    std::size_t* class_start = c.class_start.data();
+    std::size_t* by_order = c.by_order.data();
     std::size_t next = 0;  // classes laid out in the order of their first node
     for (std::size_t i = 0; i < N; ++i)
         if (s[i].kind == node_kind::primitive && cls[i] == i && members[i] >= 2) start[i] = next, next += members[i];
@@ -81,22 +105,23 @@ constexpr copy_comparisons<M, R> plan_comparisons(const std::array<node_structur
     for (std::size_t i = 0; i < N; ++i) {
         if (s[i].kind != node_kind::primitive || members[cls[i]] < 2) continue;
         const std::size_t p = start[cls[i]] + placed[cls[i]]++;
-        c.node[p] = i;
-        c.class_start[p] = start[cls[i]];
-        c.by_order[order++] = p;
+        node[p] = i;
+        class_start[p] = start[cls[i]];
+        by_order[order++] = p;
     }
+    std::size_t* first_ref = c.first_ref.data();
+    std::size_t* ref = c.ref.data();
+    std::size_t* literal = c.literal.data();
     std::size_t r = 0;
     for (std::size_t p = 0; p < M; ++p) {
-        c.first_ref[p] = r;
-        const node_structure& n = s[c.node[p]];
-        for (std::size_t k = 0; k < n.count; ++k) {
-            if (n.tokens[k].test != 0) continue;
-            c.ref[r] = n.tokens[k].node;
-            c.literal[r] = literal_of[n.tokens[k].node];
-            ++r;
+        first_ref[p] = r;
+        const node_structure& n = s[node[p]];
+        for (std::size_t k = 0; k < n.count; ++k, ++r) {
+            ref[r] = n.refs[k];
+            literal[r] = literal_of[n.refs[k]];
         }
     }
-    c.first_ref[M] = r;
+    first_ref[M] = r;
     return c;
 }
 
@@ -129,7 +154,7 @@ template <class... Nodes>
 struct structural_copies<flat<Nodes...>> {
     static constexpr std::size_t size = sizeof...(Nodes);  ///< Nodes.
     /// Each node's literal number (no_node but for a literal node).
-    static constexpr std::array<std::size_t, size> literal_of{literal_number<Nodes>::value...};
+    static constexpr std::array<std::size_t, size> literal_of{literal_number<Nodes>...};
     /// A program without literals has no copies, and its structures are not looked at. (A
     /// loop, not a fold: clang limits a fold's expansion to 256 terms.)
     static constexpr bool has_literals = [] {
@@ -140,7 +165,7 @@ struct structural_copies<flat<Nodes...>> {
     /// Every node's structure (for a program with literals only).
     static constexpr auto structures = [] {
         if constexpr (has_literals) {
-            return std::array<node_structure, size>{structure_of<Nodes>::value...};
+            return std::array<node_structure, size>{structure_of<Nodes>...};
         } else {
             return std::array<node_structure, 0>{};
         }
@@ -218,25 +243,33 @@ struct operand_view {
 /// The copies of a program whose nodes have structural classes `cls`, operands `op` and
 /// liveness `live`.
 template <std::size_t N>
-constexpr copy_plan<N> plan_copies(const std::array<std::size_t, N>& cls, const std::array<operand_view, N>& op,
-                                   const std::array<bool, N>& live) {
+constexpr copy_plan<N> plan_copies(const std::array<std::size_t, N>& classes, const std::array<operand_view, N>& operands,
+                                   const std::array<bool, N>& liveness) {
     copy_plan<N> p;
-    std::array<std::size_t, N> live_members{};
+    std::array<std::size_t, N> live_members_storage{};
+    std::array<bool, N> seen_storage{};
+    const std::size_t* cls = classes.data();
+    const operand_view* op = operands.data();
+    const bool* live = liveness.data();
+    std::size_t* live_members = live_members_storage.data();
+    bool* seen = seen_storage.data();
+    bool* member = p.member.data();
+    bool* zeroed = p.zeroed.data();
+    std::size_t* copy = p.copy.data();
     for (std::size_t i = 0; i < N; ++i)
         if (live[i] && op[i].primitive) ++live_members[cls[i]];
-    std::array<bool, N> seen{};
     for (std::size_t i = 0; i < N; ++i) {
-        p.copy[i] = no_node;
+        copy[i] = no_node;
         if (!live[i] || !op[i].primitive || live_members[cls[i]] < 2) continue;
-        p.member[i] = p.zeroed[i] = true;
+        member[i] = zeroed[i] = true;
         if (seen[cls[i]]) {
-            p.copy[i] = p.count++;
+            copy[i] = p.count++;
             for (std::size_t k = 0; k < op[i].arity; ++k)
-                if (op[i].differentiable[k] && live[op[i].node[k]]) p.zeroed[op[i].node[k]] = true;
+                if (op[i].differentiable[k] && live[op[i].node[k]]) zeroed[op[i].node[k]] = true;
         }
         seen[cls[i]] = true;
     }
-    for (std::size_t i = 0; i < N; ++i) p.zeroed_count += p.zeroed[i] ? 1 : 0;
+    for (std::size_t i = 0; i < N; ++i) p.zeroed_count += zeroed[i] ? 1 : 0;
     return p;
 }
 
