@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <limits>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include <approx.hpp>
@@ -116,6 +117,62 @@ TEST_CASE("copies pass their adjoints to the first copy with equal literals", "[
     // At x = 2 both copies of u count: f' = m' + 2·u' = 2/3 + 4/(3·3^(2/3)).
     CHECK_THAT(k.gradient(2.0).gradient[0], is_close_to(2.0 / 3.0 + 4.0 / (3.0 * std::cbrt(9.0))));
     CHECK_THAT(k.gradient(2.0).value, is_close_to(1.0 + 2.0 * std::cbrt(3.0)));
+}
+
+/// The sum over 48 terms of sin(x · c), c cycling through `Values`.
+template <const auto& Values, class X>
+auto sum_of_sines(const X& x) {
+    return [&]<std::size_t... I>(std::index_sequence<I...>) {
+        return gradc::compile((sin(x * Values[I % Values.size()]) + ...));
+    }(std::make_index_sequence<48>{});
+}
+constexpr std::array<double, 6> cycled_with_nan{0.5, -0.0, 0.0, 2.0, 0.5, std::numeric_limits<double>::quiet_NaN()};
+constexpr std::array<double, 6> cycled{0.5, -0.0, 0.0, 2.0, 0.5, -3.0};
+
+TEST_CASE("a large class of copies: the groups found by the hash table are those of pairwise comparison",
+          "[lower][copies]") {
+    // 48 terms sin(x · c) of one structural class, whose literals cycle through six values
+    // (0.0 and -0.0 differ, NaN equals itself): the products are grouped by their literal's
+    // bits, and the sines by their product's group.
+    auto [x] = gradc::variables<1>();
+    const auto k = sum_of_sines<cycled_with_nan>(x);
+    using P = decltype(k)::program;
+    using copies = copies_of<decltype(k)>;
+    const auto canon = copies::canonical(k.literals());
+    // A product's literal bits, or a sine's product's (low bit set); 0 for other nodes.
+    const auto bits_of = [&](std::size_t i) -> std::uint64_t {
+        if (P::desc[i].kind != gradc::lower::node_kind::primitive) return 0;
+        if (P::desc[i].arity == 1) i = P::desc[i].operand[0];
+        if (P::desc[i].arity != 2 || copies::literal_of[P::desc[i].operand[1]] == gradc::lower::no_node) return 0;
+        return std::bit_cast<std::uint64_t>(k.literals()[copies::literal_of[P::desc[i].operand[1]]]) | 1;
+    };
+    std::size_t compared = 0, equal = 0;
+    for (std::size_t i = 0; i < P::size; ++i) {
+        if (bits_of(i) == 0) continue;
+        for (std::size_t j = 0; j < i; ++j) {
+            if (bits_of(j) == 0 || P::desc[i].arity != P::desc[j].arity) continue;
+            ++compared;
+            equal += canon[i] == canon[j] ? 1 : 0;
+            CHECK((canon[i] == canon[j]) == (bits_of(i) == bits_of(j)));
+        }
+        CHECK(canon[i] <= i);
+    }
+    // 48 products and 48 sines; per set, 16 terms of 0.5 and 8 each of -0.0, 0.0, 2.0, NaN.
+    CHECK(compared == 2 * (48 * 47 / 2));
+    CHECK(equal == 2 * (16 * 15 / 2 + 4 * (8 * 7 / 2)));
+    CHECK(std::isnan(k.gradient(0.7).gradient[0]));
+
+    // Without the NaN: f' = Σ c·cos(c·x), and every copy passes its adjoint on.
+    const auto finite = sum_of_sines<cycled>(x);
+    CHECK(finite.bound().forwards);
+    double value = 0, derivative = 0;
+    for (std::size_t t = 0; t < 48; ++t) {
+        value += std::sin(cycled[t % 6] * 0.7);
+        derivative += cycled[t % 6] * std::cos(cycled[t % 6] * 0.7);
+    }
+    const auto g = finite.gradient(0.7);
+    CHECK_THAT(g.value, is_close_to(value));
+    CHECK_THAT(g.gradient[0], is_close_to(derivative));
 }
 
 TEST_CASE("copies are equal only when their literals are equal bit for bit", "[lower][copies]") {
