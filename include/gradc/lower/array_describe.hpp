@@ -16,7 +16,7 @@
 
 #include <gradc/expr/nodes.hpp>
 #include <gradc/lower/describe.hpp>
-#include <gradc/lower/equal_copies.hpp>
+#include <gradc/lower/copy_plan.hpp>
 #include <gradc/lower/flat.hpp>
 #include <gradc/rules/arrays/dims.hpp>
 #include <gradc/rules/arrays/signature.hpp>

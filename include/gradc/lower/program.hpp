@@ -25,7 +25,7 @@
 
 #include <gradc/lower/activity.hpp>
 #include <gradc/lower/describe.hpp>
-#include <gradc/lower/equal_copies.hpp>
+#include <gradc/lower/copy_plan.hpp>
 #include <gradc/lower/flat.hpp>
 #include <gradc/lower/node_runs.hpp>
 #include <gradc/lower/program_pieces.hpp>

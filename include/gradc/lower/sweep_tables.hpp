@@ -9,7 +9,7 @@
 
 #include <gradc/lower/activity.hpp>
 #include <gradc/lower/describe.hpp>
-#include <gradc/lower/equal_copies.hpp>
+#include <gradc/lower/copy_plan.hpp>
 #include <gradc/lower/steps.hpp>
 
 namespace gradc::lower {
