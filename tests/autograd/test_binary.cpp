@@ -1,4 +1,5 @@
 // Binary functions of the rule table with broadcasting and scalar operands.
+#include <cmath>
 #include <limits>
 #include <vector>
 
@@ -97,6 +98,25 @@ TEST_CASE("where: the untaken branch still runs its backward, as in PyTorch", "[
     auto safe = gradc::where(x2 > 0.0, x2, gradc::ones({2}));
     gradc::where(x2 > 0.0, gradc::sqrt(safe), gradc::zeros({2})).sum().backward();
     CHECK_THAT(values(x2.grad()), approx({0, 0.25}));
+}
+
+TEST_CASE("maximum and minimum of zeros of both signs give the first operand's zero, on every element", "[autograd][binary]") {
+    // 17 elements: two full SIMD batches (of any width up to 8 doubles) and a scalar tail.
+    std::vector<double> av(17), bv(17);
+    for (int i = 0; i < 17; ++i) {
+        av[i] = i % 2 == 0 ? 0.0 : -0.0;
+        bv[i] = -av[i];
+    }
+    const auto a = gradc::from_vector(av, {17});
+    const auto b = gradc::from_vector(bv, {17});
+    for (const auto f : {gradc::maximum, gradc::minimum}) {
+        const auto yv = values(f(a, b));
+        for (int i = 0; i < 17; ++i) {
+            INFO("element " << i);
+            CHECK(yv[i] == 0.0);
+            CHECK(std::signbit(yv[i]) == std::signbit(av[i]));
+        }
+    }
 }
 
 TEST_CASE("maximum and minimum keep NaN at every position of a long tensor, with PyTorch's gradient", "[autograd][binary]") {

@@ -63,8 +63,9 @@ template <std::floating_point T> T relu(T a) { branches.take(a > 0), branches.ta
 template <std::floating_point T, std::floating_point U> auto pow(T a, U b) { return std::pow(a, b); }
 template <std::floating_point T, std::floating_point U> auto atan2(T a, U b) { return std::atan2(a, b); }
 template <std::floating_point T, std::floating_point U> auto hypot(T a, U b) { return std::hypot(a, b); }
-template <std::floating_point T, std::floating_point U> auto maximum(T a, U b) { branches.take(a > b), branches.take(a == b); return std::isnan(a) || std::isnan(b) ? a + b : (a > b ? a : b); }
-template <std::floating_point T, std::floating_point U> auto minimum(T a, U b) { branches.take(a > b), branches.take(a == b); return std::isnan(a) || std::isnan(b) ? a + b : (a < b ? a : b); }
+// A tie gives the first operand (maximum(0.0, -0.0) is 0.0), as gradc's rules and std::max/std::min.
+template <std::floating_point T, std::floating_point U> auto maximum(T a, U b) { branches.take(a > b), branches.take(a == b); return std::isnan(a) || std::isnan(b) ? a + b : (a >= b ? a : b); }
+template <std::floating_point T, std::floating_point U> auto minimum(T a, U b) { branches.take(a > b), branches.take(a == b); return std::isnan(a) || std::isnan(b) ? a + b : (a <= b ? a : b); }
 template <std::floating_point T> T where(bool c, T a, T b) { branches.take(c); return c ? a : b; }
 // clang-format on
 

@@ -1,6 +1,7 @@
 // Values and partials at non-differentiable points, domain edges, infinities and NaN.
 // The conventions are those of the autograd notes and of PyTorch.
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -116,6 +117,16 @@ TEST_CASE("logit follows PyTorch's logit without eps; acosh and atanh at their e
     CHECK(d<r::atanh, 0>(1.0) == inf);
     CHECK(d<r::atanh, 0>(-1.0) == inf);
     CHECK(d<r::asinh, 0>(inf) == 0.0);
+}
+
+TEST_CASE("max and min of equal operands give the first: the sign of a zero is the first's", "[rules][conventions]") {
+    // It decides atan2, 1/x and pow downstream: min(+0, -0) is +0, as std::min.
+    CHECK(!std::signbit(r::min::eval(0.0, -0.0)));
+    CHECK(std::signbit(r::min::eval(-0.0, 0.0)));
+    CHECK(!std::signbit(r::max::eval(0.0, -0.0)));
+    CHECK(std::signbit(r::max::eval(-0.0, 0.0)));
+    CHECK(std::signbit(std::min(-0.0, 0.0)) == std::signbit(r::min::eval(-0.0, 0.0)));
+    CHECK(std::signbit(std::max(0.0, -0.0)) == std::signbit(r::max::eval(0.0, -0.0)));
 }
 
 TEST_CASE("max and min with a NaN operand give the whole derivative to both, as PyTorch", "[rules][conventions]") {
