@@ -282,7 +282,7 @@ struct map_reduce_split_of {
             }
         }
         [&]<std::size_t... k>(std::index_sequence<k...>) GRADC_INLINE_LAMBDA {
-            (void)std::initializer_list<int>{((a[unwritten_slots[k]] = T(rules::scalar_t<T>(0))), 0)...};
+            (void)std::initializer_list<int>{((a[unwritten_slots[k]] = step::zero<T>()), 0)...};
         }(std::make_index_sequence<unwritten_count>{});
         sweep_point<false>(lin, w, a);
     }

@@ -178,18 +178,6 @@ std::string passed_on(const std::array<lower::edge, E>& edges, std::size_t r, co
            " computes what v" + std::to_string(target[n]) + " does)\n";
 }
 
-/// Whether the kernel of these literals runs the adjoint where copies pass their adjoints
-/// on (lower/program.hpp): some copy has a target, or the program has copies and several
-/// pieces. Its first writes are then those of that sweep (`copy_writes`), and its zeroed
-/// slots start at 0.
-template <class Program, std::size_t N>
-bool passes_adjoints_on(const std::array<std::size_t, N>& target) {
-    if (Program::copies.count > 0 && Program::pieces > 1) return true;
-    for (const std::size_t t : target)
-        if (t != lower::no_node) return true;
-    return false;
-}
-
 template <class Program, class Literals>
 std::string print_program(const Literals& literals) {
     constexpr auto& live = Program::live;
@@ -216,7 +204,9 @@ std::string print_program(const Literals& literals) {
 
     s += "adjoint (VJP):\n";
     const auto target = Program::copy_targets(literals);
-    const bool copies = passes_adjoints_on<Program>(target);
+    // The sweep the kernel runs (lower/program.hpp, `forward_of`): where copies pass their
+    // adjoints on, its first writes are `copy_writes`, and its zeroed slots start at 0.
+    const bool copies = Program::forward_of(literals) != nullptr;
     for (std::size_t i = 0; i < Program::size; ++i)
         if (copies && Program::copies.zeroed[i]) s += "  " + node_name("bv", i) + " = 0\n";
     for (std::size_t m = 0; m < Program::output_count; ++m) {
@@ -253,7 +243,9 @@ std::string print_second_order(const Literals& literals) {
     std::string s = "second order (hessian: directions dx = unit vectors of the wrt variables; hvp: dx = v):\n";
     s += "  v, dv: the primal and the tangent program above, every direction at once\n";
     const auto target = Program::copy_targets(literals);
-    const bool copies = passes_adjoints_on<Program>(target);
+    // The sweep the kernel runs (lower/program.hpp, `forward_of`): where copies pass their
+    // adjoints on, its first writes are `copy_writes`, and its zeroed slots start at 0.
+    const bool copies = Program::forward_of(literals) != nullptr;
     for (std::size_t i = 0; i < Program::size; ++i)
         if (copies && Program::copies.zeroed[i]) s += "  " + node_name("bv", i) + " = 0, " + node_name("dbv", i) + " = 0\n";
     const std::size_t out = Program::output_nodes[0];
@@ -295,8 +287,9 @@ std::string to_string(const lower::kernel<Program, Arity, Literals>& k) {
                        " output(s), derivatives with respect to";
     for (std::size_t j : Program::wrt_variables) head += " x" + std::to_string(j);
     head += "\n";
-    std::string text = head + detail::print_program<Program>(k.literals());
-    if constexpr (Program::output_count == 1) text += detail::print_second_order<Program>(k.literals());
+    // The bound literals: their values, and the forward table that decides the sweep.
+    std::string text = head + detail::print_program<Program>(k.bound());
+    if constexpr (Program::output_count == 1) text += detail::print_second_order<Program>(k.bound());
     return text;
 }
 
