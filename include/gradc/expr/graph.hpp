@@ -29,7 +29,6 @@
 /// argument-dependent lookup, which would instantiate concept checks on the graph types.
 namespace gradc::graphs {
 
-using expr::first_true;
 using expr::numbers;
 using expr::pack_element;
 
@@ -124,17 +123,41 @@ struct extend<graph<L, Index, Before, Run...>, AddedLiterals, NewIndex, More...>
 template <class G, std::size_t AddedLiterals, class NewIndex, class... More>
 using extended_t = typename extend<G, AddedLiterals, NewIndex, More...>::type;
 
-/// Position of Key among the keys of a graph's nodes, or `absent`, by search: its last
-/// run first, then the graph before it (one level per run).
+/// Position of Key among the keys of a graph's nodes, or `absent`, found by the
+/// compilers' own overload resolution rather than by instantiating a search
+/// (Note [Key lookup]).
+///
+/// Note [Key lookup]
+/// Merging a graph into another looks up each of its payload-free nodes among the
+/// other's, to merge equal subtrees. A search written as templates (a step per run of
+/// nodes, each expanding a comparison over the run) instantiates a class per run for
+/// every key looked up, each with the run's nodes as its arguments: time and memory
+/// grew with the square of the nodes (docs/static.md, "Compile time"). Instead, each
+/// graph searched has a `key_table`: a class with one empty base `key_slot<Key,
+/// position>` per node of its last run and the table of the graph before it as a
+/// further base. A key's position is then deduced by overload resolution,
+/// `key_position<Key>(table*)`, which the compilers answer from the class's bases
+/// without instantiating anything per base or per run.
+template <class Key, std::size_t I>
+struct key_slot {};
+
+template <class Graph, class Seq = void>
+struct key_table {};  // no_nodes
+
+template <std::size_t L, class Index, class Before, class... Run>
+struct key_table<graph<L, Index, Before, Run...>, void>
+    : key_table<graph<L, Index, Before, Run...>, std::index_sequence_for<Run...>> {};
+template <std::size_t L, class Index, class Before, class... Run, std::size_t... I>
+struct key_table<graph<L, Index, Before, Run...>, std::index_sequence<I...>>
+    : key_table<Before>, key_slot<typename Run::key, Before::size + I>... {};
+
+template <class Key, std::size_t I>
+std::integral_constant<std::size_t, I> key_position(const key_slot<Key, I>*);  // declared only: used in decltype
+template <class Key>
+std::integral_constant<std::size_t, absent> key_position(const void*);
+
 template <class Key, class Graph>
-struct search_key : std::integral_constant<std::size_t, absent> {};
-template <class Key, std::size_t L, class Index, class Before, class... Run>
-struct search_key<Key, graph<L, Index, Before, Run...>> {
-    static constexpr std::size_t in_run = first_true<sizeof...(Run)>({__is_same(Key, typename Run::key)...});
-    static constexpr std::size_t value =
-        std::conditional_t<(in_run < sizeof...(Run)), std::integral_constant<std::size_t, Before::size + in_run>,
-                           search_key<Key, Before>>::value;
-};
+struct search_key : decltype(key_position<Key>(static_cast<const key_table<Graph>*>(nullptr))) {};
 
 /// Position of Key in Graph, or its size when absent: read from the table of variables
 /// (Index, the graph's) when Key is a variable of the set it lists

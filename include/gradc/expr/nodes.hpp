@@ -21,6 +21,7 @@
 
 #include <gradc/expr/entry_access.hpp>
 #include <gradc/expr/graph.hpp>
+#include <gradc/expr/operand_merge.hpp>
 #include <gradc/expr/pack.hpp>
 #include <gradc/expr/shape.hpp>
 #include <gradc/expr/shape_errors.hpp>
@@ -36,7 +37,6 @@ using graphs::graph;
 using graphs::input;
 using graphs::merge;
 using graphs::ref;
-using graphs::relocate_operand;
 
 /// Scalar variable I of a set of N made by one `gradc::variables<N>()` call (Set tells calls apart).
 template <std::size_t I, std::size_t N, class Set = void>
@@ -127,36 +127,6 @@ struct literal_store {
 template <>
 struct literal_store<0> {};
 
-template <class... T>
-struct type_list {};
-
-/// The flat form of an operand inside a graph whose positions table is P: a reference
-/// to the operand's node (the last of its own graph), or a condition's test relocated.
-template <class A, class P>
-struct operand_form {
-    using type = ref<P::template at<A::graph::size - 1>()>;
-};
-template <class A, class P>
-    requires(A::is_condition)
-struct operand_form<A, P> {
-    using type = typename relocate_operand<typename A::test, P>::type;
-};
-
-/// The operands' graphs merged in order, and each operand's flat form in the result.
-template <class G, class Forms, class... Operands>
-struct merge_operands {
-    using graph = G;
-    using forms = Forms;
-};
-template <class G, class... F, class A, class... Rest>
-struct merge_operands<G, type_list<F...>, A, Rest...> {
-    using merged = merge<G, typename A::graph>;
-    using next = merge_operands<typename merged::type,
-                                type_list<F..., typename operand_form<A, typename merged::positions>::type>, Rest...>;
-    using graph = typename next::graph;
-    using forms = typename next::forms;
-};
-
 template <class Key, class Rule, class G, class Forms>
 struct append_apply;
 template <class Key, class Rule, class G, class... F>
@@ -168,7 +138,7 @@ struct append_apply<Key, Rule, G, type_list<F...>> {
 /// type when it carries no literal, so that an equal subtree met later is merged).
 template <class Self, class Rule, class... Args>
 struct node_graph {
-    using operands = merge_operands<graphs::empty_graph, type_list<>, Args...>;
+    using operands = operands_merged<Args...>;
     using key = std::conditional_t<operands::graph::literals == 0, Self, void>;
     using type = typename append_apply<key, Rule, typename operands::graph, typename operands::forms>::type;
 };
@@ -204,8 +174,8 @@ struct node : literal_store<node_graph<node<Rule, Args...>, Rule, Args...>::type
 
 /// A condition Op(Args...) (`x < y`, `c && d`) for `where`: a test, not a value.
 template <class Op, class... Args>
-struct condition : literal_store<merge_operands<graphs::empty_graph, type_list<>, Args...>::graph::literals> {
-    using operands = merge_operands<graphs::empty_graph, type_list<>, Args...>;  ///< The operands merged.
+struct condition : literal_store<operands_merged<Args...>::graph::literals> {
+    using operands = operands_merged<Args...>;  ///< The operands merged (Note [Merge order]).
     using graph = typename operands::graph;  ///< The operands' flat graph.
     using test = typename test_of<Op, typename operands::forms>::type;  ///< The test on it.
     static constexpr bool is_condition = true;  ///< A condition (see `Condition`).
@@ -304,24 +274,26 @@ constexpr std::array<double, (L + ... + 0)> join_literal_values(const std::array
 /// that did not apply, with the operand's long type in it.
 #define GRADC_NODE_OPERAND(a) ::gradc::expr::expression_of_t<std::remove_cvref_t<decltype(a)>>
 #define GRADC_NODE_LITERALS(a) ::gradc::expr::literal_values(GRADC_NODE_OPERAND(a){a})
-#define GRADC_RETURN_NODE_OF(node_type, shapes_fit, literal_parts)                                               \
+#define GRADC_RETURN_NODE_OF(node_type, shapes_fit, join, literal_parts)                                         \
     static_assert(node_type::shape.valid() || shapes_fit,                                                    \
                   "gradc: the operands' shapes do not fit this operation (elementwise operations need "     \
                   "operands of one shape, or a scalar beside an array; shapes_are<...> below lists them)"); \
     if constexpr (std::size_t{node_type::graph::literals} == 0) {                                            \
         return node_type{};                                                                                  \
     } else {                                                                                                 \
-        return node_type{{::gradc::expr::join_literal_values literal_parts}, {}};                                 \
+        return node_type{{join literal_parts}, {}};                                                          \
     }
+#define GRADC_NODE_SIZE(a) std::size_t{GRADC_NODE_OPERAND(a)::graph::size}
 #define GRADC_RETURN_NODE1(Rule, a)                                                                  \
     using node_type = ::gradc::expr::node<Rule, GRADC_NODE_OPERAND(a)>;                              \
     GRADC_RETURN_NODE_OF(node_type, ::gradc::expr::shapes_are<GRADC_NODE_OPERAND(a)::shape>::fine, \
-                         (GRADC_NODE_LITERALS(a)))
+                         ::gradc::expr::join_literal_values, (GRADC_NODE_LITERALS(a)))
 #define GRADC_RETURN_NODE2(Rule, a, b)                                                                \
     using node_type = ::gradc::expr::node<Rule, GRADC_NODE_OPERAND(a), GRADC_NODE_OPERAND(b)>;        \
     GRADC_RETURN_NODE_OF(node_type,                                                                   \
                          (::gradc::expr::shapes_are<GRADC_NODE_OPERAND(a)::shape,                     \
                                                     GRADC_NODE_OPERAND(b)::shape>::fine),             \
+                         (::gradc::expr::join_literal_values_in<GRADC_NODE_SIZE(a), GRADC_NODE_SIZE(b)>),  \
                          (GRADC_NODE_LITERALS(a), GRADC_NODE_LITERALS(b)))
 #define GRADC_RETURN_NODE3(Rule, a, b, c)                                                             \
     using node_type =                                                                                 \
@@ -329,12 +301,15 @@ constexpr std::array<double, (L + ... + 0)> join_literal_values(const std::array
     GRADC_RETURN_NODE_OF(node_type,                                                                   \
                          (::gradc::expr::shapes_are<GRADC_NODE_OPERAND(a)::shape, GRADC_NODE_OPERAND(b)::shape, \
                                                     GRADC_NODE_OPERAND(c)::shape>::fine),             \
+                         (::gradc::expr::join_literal_values_in<GRADC_NODE_SIZE(a), GRADC_NODE_SIZE(b),     \
+                                                                GRADC_NODE_SIZE(c)>),                      \
                          (GRADC_NODE_LITERALS(a), GRADC_NODE_LITERALS(b), GRADC_NODE_LITERALS(c)))
 
 template <class Rule, class... A>
 constexpr auto make_node(const A&... a) {
     using node_type = node<Rule, expression_of_t<A>...>;
     GRADC_RETURN_NODE_OF(node_type, (shapes_are<expression_of_t<A>::shape...>::fine),
+                         (join_literal_values_in<std::size_t{expression_of_t<A>::graph::size}...>),
                          (literal_values(expression_of_t<A>{a})...))
 }
 
@@ -344,7 +319,7 @@ constexpr auto make_condition(const A&... a) {
     if constexpr (C::graph::literals == 0) {
         return C{};
     } else {
-        return C{{join_literal_values(literal_values(a)...)}};
+        return C{{join_literal_values_in<std::size_t{std::remove_cvref_t<A>::graph::size}...>(literal_values(a)...)}};
     }
 }
 
