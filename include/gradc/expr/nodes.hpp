@@ -241,6 +241,12 @@ template <class V>
 constexpr std::array<double, 1> literal_values(const literal<V>& l) {
     return {static_cast<double>(l.value)};
 }
+/// A number beside an expression in an operator: the literal it becomes.
+template <class V>
+    requires(std::is_arithmetic_v<V> && !std::is_same_v<V, bool>)
+constexpr std::array<double, 1> literal_values(const V& v) {
+    return {static_cast<double>(v)};
+}
 template <std::size_t I, std::size_t N, class Set>
 constexpr std::array<double, 0> literal_values(const variable<I, N, Set>&) {
     return {};
@@ -273,7 +279,7 @@ constexpr std::array<double, (L + ... + 0)> join_literal_values(const std::array
 /// comparison operators are visible; clang wrote out the message of every one of them
 /// that did not apply, with the operand's long type in it.
 #define GRADC_NODE_OPERAND(a) ::gradc::expr::expression_of_t<std::remove_cvref_t<decltype(a)>>
-#define GRADC_NODE_LITERALS(a) ::gradc::expr::literal_values(GRADC_NODE_OPERAND(a){a})
+#define GRADC_NODE_LITERALS(a) ::gradc::expr::literal_values(a)
 #define GRADC_RETURN_NODE_OF(node_type, shapes_fit, join, literal_parts)                                         \
     static_assert(node_type::shape.valid() || shapes_fit,                                                    \
                   "gradc: the operands' shapes do not fit this operation (elementwise operations need "     \
@@ -287,7 +293,7 @@ constexpr std::array<double, (L + ... + 0)> join_literal_values(const std::array
 #define GRADC_RETURN_NODE1(Rule, a)                                                                  \
     using node_type = ::gradc::expr::node<Rule, GRADC_NODE_OPERAND(a)>;                              \
     GRADC_RETURN_NODE_OF(node_type, ::gradc::expr::shapes_are<GRADC_NODE_OPERAND(a)::shape>::fine, \
-                         ::gradc::expr::join_literal_values, (GRADC_NODE_LITERALS(a)))
+                         ::gradc::expr::join_literal_values_in<GRADC_NODE_SIZE(a)>, (GRADC_NODE_LITERALS(a)))
 #define GRADC_RETURN_NODE2(Rule, a, b)                                                                \
     using node_type = ::gradc::expr::node<Rule, GRADC_NODE_OPERAND(a), GRADC_NODE_OPERAND(b)>;        \
     GRADC_RETURN_NODE_OF(node_type,                                                                   \
@@ -310,7 +316,7 @@ constexpr auto make_node(const A&... a) {
     using node_type = node<Rule, expression_of_t<A>...>;
     GRADC_RETURN_NODE_OF(node_type, (shapes_are<expression_of_t<A>::shape...>::fine),
                          (join_literal_values_in<std::size_t{expression_of_t<A>::graph::size}...>),
-                         (literal_values(expression_of_t<A>{a})...))
+                         (literal_values(a)...))
 }
 
 template <class Op, class... A>

@@ -127,10 +127,22 @@ using operands_merged =
     ordered_merge<merged_as_written<Args::graph::size...>(), numbers<merge_order<Args::graph::size...>()>,
                   std::make_index_sequence<sizeof...(Args)>, Args...>;
 
+/// Note [Literal copies]
+/// Every node holds the literal values of its whole subtree, so a formula built as a
+/// chain of statements (`h = c + x * h;` a thousand times, a Horner polynomial) holds
+/// values in the square of its literals across its locals, and building it copies as
+/// many. Inlined, those copies gave the optimizer millions of scalars to split out of
+/// arrays (clang's scalar replacement of aggregates took two thirds of the compile time
+/// of a 2,000-node Horner polynomial, docs/static.md, "Compile time"). A join of more
+/// than `inline_literal_limit` values therefore runs out of line, where the arrays stay
+/// in memory; smaller joins, every kernel of ordinary size, are inlined as before. The
+/// join runs once, when the expression is built, never when a kernel is called.
+inline constexpr std::size_t inline_literal_limit = 128;
+
 /// The operands' literal values (parts, in the order written) joined in the merge order
 /// of operands whose graphs have Sizes... nodes: the node's literals in graph order.
 template <std::size_t... Sizes, std::size_t... L>
-constexpr std::array<double, (L + ... + 0)> join_literal_values_in(const std::array<double, L>&... parts) {
+constexpr std::array<double, (L + ... + 0)> join_in_merge_order(const std::array<double, L>&... parts) {
     static_assert(sizeof...(Sizes) == sizeof...(L), "one graph size per operand");
     constexpr auto order = merge_order<Sizes...>();
     const double* data[] = {parts.data()...};
@@ -140,6 +152,23 @@ constexpr std::array<double, (L + ... + 0)> join_literal_values_in(const std::ar
     for (std::size_t p = 0; p < order.size(); ++p)
         for (std::size_t i = 0; i < count[order[p]]; ++i) joined[k++] = data[order[p]][i];
     return joined;
+}
+
+/// The same join, never inlined (Note [Literal copies]).
+template <std::size_t... Sizes, std::size_t... L>
+[[gnu::noinline]] constexpr std::array<double, (L + ... + 0)> join_in_merge_order_out_of_line(
+    const std::array<double, L>&... parts) {
+    return join_in_merge_order<Sizes...>(parts...);
+}
+
+/// A node's literal values from its operands' (Note [Merge order], Note [Literal copies]).
+template <std::size_t... Sizes, std::size_t... L>
+constexpr std::array<double, (L + ... + 0)> join_literal_values_in(const std::array<double, L>&... parts) {
+    if constexpr ((L + ... + 0) > inline_literal_limit) {
+        return join_in_merge_order_out_of_line<Sizes...>(parts...);
+    } else {
+        return join_in_merge_order<Sizes...>(parts...);
+    }
 }
 /// \endcond
 
