@@ -99,15 +99,15 @@ std::shared_ptr<const AnomalyMetadata> record_metadata() {
     return m;
 }
 
-std::string forward_report(const Node& node) {
+std::vector<std::string> forward_report(const Node& node) {
     const auto& m = node.anomaly_metadata();
     if (!m) return {};
-    std::string out = "Error detected in " + node.name() + ". Traceback of forward call that caused the error:\n" +
-                      m->forward_trace;
+    std::vector<std::string> parts{"Error detected in " + node.name() +
+                                   ". Traceback of forward call that caused the error:\n" + m->forward_trace};
     for (const AnomalyMetadata* p = m.get(); p->parent; p = p->parent.get())
-        out += "\nPrevious calculation was induced by " + p->parent_name +
-               ". Traceback of forward call that induced the previous calculation:\n" + p->parent->forward_trace;
-    return out;
+        parts.push_back("Previous calculation was induced by " + p->parent_name +
+                        ". Traceback of forward call that induced the previous calculation:\n" + p->parent->forward_trace);
+    return parts;
 }
 
 tensor_list run_checked(Node& node, tensor_list&& grad_outputs) {
@@ -126,10 +126,14 @@ tensor_list run_checked(Node& node, tensor_list&& grad_outputs) {
                                 "th output.");
         return grads;
     } catch (const Error& e) {
-        const std::string report = forward_report(node);
+        const std::vector<std::string> report = forward_report(node);
         if (report.empty()) throw;
-        warn(report);
-        throw Error(std::string(e.what()) + "\n\n" + report);
+        std::string message = e.what();
+        for (const std::string& part : report) {
+            warn(part);
+            message += "\n\n" + part;
+        }
+        throw Error(message);
     }
 }
 

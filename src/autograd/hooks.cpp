@@ -137,7 +137,10 @@ void Tensor::remove_hook(unsigned position) const {
         found = position < impl()->autograd->registered_hooks.size();
         if (found) handle = impl()->autograd->registered_hooks[position];
     }
-    if (!found) throw Error("gradc: remove_hook: invalid index, no hook at position " + std::to_string(position));
+    // "Invalid index": LibTorch's words, which its own tests look for.
+    if (!found)
+        throw Error("gradc: remove_hook: Invalid index, no hook at position " + std::to_string(position) +
+                    " (positions are those register_hook returned for this tensor)");
     handle.remove();  // a no-op for a hook already removed
 }
 
