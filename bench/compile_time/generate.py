@@ -55,12 +55,15 @@ def tree(n):
 
 FUNCTIONS = ["sin", "cos", "tanh", "atan", "exp", "log1p", "sqrt", "cbrt", "erf", "sinh", "asinh", "sigmoid"]
 
-# A term of each fold shape, as a function template of its number K.
+LITERAL_TERM = """template <std::size_t K, class X, class Y>
+auto term(X x, Y) { return x * (0.5 + double(K) / 4096.0) / 256.0; }"""
+
+# Each fold shape: nodes a term (None: counted in `fold`), and its term as a function
+# template of its number K.
 TERMS = {
-    "fold_left": (5, """template <std::size_t K, class X, class Y>
-auto term(X x, Y) { return x * (0.5 + double(K) / 4096.0) / 256.0; }"""),
-    "fold_right": (5, None),
-    "fold_right_plain": (3, """template <std::size_t K, class E>
+    "fold_left": (5, LITERAL_TERM),
+    "fold_right": (5, LITERAL_TERM),
+    "fold_right_plain": (None, """template <std::size_t K, class E>
 auto fn(E e) {
 """ + "".join(f"    {'if' if i == 0 else 'else if'} constexpr (K == {i}) return {f}(e);\n"
               for i, f in enumerate(FUNCTIONS[:-1])) + f"""    else return {FUNCTIONS[-1]}(e);
@@ -81,13 +84,13 @@ auto term(X x, Y y) {
     return s * (1.25 + double(K) / 8192.0) + exp(s * (0.3 - double(K) / 16384.0)) * 7.0;
 }"""),
 }
-TERMS["fold_right"] = (5, TERMS["fold_left"][1])
 
 
 def fold(shape, n):
     per_term, _ = TERMS[shape]
-    terms = max(2, n // per_term)
-    if shape == "fold_right_plain":
+    if per_term:
+        terms = max(2, n // per_term)
+    else:
         # The first 576 terms add about 2.94 nodes each (their inner g(v) are shared),
         # the divided ones 2; 1,152 distinct terms at most (equal ones would be merged).
         terms = n * 100 // 294 if n <= 1693 else 576 + (n - 1693) // 2

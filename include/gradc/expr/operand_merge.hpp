@@ -50,15 +50,6 @@ consteval std::array<std::size_t, sizeof...(Sizes)> merge_order() {
     return order;
 }
 
-/// Whether the operands are merged in the order written.
-template <std::size_t... Sizes>
-consteval bool merged_as_written() {
-    const auto order = merge_order<Sizes...>();
-    for (std::size_t k = 0; k < order.size(); ++k)
-        if (order[k] != k) return false;
-    return true;
-}
-
 /// The flat form of an operand inside a graph whose positions table is P: a reference
 /// to the operand's node (the last of its own graph), or a condition's test relocated.
 template <class A, class P>
@@ -121,10 +112,12 @@ struct ordered_merge<false, Order, std::index_sequence<K...>, Args...> {
     using forms = typename forms_as_written<positions, std::index_sequence<K...>, typename merged::forms>::type;
 };
 
-/// The operands' graphs merged for a node or condition over Args...
+/// The operands' graphs merged for a node or condition over Args... (merge_order moves
+/// at most the largest operand to the front, so the order is the written one exactly
+/// when the first operand stays first).
 template <class... Args>
 using operands_merged =
-    ordered_merge<merged_as_written<Args::graph::size...>(), numbers<merge_order<Args::graph::size...>()>,
+    ordered_merge<merge_order<Args::graph::size...>()[0] == 0, numbers<merge_order<Args::graph::size...>()>,
                   std::make_index_sequence<sizeof...(Args)>, Args...>;
 
 /// Note [Literal copies]
