@@ -5,6 +5,7 @@
 // two forms (include/gradc/rules/accurate_where.hpp), a batch mixing both.
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -106,6 +107,36 @@ TEST_CASE("double batch tanh is xsimd's, within an ulp, its sign and special val
     CHECK(std::isnan(r::tanh::partial(r::arg<0>, batch(std::nan("")), batch(std::nan(""))).get(0)));
     CHECK(r::tanh::partial(r::arg<0>, batch(inf), batch(1.0)).get(0) == 0);
     CHECK(r::tanh::partial(r::arg<0>, batch(-0.0), batch(-0.0)).get(0) == 1);
+}
+
+TEST_CASE("double batch tanh with its derivative equals value and partial on every lane", "[rules][accuracy]") {
+    // The fused form (what a gradient runs) evaluates both of tanh's forms on every lane and
+    // keeps NaN, infinite and huge lanes without clamping them: each lane, whatever its
+    // neighbours, must be `eval` and `partial` of that lane bit for bit.
+    const double inf = std::numeric_limits<double>::infinity(), nan = std::nan("");
+    const std::vector<double> special{nan, inf, -inf, 1e300, -1e300, 1e20, 710.0, -355.5, 354.5,
+                                      0.0, -0.0, 1e-310, -1e-310, 0.3, -0.624, 0.625, 0.7, -20.0};
+    for (std::size_t start = 0; start < special.size(); ++start) {
+        alignas(64) double lanes[batch::size];
+        for (std::size_t lane = 0; lane < batch::size; ++lane) lanes[lane] = special[(start + lane) % special.size()];
+        const batch x = batch::load_aligned(lanes);
+        const auto fused = r::tanh::eval_with_partials(x);
+        for (std::size_t lane = 0; lane < batch::size; ++lane) {
+            const double a = lanes[lane];
+            INFO("tanh(" << a << ") in lane " << lane);
+            const double y = r::tanh::eval(batch(a)).get(0);
+            const double d = r::tanh::partial(r::arg<0>, batch(a), batch(y)).get(0);
+            const double fy = fused.value.get(lane), fd = fused.partial[0].get(lane);
+            if (std::isnan(a)) {
+                CHECK((std::isnan(fy) && std::isnan(fd)));
+                continue;
+            }
+            CHECK(std::bit_cast<std::uint64_t>(fy) == std::bit_cast<std::uint64_t>(y));
+            CHECK(std::bit_cast<std::uint64_t>(fd) == std::bit_cast<std::uint64_t>(d));
+            // C's value where it is exact (±1 far out, a itself near 0): the rest is xsimd's, above.
+            if (std::fabs(a) >= 20 || std::fabs(a) < 1e-300) CHECK(fy == std::tanh(a));
+        }
+    }
 }
 
 TEST_CASE("float batch tanh is xsimd's, and its derivative within a few ulps", "[rules][accuracy]") {

@@ -22,6 +22,9 @@ struct copy_plan {
     std::array<bool, N> member{};       ///< Live, and its class has another live node.
     std::array<std::size_t, N> copy{};  ///< Its entry in the forward table, or no_node.
     std::array<bool, N> zeroed{};       ///< A member, or an operand a copy's skipped edge would write.
+    /// For a copy with one live node of its class before it, that node (the only one it can
+    /// pass its adjoint to), else no_node: its sweep adds at a slot known at compile time.
+    std::array<std::size_t, N> sole_target{};
     std::size_t count = 0;              ///< Copies (entries of the forward table).
     std::size_t zeroed_count = 0;       ///< Zeroed nodes.
 };
@@ -41,28 +44,32 @@ template <std::size_t N>
 constexpr copy_plan<N> plan_copies(const std::array<std::size_t, N>& classes, const std::array<operand_view, N>& operands,
                                    const std::array<bool, N>& liveness) {
     copy_plan<N> p;
-    std::array<std::size_t, N> live_members_storage{};
-    std::array<bool, N> seen_storage{};
+    std::array<std::size_t, N> live_members_storage{}, first_storage{}, seen_storage{};
     const std::size_t* cls = classes.data();
     const operand_view* op = operands.data();
     const bool* live = liveness.data();
     std::size_t* live_members = live_members_storage.data();
-    bool* seen = seen_storage.data();
+    std::size_t* first = first_storage.data();  // per class, its first live member
+    std::size_t* seen = seen_storage.data();    // per class, its live members so far
     bool* member = p.member.data();
     bool* zeroed = p.zeroed.data();
     std::size_t* copy = p.copy.data();
+    std::size_t* sole_target = p.sole_target.data();
     for (std::size_t i = 0; i < N; ++i)
         if (live[i] && op[i].primitive) ++live_members[cls[i]];
     for (std::size_t i = 0; i < N; ++i) {
-        copy[i] = no_node;
+        copy[i] = sole_target[i] = no_node;
         if (!live[i] || !op[i].primitive || live_members[cls[i]] < 2) continue;
         member[i] = zeroed[i] = true;
-        if (seen[cls[i]]) {
+        if (seen[cls[i]] > 0) {
             copy[i] = p.count++;
+            if (seen[cls[i]] == 1) sole_target[i] = first[cls[i]];
             for (std::size_t k = 0; k < op[i].arity; ++k)
                 if (op[i].differentiable[k] && live[op[i].node[k]]) zeroed[op[i].node[k]] = true;
+        } else {
+            first[cls[i]] = i;
         }
-        seen[cls[i]] = true;
+        ++seen[cls[i]];
     }
     for (std::size_t i = 0; i < N; ++i) p.zeroed_count += zeroed[i] ? 1 : 0;
     return p;

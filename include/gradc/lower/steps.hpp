@@ -239,6 +239,11 @@ struct node_sweep {
     std::size_t copy = 0;  // 1 + the entry in the forward table, for a copy; 0 for any other node
     bool forwards = false;
     std::size_t slot = 0;  // the copy's adjoint slot
+    // 1 + the slot of the one node the copy can pass its adjoint to, when its class has one
+    // live node before it, else 0. The forward table then says only whether it passes it
+    // on: a slot known at compile time, where an index read at run time would keep every
+    // adjoint of the sweep in memory (on batches, a load and a store per node).
+    std::size_t sole_target = 0;
 };
 
 /// The one function that applies an edge, d[to] (=|+=) partial · d[from]: every sweep of
@@ -291,7 +296,11 @@ template <std::size_t I, node_sweep Sweep, class Node, class V, class D, std::si
 inline in_reverse sweep_node(Node node, const V& v, std::array<D, S>& d, const std::size_t* forward) {
     if constexpr (Sweep.copy != 0) {
         if (const std::size_t to = forward[Sweep.copy - 1]; to != no_node) {
-            if constexpr (Sweep.forwards) accumulate(d[to], d[Sweep.slot]);
+            if constexpr (Sweep.forwards && Sweep.sole_target != 0) {
+                accumulate(d[Sweep.sole_target - 1], d[Sweep.slot]);
+            } else if constexpr (Sweep.forwards) {
+                accumulate(d[to], d[Sweep.slot]);
+            }
             return {};
         }
     }

@@ -78,6 +78,7 @@ constexpr std::array<step::node_sweep, N> with_copies(std::array<step::node_swee
         s[i].copy = c.copy[i] + 1;
         s[i].forwards = forwards[i];
         s[i].slot = slot[i];
+        if (c.sole_target[i] != no_node) s[i].sole_target = slot[c.sole_target[i]] + 1;
     }
     return s;
 }

@@ -28,9 +28,13 @@ namespace detail {
 
 /// f(a) of a batch with a lane outside the range of xsimd's exp (`inside` false there),
 /// those lanes as f(a/2)² (a/2 is exact; two roundings more): out of line, since it is
-/// rare and would otherwise double the inlined code of every exp.
+/// rare and would otherwise double the inlined code of every exp. `a` is taken by value,
+/// as by `power_of_two_at_edges`: a reference to a program's node value would hand the
+/// call the address of the program's array of values, which then has to live in memory
+/// on every path, the common one too (g++'s scalar replacement gives up on an array
+/// whose address escapes; the Black-Scholes gradient kept its adjoints in memory).
 template <class T, class Inside, class F>
-[[gnu::noinline, gnu::cold]] T by_halves_at_edges(const T& a, const Inside& inside, F f) {
+[[gnu::noinline, gnu::cold]] T by_halves_at_edges(T a, const Inside& inside, F f) {
     using K = scalar_t<T>;
     return on_convertible_lanes(a, [&](const T& b) GRADC_LAMBDA_INLINE {
         const T half = f(b * K(0.5));
@@ -42,7 +46,7 @@ template <class T, class Inside, class F>
 /// subnormal results as exp2(a/2)², lanes near the largest as 2·exp2(a - 1) (a - 1 and the
 /// doubling are exact there, so 2^127 stays exact). Out of line, as `by_halves_at_edges`.
 template <class T, class Inside>
-[[gnu::noinline, gnu::cold]] T power_of_two_at_edges(const T& a, const Inside& inside) {
+[[gnu::noinline, gnu::cold]] T power_of_two_at_edges(T a, const Inside& inside) {
     using K = scalar_t<T>;
     return on_convertible_lanes(a, [&](const T& b) GRADC_LAMBDA_INLINE {
         using std::exp2;

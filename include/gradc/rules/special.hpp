@@ -21,6 +21,21 @@ enum class error_function { erf, erfc };
 template <error_function F, class T>
 struct with_gaussian;
 
+/// f(a) for f one of the batch forms of F below: directly where `with_gaussian` keeps
+/// every lane from xsimd's integer conversion itself (gradc/simd/math.hpp), else through
+/// `on_convertible_lanes`. Its clamp and NaN selects cost the Black-Scholes gradient,
+/// two erfc nodes, 7 % (docs/benchmark-history.md, "Batch gradient: values and adjoints
+/// in registers again").
+template <error_function F, class T, class Fn>
+GRADC_RULE_INLINE auto on_error_function_lanes(const T& a, Fn f) {
+    if constexpr (simd_batch<T>) {
+        if constexpr (with_gaussian<F, T>::keeps_lanes_from_conversion) return f(a);
+        else return on_convertible_lanes(a, f);
+    } else {
+        return on_convertible_lanes(a, f);
+    }
+}
+
 /// erf(a) or erfc(a) alone: on batches `with_gaussian`'s (gradc/simd/math.hpp), whose
 /// tail is more accurate than xsimd's, so that `eval` equals the fused value.
 template <error_function F, class T>
@@ -43,7 +58,9 @@ GRADC_RULE_INLINE T error_function_value(const T& a) {
 template <class T>
 GRADC_RULE_INLINE T gaussian(const T& a) {
     if constexpr (simd_batch<T>) {
-        return on_convertible_lanes(a, [](const T& b) GRADC_LAMBDA_INLINE { return with_gaussian<error_function::erf, T>::gaussian(b); });
+        return on_error_function_lanes<error_function::erf>(a, [](const T& b) GRADC_LAMBDA_INLINE {
+            return with_gaussian<error_function::erf, T>::gaussian(b);
+        });
     } else if constexpr (std::is_same_v<T, float>) {
         return float(std::exp(-(double(a) * double(a))));  // as float batches: a² exact
     } else {
@@ -82,7 +99,7 @@ struct erf {
     static constexpr test_domain domain = test_domain::everywhere;
     template <class T>
     GRADC_RULE_INLINE static T eval(const T& a) {
-        return error_function_tail<false>(a, on_convertible_lanes(a, [](const T& b) GRADC_LAMBDA_INLINE { return error_function_value<error_function::erf>(b); }));
+        return error_function_tail<false>(a, on_error_function_lanes<error_function::erf>(a, [](const T& b) GRADC_LAMBDA_INLINE { return error_function_value<error_function::erf>(b); }));
     }
     template <class T>
     GRADC_RULE_INLINE static T partial(arg_t<0>, const T& a, const T&) {
@@ -91,7 +108,13 @@ struct erf {
     }
     template <class T>
     GRADC_RULE_INLINE static value_and_partials<T, 1> eval_with_partials(const T& a) {
-        const auto [y, g] = on_convertible_lanes(a, [](const T& b) GRADC_LAMBDA_INLINE { return with_gaussian<error_function::erf, T>::apply(b); });
+        if constexpr (simd_batch<T>) {
+            if (with_gaussian<error_function::erf, T>::ordinary(a)) [[likely]] {
+                const auto [y, g] = with_gaussian<error_function::erf, T>::apply_ordinary(a);
+                return {y, {scalar_t<T>(std::numbers::inv_sqrtpi * 2) * g}};
+            }
+        }
+        const auto [y, g] = on_error_function_lanes<error_function::erf>(a, [](const T& b) GRADC_LAMBDA_INLINE { return with_gaussian<error_function::erf, T>::apply(b); });
         return {error_function_tail<false>(a, y), {scalar_t<T>(std::numbers::inv_sqrtpi * 2) * g}};
     }
     /// \endcond
@@ -107,7 +130,7 @@ struct erfc {
     static constexpr test_domain domain = test_domain::everywhere;
     template <class T>
     GRADC_RULE_INLINE static T eval(const T& a) {
-        const T r = on_convertible_lanes(a, [](const T& b) GRADC_LAMBDA_INLINE { return error_function_value<error_function::erfc>(b); });
+        const T r = on_error_function_lanes<error_function::erfc>(a, [](const T& b) GRADC_LAMBDA_INLINE { return error_function_value<error_function::erfc>(b); });
         return error_function_tail<true>(a, erfc_near_zero(a, r));
     }
     template <class T>
@@ -117,7 +140,15 @@ struct erfc {
     }
     template <class T>
     GRADC_RULE_INLINE static value_and_partials<T, 1> eval_with_partials(const T& a) {
-        const auto [y, g] = on_convertible_lanes(a, [](const T& b) GRADC_LAMBDA_INLINE { return with_gaussian<error_function::erfc, T>::apply(b); });
+        if constexpr (simd_batch<T>) {
+            // One test for every special case of the batch (NaN, infinite, far and
+            // subnormal-Gaussian lanes): the common batch runs the plain forms only.
+            if (with_gaussian<error_function::erfc, T>::ordinary(a)) [[likely]] {
+                const auto [y, g] = with_gaussian<error_function::erfc, T>::apply_ordinary(a);
+                return {erfc_near_zero(a, y), {scalar_t<T>(-std::numbers::inv_sqrtpi * 2) * g}};
+            }
+        }
+        const auto [y, g] = on_error_function_lanes<error_function::erfc>(a, [](const T& b) GRADC_LAMBDA_INLINE { return with_gaussian<error_function::erfc, T>::apply(b); });
         return {error_function_tail<true>(a, erfc_near_zero(a, y)), {scalar_t<T>(-std::numbers::inv_sqrtpi * 2) * g}};
     }
     /// \endcond

@@ -9,7 +9,10 @@
 /// range by 2^shift and the result corrected: log(a) = log(a·2^shift) - shift·log 2,
 /// cbrt(a) = cbrt(a·2^shift) / 2^(shift/3). Scalars, complex numbers and tensors use
 /// their own functions, which are right. The float kernels are right already; they take
-/// the same path, which costs a comparison and two selects.
+/// the same path. A batch without a subnormal lane costs one comparison and one test
+/// (`any`): the scaling and its selects run only on a batch that has one. Paid on every
+/// lane, they cost the Black-Scholes gradient, one log node, about 5 %
+/// (docs/benchmark-history.md, "Batch gradient: values and adjoints in registers again").
 
 #include <cmath>
 #include <limits>
@@ -51,6 +54,8 @@ GRADC_RULE_INLINE T logarithm(const T& a) {
                                                                    : std::numbers::ln2_v<long double> * std::numbers::log10e_v<long double>;
         constexpr K correction = K(subnormal_shift<K> * log_of_two);
         const auto subnormal = logical_and(a > K(0), a < std::numeric_limits<K>::min());
+        if (!any(subnormal)) [[likely]]  // xsimd::any, by argument-dependent lookup
+            return plain(a);
         const T scaled = if_else<T>(subnormal, a * two_to_subnormal_shift<K>, a);
         return plain(scaled) - if_else<T>(subnormal, T(correction), K(0));
     }
@@ -67,6 +72,8 @@ GRADC_RULE_INLINE T cube_root(const T& a) {
         using K = scalar_t<T>;
         constexpr K unscale = K(1) / K(1LL << (subnormal_shift<K> / 3));
         const auto subnormal = logical_and(a != K(0), abs(a) < std::numeric_limits<K>::min());
+        if (!any(subnormal)) [[likely]]  // xsimd::any, by argument-dependent lookup
+            return cbrt(a);
         const T scaled = if_else<T>(subnormal, a * two_to_subnormal_shift<K>, a);
         return cbrt(scaled) * if_else<T>(subnormal, T(unscale), K(1));
     }

@@ -33,6 +33,13 @@ template <error_function F, class T, class A>
 struct with_gaussian<F, xsimd::batch<T, A>> {
     using B = xsimd::batch<T, A>;  ///< The batch type.
 
+    /// Whether every lane is safe to pass as it is (`on_error_function_lanes`,
+    /// rules/special.hpp): with xsimd 8 the forms below call xsimd's exp only on batches
+    /// whose lanes are all small, and `exponential`, which keeps NaN, infinite and huge
+    /// lanes from xsimd's integer conversion itself, everywhere else; what a huge lane
+    /// gives is replaced by `error_function_tail`. Another xsimd's erf and erfc convert.
+    static constexpr bool keeps_lanes_from_conversion = XSIMD_VERSION_MAJOR == 8;
+
     /// {erf(a) or erfc(a), e^(-a²)}.
     static std::pair<B, B> apply(const B& a) {
 #if XSIMD_VERSION_MAJOR == 8
@@ -65,6 +72,32 @@ struct with_gaussian<F, xsimd::batch<T, A>> {
             // Where a² overflows, the correction is inf or NaN and g is 0: keep the 0.
             return xsimd::select(g == B(0.0f), g, r);
         }
+    }
+
+    /// Whether every lane of a double batch is ordinary for erf and erfc: |a| < 26.5, so
+    /// e^(-a²) is a normal number from xsimd's exp, no lane is NaN, infinite or in the far
+    /// tail, and `apply_ordinary` gives every lane what `apply` gives it. One comparison
+    /// per batch; float batches are never taken as ordinary (their forms differ).
+    static bool ordinary(const B& a) {
+#if XSIMD_VERSION_MAJOR == 8
+        if constexpr (std::is_same_v<T, double>) return xsimd::all(xsimd::abs(a) < B(26.5));
+#endif
+        (void)a;
+        return false;
+    }
+
+    /// `apply` on a batch that `ordinary` accepts: xsimd's exp without the range checks of
+    /// `exponential` (equal to it on such lanes).
+    static std::pair<B, B> apply_ordinary(const B& a) {
+#if XSIMD_VERSION_MAJOR == 8
+        if constexpr (F == error_function::erf) {
+            return erf<true, true>(a);
+        } else {
+            return erfc<true, true>(a);
+        }
+#else
+        return apply(a);
+#endif
     }
 
     /// erf(a) or erfc(a) alone: the same value as `apply`'s, without e^(-a²) in batches
@@ -102,7 +135,15 @@ struct with_gaussian<F, xsimd::batch<T, A>> {
         else return B(T(0));
     }
 
-    template <bool Gaussian = true>
+    /// e^(-xx) of lanes that are not all small: xsimd's on an ordinary batch, else the
+    /// batch `exponential`, which keeps subnormal results and NaN and huge lanes.
+    template <bool Ordinary>
+    static B gaussian_of_square(const B& xx) {
+        if constexpr (Ordinary) return xsimd::exp(-xx);
+        else return exponential(B(-xx));
+    }
+
+    template <bool Gaussian = true, bool Ordinary = false>
     static std::pair<B, B> erfc(const B& self) {
         const B x = xsimd::abs(self);
         const auto negative = self < B(T(0));
@@ -114,7 +155,7 @@ struct with_gaussian<F, xsimd::batch<T, A>> {
                 r = B(1.) - x * kernel::erf1(xx);
                 if (xsimd::all(small)) return {xsimd::select(negative, B(2.) - r, r), gaussian_if<Gaussian>(xx)};
             }
-            const B g = exponential(B(-xx));  // subnormal lanes kept, as `gaussian`
+            const B g = gaussian_of_square<Ordinary>(xx);  // subnormal lanes kept, as `gaussian`
             const auto medium_or_small = x < B(2.2);
             const auto medium = medium_or_small && !small;
             if (xsimd::any(medium)) {
@@ -140,7 +181,7 @@ struct with_gaussian<F, xsimd::batch<T, A>> {
         }
     }
 
-    template <bool Gaussian = true>
+    template <bool Gaussian = true, bool Ordinary = false>
     static std::pair<B, B> erf(const B& self) {
         const B x = xsimd::abs(self);
         if constexpr (std::is_same_v<T, double>) {
@@ -151,7 +192,7 @@ struct with_gaussian<F, xsimd::batch<T, A>> {
                 r = self * kernel::erf1(xx);
                 if (xsimd::all(small)) return {r, gaussian_if<Gaussian>(xx)};
             }
-            const B g = exponential(B(-xx));  // subnormal lanes kept, as `gaussian`
+            const B g = gaussian_of_square<Ordinary>(xx);  // subnormal lanes kept, as `gaussian`
             const auto medium_or_small = x < B(2.2);
             const auto medium = medium_or_small && !small;
             if (xsimd::any(medium)) {
