@@ -9,6 +9,7 @@
 #include <functional>
 #include <map>
 #include <numbers>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -171,5 +172,22 @@ inline const std::vector<kernel_info>& kernels() {
 
 inline constexpr double loglik_mu = 1.4;
 inline constexpr double loglik_sigma = 2.1;
+
+/// The inputs of kernel k at n points, one column per input, drawn as gradc-bench draws
+/// them (fixed seed): uniform in each input's range, or for a reduction N(1.5, 2²) data.
+inline std::vector<std::vector<double>> draw_columns(const kernel_info& k, std::size_t n) {
+    std::vector<std::vector<double>> in(k.ranges.size(), std::vector<double>(n));
+    std::mt19937_64 rng(42);
+    for (std::size_t j = 0; j < in.size(); ++j) {
+        if (k.reduction) {
+            std::normal_distribution<double> d(1.5, 2.0);
+            for (auto& x : in[j]) x = d(rng);
+        } else {
+            std::uniform_real_distribution<double> d(k.ranges[j].first, k.ranges[j].second);
+            for (auto& x : in[j]) x = d(rng);
+        }
+    }
+    return in;
+}
 
 }  // namespace bench

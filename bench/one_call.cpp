@@ -9,7 +9,6 @@
 
 #include <cstdio>
 #include <cstdlib>
-#include <random>
 #include <string>
 #include <vector>
 
@@ -30,18 +29,8 @@ int main(int argc, char** argv) {
     native::register_hand(reg);
     for (const auto& k : kernels()) {
         if (k.name != kernel) continue;
-        std::vector<std::vector<double>> in(k.ranges.size(), std::vector<double>(n));
+        const auto in = draw_columns(k, n);
         std::vector<std::vector<double>> out(1 + k.gradient_size, std::vector<double>(k.reduction ? 1 : n));
-        std::mt19937_64 rng(42);
-        for (std::size_t j = 0; j < in.size(); ++j) {
-            if (k.reduction) {
-                std::normal_distribution<double> d(1.5, 2.0);
-                for (auto& x : in[j]) x = d(rng);
-            } else {
-                std::uniform_real_distribution<double> d(k.ranges[j].first, k.ranges[j].second);
-                for (auto& x : in[j]) x = d(rng);
-            }
-        }
         problem p;
         p.n = n;
         for (const auto& v : in) p.in.push_back(v.data());

@@ -15,7 +15,6 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <random>
 #include <string>
 #include <vector>
 
@@ -24,22 +23,6 @@
 namespace {
 
 using namespace bench;
-
-/// The kernel's inputs at n points, drawn as gradc-bench draws them (fixed seed).
-std::vector<std::vector<double>> draw(const kernel_info& k, std::size_t n) {
-    std::vector<std::vector<double>> in(k.ranges.size(), std::vector<double>(n));
-    std::mt19937_64 rng(42);
-    for (std::size_t j = 0; j < in.size(); ++j) {
-        if (k.reduction) {
-            std::normal_distribution<double> d(1.5, 2.0);
-            for (auto& x : in[j]) x = d(rng);
-        } else {
-            std::uniform_real_distribution<double> d(k.ranges[j].first, k.ranges[j].second);
-            for (auto& x : in[j]) x = d(rng);
-        }
-    }
-    return in;
-}
 
 /// Runs `run` on `p` into fresh outputs and returns them.
 std::vector<std::vector<double>> outputs_of(const runner& run, const kernel_info& k, problem p) {
@@ -76,7 +59,7 @@ int main(int argc, char** argv) {
     native::register_hand(reg);
     for (const auto& k : kernels()) {
         if (k.name != kernel) continue;
-        const auto in = draw(k, n);
+        const auto in = draw_columns(k, n);
         problem p;
         p.n = n;
         for (const auto& v : in) p.in.push_back(v.data());
