@@ -1,7 +1,11 @@
 /// The second-order benchmark (Google Benchmark), one thread, N points per kernel
 /// (GRADC_BENCH_N, default 100,000), all in one run:
 ///  - every benchmark kernel: gradc's gradient_batch against its hvp_batch (one random
-///    direction per point); loglik: map_reduce against map_reduce_hessian;
+///    direction per point); loglik: map_reduce against map_reduce_hessian and
+///    map_reduce_hessian_diagonal (its Hessian is not diagonal);
+///  - a k-means cost (2-d points, three centres, Σ of each point's squared distance to its
+///    nearest centre), whose Hessian is diagonal by structure: map_reduce against
+///    map_reduce_hessian_diagonal and map_reduce_hessian;
 ///  - Black-Scholes, the full 5×5 Hessian at every point: gradc's hessian_batch and its
 ///    scalar k.hessian, the hand-written closed-form Greeks (xsimd batches and plain
 ///    doubles), and nested forward mode in Sacado, Ceres and Eigen.
@@ -116,6 +120,39 @@ void register_loglik(std::size_t n) {
         const std::array<std::span<const double>, 1> data{*x};
         benchmark::DoNotOptimize(k.map_reduce_hessian(data, theta));
     });
+    add("loglik/gradc map_reduce_hessian_diagonal", n, [k, x, theta] {
+        const std::array<std::span<const double>, 1> data{*x};
+        benchmark::DoNotOptimize(k.map_reduce_hessian_diagonal(data, theta));
+    });
+}
+
+/// Σᵢ minⱼ |xᵢ - cⱼ|² over 2-d points xᵢ and three centres cⱼ (GradBench's kmeans cost
+/// at d = 2, k = 3), by θ = the six centre coordinates.
+auto kmeans_kernel() {
+    auto [x0, x1, a0, a1, b0, b1, c0, c1] = gradc::variables<8>();
+    const auto distance = [&](const auto& u0, const auto& u1) { return (x0 - u0) * (x0 - u0) + (x1 - u1) * (x1 - u1); };
+    return gradc::compile(min(min(distance(a0, a1), distance(b0, b1)), distance(c0, c1)),
+                          gradc::wrt(a0, a1, b0, b1, c0, c1));
+}
+
+void register_kmeans(std::size_t n) {
+    const auto k = kmeans_kernel();
+    static_assert(decltype(k)::program::hessian_is_diagonal());
+    auto points = std::make_shared<columns>(2, std::vector<double>(n));
+    std::mt19937_64 rng(6);
+    std::normal_distribution<double> normal(0.0, 2.0);
+    for (auto& col : *points)
+        for (auto& v : col) v = normal(rng);
+    const std::array theta{-2.0, 0.5, 1.0, 1.5, 2.5, -1.0};
+    add("kmeans/gradc map_reduce", n, [k, points, theta] {
+        benchmark::DoNotOptimize(k.map_reduce(const_spans<2>(*points), theta));
+    });
+    add("kmeans/gradc map_reduce_hessian_diagonal", n, [k, points, theta] {
+        benchmark::DoNotOptimize(k.map_reduce_hessian_diagonal(const_spans<2>(*points), theta));
+    });
+    add("kmeans/gradc map_reduce_hessian", n, [k, points, theta] {
+        benchmark::DoNotOptimize(k.map_reduce_hessian(const_spans<2>(*points), theta));
+    });
 }
 
 /// The full Black-Scholes Hessian at every point by every implementation, each checked
@@ -206,6 +243,7 @@ int main(int argc, char** argv) {
     register_hvp("black_scholes", bench::black_scholes_kernel(), n, 3);
     register_hvp("mlp", bench::mlp_kernel(), n, 4);
     register_loglik(n);
+    register_kmeans(n);
     register_black_scholes_hessian(n);
     benchmark::Initialize(&argc, argv);
     benchmark::RunSpecifiedBenchmarks();

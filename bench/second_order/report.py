@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Markdown tables from the second-order benchmark's JSON output (Google Benchmark,
 --benchmark_format=json): ns per point (CPU time, the median of the repetitions when
-there are several), hvp against gradient per kernel, and the Black-Scholes Hessian of
+there are several), hvp against gradient per kernel, the Hessian's diagonal and the whole
+Hessian against map_reduce (kmeans, loglik), and the Black-Scholes Hessian of
 every implementation against the hand-written closed-form Greeks."""
 import json
 import sys
@@ -32,6 +33,15 @@ def main():
     g, h = t.get("loglik/gradc map_reduce"), t.get("loglik/gradc map_reduce_hessian")
     if g and h:
         print(f"| loglik (map_reduce / map_reduce_hessian) | {g:.3f} | {h:.3f} | {h / g:.2f} |")
+    print()
+    print("| kernel | map_reduce | Hessian's diagonal | / map_reduce | whole Hessian | / map_reduce |")
+    print("|---|---:|---:|---:|---:|---:|")
+    for kernel in ["kmeans", "loglik"]:
+        g = t.get(f"{kernel}/gradc map_reduce")
+        d = t.get(f"{kernel}/gradc map_reduce_hessian_diagonal")
+        h = t.get(f"{kernel}/gradc map_reduce_hessian")
+        if g and d and h:
+            print(f"| {kernel} | {g:.3f} | {d:.3f} | {d / g:.2f} | {h:.3f} | {h / g:.2f} |")
     print()
     hand = t.get("black_scholes hessian/hand-written Greeks (batch)")
     gradc = t.get("black_scholes hessian/gradc hessian_batch")

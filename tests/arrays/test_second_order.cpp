@@ -1,6 +1,7 @@
 // Hessians and Hessian-vector products of array kernels (forward over reverse on dual
 // numbers): against central differences of the gradient, symmetric, H·v against the
-// Hessian, for products, reductions, parts and branches.
+// Hessian, the diagonal alone against the Hessian's, for products, reductions, parts and
+// branches.
 #include "array_check.hpp"
 
 using array_check::close;
@@ -51,6 +52,22 @@ void check_hessian(const K& k, const Args&... args) {
         std::array<double, W> g;
         std::apply([&](const auto&... gj) { ((copy_entries(gj, g, at)), ...); }, h.gradient);
         close(g[i], g0[i], 1e-14, 1e-15);
+    }
+    // The diagonal alone: the Hessian's diagonal entries, value and gradient.
+    const auto hd = k.hessian_diagonal(args...);
+    CHECK(hd.value == h.value);
+    {
+        std::array<double, W> d{}, g{}, hg{};
+        std::size_t at = 0;
+        std::apply([&](const auto&... dj) { ((copy_entries(dj, d, at)), ...); }, hd.diagonal);
+        at = 0;
+        std::apply([&](const auto&... gj) { ((copy_entries(gj, g, at)), ...); }, hd.gradient);
+        at = 0;
+        std::apply([&](const auto&... gj) { ((copy_entries(gj, hg, at)), ...); }, h.gradient);
+        for (std::size_t i = 0; i < W; ++i) {
+            CHECK(d[i] == h.hessian[i * W + i]);
+            CHECK(g[i] == hg[i]);
+        }
     }
     // H·v for v = the point's own entries.
     const auto hv = k.hvp(x0, x0);

@@ -5,6 +5,8 @@
 // small network with four parameters, an output that does not depend on the data; double
 // and float; N = 0, 1, 7, 1000 and the tail lengths;
 // on two threads; and against central differences of map_reduce's gradient.
+// map_reduce_hessian_diagonal against the same sums, for each of those kernels and a
+// k-means cost whose Hessian is diagonal by structure.
 #include <array>
 #include <cmath>
 #include <cstddef>
@@ -119,11 +121,34 @@ void check_kernel(const Kernel& k, std::array<T, Kernel::wrt_count> theta, doubl
             CHECK(threaded.gradient[p] == h.gradient[p]);
             for (std::size_t q = 0; q < W; ++q) CHECK(threaded.hessian[p][q] == h.hessian[p][q]);
         }
+        // The diagonal alone: one direction where the Hessian is diagonal by structure,
+        // W otherwise; the same sums either way.
+        const auto d = k.map_reduce_hessian_diagonal(spans_of<T, C>(data), theta);
+        const auto d2 = k.map_reduce_hessian_diagonal(spans_of<T, C>(data), theta, gradc::threads{2});
+        CHECK(near_sum(d.value, s.value, s.value_abs, tol));
+        CHECK(d2.value == d.value);
+        for (std::size_t p = 0; p < W; ++p) {
+            CAPTURE(p, d.diagonal[p], s.hessian[p][p]);
+            CHECK(near_sum(d.gradient[p], s.gradient[p], s.gradient_abs[p], tol));
+            CHECK(near_sum(d.diagonal[p], s.hessian[p][p], s.hessian_abs[p][p], tol));
+            CHECK(d2.gradient[p] == d.gradient[p]);
+            CHECK(d2.diagonal[p] == d.diagonal[p]);
+        }
     }
 }
 
 template <class T>
 void check_all_kernels() {
+    {
+        // A one-dimensional k-means cost with three centres: each point's squared distance
+        // to its nearest centre. Diagonal by structure (min only chooses), so its diagonal
+        // is one direction of duals.
+        auto [x, c0, c1, c2] = gradc::variables<4>();
+        const auto sq = [](const auto& u) { return u * u; };
+        const auto k = gradc::compile(min(min(sq(x - c0), sq(x - c1)), sq(x - c2)), gradc::wrt(c0, c1, c2));
+        static_assert(decltype(k)::program::hessian_is_diagonal());
+        check_kernel<T>(k, {T(-1.5), T(0.2), T(2.5)}, -3.0, 4.0, 7);
+    }
     {
         // The normal log-likelihood in (μ, σ): log σ, 1/σ and the literal once.
         auto [x, mu, sigma] = gradc::variables<3>();

@@ -31,6 +31,14 @@ struct array_hessian_result {
     std::array<T, W * W> hessian;  ///< Row-major: hessian[i * W + j] = ∂²f / ∂wᵢ∂wⱼ.
 };
 
+/// `k.hessian_diagonal(args...)` of an array kernel.
+template <class T, class Gradient>
+struct array_hessian_diagonal_result {
+    T value;  ///< The value.
+    Gradient gradient;  ///< The gradient.
+    Gradient diagonal;  ///< ∂²f/∂wᵢ² for each wrt entry, shaped as the gradient.
+};
+
 /// `k.hvp(args, v)` of an array kernel.
 template <class T, class Gradient>
 struct array_hvp_result {
@@ -61,18 +69,30 @@ public:
         constexpr std::size_t W = Kernel::wrt_entries;
         const typename Kernel::template arguments<T> a("hessian", x...);
         array_hessian_result<T, typename Kernel::template gradient_tuple<T>, W> r{};
-        constexpr std::size_t D = W < hessian_directions ? W : hessian_directions;
-        for (std::size_t first = 0; first < W; first += D) {
-            std::array<std::array<T, W>, D> columns{};
-            T value;
-            std::array<T, W> grad;
-            sweep<T, D>(a.pointers.data(), first, [](std::size_t, std::size_t) { return T(0); }, value, grad, columns,
-                        true);
-            r.value = value;
-            if (first == 0) scatter_gradient(grad.data(), r.gradient);
-            for (std::size_t d = 0; d < D && first + d < W; ++d)
-                for (std::size_t i = 0; i < W; ++i) r.hessian[i * W + first + d] = columns[d][i];
-        }
+        std::array<T, W> grad;
+        unit_sweeps(a.pointers.data(), r.value, grad, [&](std::size_t column, const std::array<T, W>& entries) {
+            for (std::size_t i = 0; i < W; ++i) r.hessian[i * W + column] = entries[i];
+        });
+        scatter_gradient(grad.data(), r.gradient);
+        return r;
+    }
+
+    /// The value, the gradient and the Hessian's diagonal (∂²f/∂wᵢ² for each wrt entry,
+    /// shaped as the gradient), exact: the diagonal entries of the sweeps `hessian` runs,
+    /// at its cost. (The one-direction shortcut of scalar kernels whose Hessian is
+    /// diagonal by structure, lower/hessian_structure.hpp, reads scalar programs' node
+    /// descriptions; array programs do not have it yet.)
+    template <class... X>
+    auto hessian_diagonal(const X&... x) const {
+        using T = typename Kernel::template call_lane_t<X...>;
+        constexpr std::size_t W = Kernel::wrt_entries;
+        const typename Kernel::template arguments<T> a("hessian_diagonal", x...);
+        array_hessian_diagonal_result<T, typename Kernel::template gradient_tuple<T>> r{};
+        std::array<T, W> grad, diagonal;
+        unit_sweeps(a.pointers.data(), r.value, grad,
+                    [&](std::size_t column, const std::array<T, W>& entries) { diagonal[column] = entries[column]; });
+        scatter_gradient(grad.data(), r.gradient);
+        scatter_gradient(diagonal.data(), r.diagonal);
         return r;
     }
 
@@ -99,6 +119,19 @@ private:
         scatter_gradient(grad.data(), r.gradient);
         scatter_gradient(column[0].data(), r.hvp);
         return r;
+    }
+
+    /// The whole Hessian's dual sweeps, `hessian_directions` unit directions each: the value,
+    /// the flat gradient, and `column(j, entries)` for each column j of the Hessian.
+    template <class T, class Grad, class Column>
+    void unit_sweeps(const T* const* x, T& value, Grad& grad, Column column) const {
+        constexpr std::size_t W = Kernel::wrt_entries;
+        constexpr std::size_t D = W < hessian_directions ? W : hessian_directions;
+        for (std::size_t first = 0; first < W; first += D) {
+            std::array<std::array<T, W>, D> columns{};
+            sweep<T, D>(x, first, [](std::size_t, std::size_t) { return T(0); }, value, grad, columns, true);
+            for (std::size_t d = 0; d < D && first + d < W; ++d) column(first + d, columns[d]);
+        }
     }
 
     /// One dual gradient sweep with D directions. Unit directions first, first+1, ...

@@ -23,6 +23,8 @@ struct node_desc {
     std::array<std::size_t, 3> operand{no_node, no_node, no_node};  // no_node: a condition
     std::array<bool, 3> differentiable{false, false, false};
     rules::reads_t reads{};  // what the rule's partials read (a primitive's)
+    std::array<bool, 3> affine{false, false, false};  // rules::affine_in, per operand
+    bool piecewise_constant = false;                   // rules::piecewise_constant_partials
 };
 
 template <class Operand>
@@ -57,7 +59,9 @@ struct describe<apply<R, Operands...>> {
         ((d.operand[k++] = operand_node<Operands>), ...);
         [&]<int... K>(std::integer_sequence<int, K...>) {
             ((d.differentiable[K] = rules::is_differentiable_operand<R, K> && operand_node<Operands> != no_node), ...);
+            ((d.affine[K] = rules::affine_in<R, K> != rules::affinity::none), ...);
         }(std::make_integer_sequence<int, sizeof...(Operands)>{});
+        d.piecewise_constant = rules::piecewise_constant_partials<R>;
         return d;
     }();
 };

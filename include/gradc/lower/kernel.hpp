@@ -238,6 +238,33 @@ public:
         return r;
     }
 
+    /// Value, gradient and the Hessian's diagonal (∂²f/∂wᵢ² for each wrt variable wᵢ). Where
+    /// the Hessian is diagonal by structure (lower/hessian_structure.hpp: no node of the
+    /// graph multiplies, or otherwise combines nonlinearly, two different wrt variables),
+    /// it is H·1, one Hessian-vector product; otherwise the diagonal of the whole Hessian,
+    /// which costs what `hessian` costs. Exact either way.
+    template <class... Ts>
+    auto hessian_diagonal(const Ts&... x) const {
+        return hessian_diagonal(pack(x...));
+    }
+
+    /// hessian_diagonal, the arguments as one array.
+    template <class T>
+    hessian_diagonal_result<T, wrt_count> hessian_diagonal(const std::array<T, arity>& x) const {
+        static_assert(output_count == 1, "gradc kernel: hessian_diagonal() is for a kernel with one output");
+        hessian_diagonal_result<T, wrt_count> r;
+        if constexpr (Program::hessian_is_diagonal()) {
+            std::array<T, wrt_count> ones;
+            ones.fill(T(1));
+            hvp_at(x.data(), ones.data(), &r.value, r.gradient.data(), r.diagonal.data());
+        } else {
+            std::array<T, triangle_size(wrt_count)> upper;
+            hessian_at(x.data(), &r.value, r.gradient.data(), upper.data());
+            for (std::size_t i = 0; i < wrt_count; ++i) r.diagonal[i] = upper[triangle_index(wrt_count, i, i)];
+        }
+        return r;
+    }
+
     /// The value, gradient and upper triangle of the Hessian (row-major, i ≤ j) at x.
     template <class T>
     GRADC_INLINE void hessian_at(const T* x, T* value, T* grad, T* upper) const {

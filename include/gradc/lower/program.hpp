@@ -27,6 +27,7 @@
 #include <gradc/lower/describe.hpp>
 #include <gradc/lower/copy_plan.hpp>
 #include <gradc/lower/flat.hpp>
+#include <gradc/lower/hessian_structure.hpp>
 #include <gradc/lower/node_runs.hpp>
 #include <gradc/lower/program_pieces.hpp>
 #include <gradc/lower/steps.hpp>
@@ -98,6 +99,11 @@ struct program {
     static constexpr std::size_t edge_count = live.edge_count;
     static constexpr auto plan = plan_sweeps<edge_count>(desc, live, output_nodes);
     static constexpr auto activity = operand_activities(desc, live.active);
+
+    /// Whether the Hessian over the wrt variables is diagonal by structure
+    /// (lower/hessian_structure.hpp), for `hessian_diagonal`. A function, so that only the
+    /// kernels that call it pay for the analysis when compiled.
+    static constexpr bool hessian_is_diagonal() { return hessian_diagonal_by_structure(desc, live, wrt_variables); }
 
     /// Node of each wrt variable, or no_node when the outputs do not use it.
     static constexpr std::array<std::size_t, wrt_count> wrt_nodes = [] {

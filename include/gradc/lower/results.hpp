@@ -54,6 +54,15 @@ struct hvp_result {
     std::array<T, W> hvp;  ///< H·v.
 };
 
+/// `k.hessian_diagonal(x...)` and `k.map_reduce_hessian_diagonal(data, theta)`: the value,
+/// the gradient, and the Hessian's diagonal, ∂²f/∂wᵢ² in the place of ∂f/∂wᵢ.
+template <class T, std::size_t W>
+struct hessian_diagonal_result {
+    T value;  ///< The value.
+    std::array<T, W> gradient;  ///< The gradient.
+    std::array<T, W> diagonal;  ///< ∂²f/∂wᵢ², H's diagonal.
+};
+
 /// `k.map_reduce_gauss_newton(data, theta)` for a kernel whose output is a residual rᵢ:
 /// `value` = Σ rᵢ², `jtr` = Jᵀr = Σ rᵢ ∇rᵢ (half the gradient of the value) and `jtj` =
 /// JᵀJ = Σ ∇rᵢ ∇rᵢᵀ (symmetric), the Gauss-Newton step being jtj⁻¹·jtr.

@@ -132,6 +132,16 @@ template <>
 inline constexpr affinity affine_in<where, 1> = affinity::affine;
 template <>
 inline constexpr affinity affine_in<where, 2> = affinity::affine;
+// Their partials read the operands only to choose among constants (sign(a), [a > 0], the
+// winner's share), as their dual numbers compute them: no second derivative.
+template <>
+inline constexpr bool piecewise_constant_partials<abs> = true;
+template <>
+inline constexpr bool piecewise_constant_partials<relu> = true;
+template <>
+inline constexpr bool piecewise_constant_partials<max> = true;
+template <>
+inline constexpr bool piecewise_constant_partials<min> = true;
 /// \endcond
 
 }  // namespace gradc::rules

@@ -32,6 +32,10 @@
 ///    is computed once").
 ///  - `eval_fixed(arg<I>, a, ...)`: the value when operand I is the same at every point
 ///    of a map-reduce and the others are not (div: a·(1/b), the reciprocal hoisted).
+///  - `piecewise_constant_partials<R>`: every partial of R is constant wherever it is
+///    differentiable (abs, relu, min, max: it only reads its operands to choose a
+///    constant), so R adds nothing to a Hessian. `hessian_diagonal` uses it to see that
+///    a Hessian is diagonal (lower/hessian_structure.hpp).
 
 #include <array>
 #include <cstddef>
@@ -119,6 +123,11 @@ enum class affinity { none, affine, linear };
 /// a rule specialises it for the operands it is affine in.
 template <class R, int I>
 inline constexpr affinity affine_in = affinity::none;
+
+/// Whether every partial of `R` is piecewise constant (the optional trait above); a rule
+/// specialises it.
+template <class R>
+inline constexpr bool piecewise_constant_partials = false;
 
 /// What `eval_with_partials` returns: the value y and ∂y/∂a_k for every operand k.
 template <class T, std::size_t N>

@@ -7,6 +7,7 @@
 ///                                                      // upper triangle, row-major, i ≤ j
 ///     k.hvp_batch(in, v_in, values, grad, hvp_out);    // H(x_i)·v_i at every point
 ///     auto h = k.map_reduce_hessian(data, theta);      // Σ f, Σ ∇θ f, Σ ∇²θ f
+///     auto d = k.map_reduce_hessian_diagonal(data, theta); // Σ f, Σ ∇θ f, diag Σ ∇²θ f
 ///     auto g = k.map_reduce_gauss_newton(data, theta); // Σ r², Jᵀr, JᵀJ (r the output)
 ///
 /// Wrong counts and lengths throw `std::invalid_argument` naming the argument, before
@@ -113,6 +114,16 @@ public:
     auto map_reduce_hessian(const Data& data, const Theta& theta, A option = {}) const {
         const auto [d, p, n] = map_reduce_arguments("map_reduce_hessian", data, theta);
         return detail::reduce_hessian<arch_of<A>>(self(), n, d, p, threads_of(option));
+    }
+
+    /// Σᵢ f(θ, xᵢ), its θ-gradient and the diagonal of its θ-Hessian (a
+    /// `hessian_diagonal_result`), arguments as `map_reduce`: Newton steps with a diagonal
+    /// Hessian (k-means). One direction of duals where the Hessian is diagonal by
+    /// structure (lower/hessian_structure.hpp), else the cost of `map_reduce_hessian`.
+    template <span_list Data, std::ranges::sized_range Theta, call_option A = default_arch>
+    auto map_reduce_hessian_diagonal(const Data& data, const Theta& theta, A option = {}) const {
+        const auto [d, p, n] = map_reduce_arguments("map_reduce_hessian_diagonal", data, theta);
+        return detail::reduce_hessian_diagonal<arch_of<A>>(self(), n, d, p, threads_of(option));
     }
 
     /// For a kernel whose output is a residual rᵢ = r(θ, xᵢ): Σ rᵢ², Jᵀr and JᵀJ over the

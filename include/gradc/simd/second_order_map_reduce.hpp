@@ -37,13 +37,18 @@ namespace gradc::simd::detail {
 /// parameters as duals and the invariant nodes evaluated once (constructor); the value's
 /// frontier and the dual boundary adjoints summed over the points (`sum_points`); then,
 /// once, the value's tail and the deferred edges on the summed dual adjoints (`result`).
-template <class A, class Kernel, class T>
+/// `Directions` tangents: the W unit vectors of θ for the Hessian, or one, the vector of
+/// ones, for the diagonal of a Hessian that is diagonal by structure (H·1,
+/// lower/hessian_structure.hpp).
+template <class A, class Kernel, class T, std::size_t Directions = Kernel::wrt_count>
 class hessian_reduction {
     using P = typename Kernel::program;
     using B = xsimd::batch<T, A>;
     static constexpr std::size_t W = Kernel::wrt_count;
-    using D = dual<B, W>;   // one batch of points
-    using DS = dual<T, W>;  // the parts evaluated once
+    static constexpr std::size_t Dirs = Directions;
+    static_assert(Dirs == W || Dirs == 1, "gradc internal: a map-reduce Hessian carries W directions or one");
+    using D = dual<B, Dirs>;   // one batch of points
+    using DS = dual<T, Dirs>;  // the parts evaluated once
     using layout = data_layout<Kernel>;
     using split = lower::map_reduce_split<P, data_mask<Kernel>>;
     static constexpr std::size_t L = B::size;
@@ -54,17 +59,18 @@ class hessian_reduction {
         B value;
         std::array<D, S> boundary;
     };
-    /// One block's sums in doubles: per boundary slot, the value then the W tangents.
+    /// One block's sums in doubles: per boundary slot, the value then its tangents.
     struct block_sums {
         double value = 0;
-        std::array<std::array<double, 1 + W>, S> boundary{};
+        std::array<std::array<double, 1 + Dirs>, S> boundary{};
     };
 
 public:
     hessian_reduction(const Kernel& k, const std::array<const T*, layout::data_count>& data,
                       const std::array<T, W>& theta)
         : k_(k), data_(data) {
-        // θⱼ carries the unit tangent j; the data carry none. The invariant nodes are
+        // θⱼ carries the unit tangent j (with one direction, every θⱼ carries 1); the data
+        // carry none. The invariant nodes are
         // evaluated once, on duals of batches for the per-point program and on duals of
         // scalars for the deferred edges and the value's tail.
         parameters_.fill(D(B(T(0))));
@@ -74,8 +80,9 @@ public:
             const std::size_t j = layout::position[v];
             parameters_[v] = D(B(theta[j]));
             scalar_parameters_[v] = DS(theta[j]);
-            parameters_[v].tangent[j] = B(T(1));
-            scalar_parameters_[v].tangent[j] = T(1);
+            const std::size_t direction = Dirs == 1 ? 0 : j;
+            parameters_[v].tangent[direction] = B(T(1));
+            scalar_parameters_[v].tangent[direction] = T(1);
         }
         invariant_values_.fill(D(B(T(0))));
         scalar_invariant_values_.fill(DS(T(0)));
@@ -98,7 +105,7 @@ public:
                 block_sums r = a;
                 r.value += c.value;
                 for (std::size_t s = 0; s < S; ++s)
-                    for (std::size_t d = 0; d <= W; ++d) r.boundary[s][d] += c.boundary[s][d];
+                    for (std::size_t d = 0; d <= Dirs; ++d) r.boundary[s][d] += c.boundary[s][d];
                 return r;
             });
         total_ = total.value;
@@ -108,20 +115,10 @@ public:
     /// Σ f, and the deferred edges swept once on the summed dual boundary adjoints: the
     /// gradient is their values, the Hessian their tangents (upper triangle mirrored, as
     /// the per-point `hessian`).
-    hessian_result<T, W> result() const {
-        typename P::template derivatives<DS> boundary;
-        boundary.fill(DS(T(0)));
-        for (std::size_t b = 0; b < S; ++b) {
-            if (split::plan.counted[b]) {
-                boundary[b].value = static_cast<T>(count_) * counted_[b].value;
-                for (std::size_t d = 0; d < W; ++d) boundary[b].tangent[d] = static_cast<T>(count_) * counted_[b].tangent[d];
-            } else if (split::plan.boundary[b]) {
-                boundary[b].value = static_cast<T>(total_boundary_[b][0]);
-                for (std::size_t d = 0; d < W; ++d) boundary[b].tangent[d] = static_cast<T>(total_boundary_[b][1 + d]);
-            }
-        }
-        std::array<DS, W> g;
-        split::adjoint_once(typename P::template linearization<DS>{scalar_invariant_values_, P::forward_of(k_.bound())}, boundary, g.data());
+    hessian_result<T, W> result() const
+        requires(Dirs == W)
+    {
+        const auto g = adjoints_once();
         hessian_result<T, W> r;
         r.value = value();
         std::array<T, lower::triangle_size(W)> upper;
@@ -134,7 +131,39 @@ public:
         return r;
     }
 
+    /// Σ f, its gradient and the diagonal of its Hessian: tangent i of gradient entry i,
+    /// or with one direction (H·1 of a diagonal Hessian) its only tangent.
+    hessian_diagonal_result<T, W> diagonal_result() const {
+        const auto g = adjoints_once();
+        hessian_diagonal_result<T, W> r;
+        r.value = value();
+        for (std::size_t i = 0; i < W; ++i) {
+            r.gradient[i] = g[i].value;
+            r.diagonal[i] = g[i].tangent[Dirs == 1 ? 0 : i];
+        }
+        return r;
+    }
+
 private:
+    /// The θ-adjoints as duals: the deferred edges swept once on the summed dual boundary
+    /// adjoints.
+    std::array<DS, W> adjoints_once() const {
+        typename P::template derivatives<DS> boundary;
+        boundary.fill(DS(T(0)));
+        for (std::size_t b = 0; b < S; ++b) {
+            if (split::plan.counted[b]) {
+                boundary[b].value = static_cast<T>(count_) * counted_[b].value;
+                for (std::size_t d = 0; d < Dirs; ++d) boundary[b].tangent[d] = static_cast<T>(count_) * counted_[b].tangent[d];
+            } else if (split::plan.boundary[b]) {
+                boundary[b].value = static_cast<T>(total_boundary_[b][0]);
+                for (std::size_t d = 0; d < Dirs; ++d) boundary[b].tangent[d] = static_cast<T>(total_boundary_[b][1 + d]);
+            }
+        }
+        std::array<DS, W> g;
+        split::adjoint_once(typename P::template linearization<DS>{scalar_invariant_values_, P::forward_of(k_.bound())}, boundary, g.data());
+        return g;
+    }
+
     /// The dual boundary adjoints that are the same at every point, from the first point
     /// on scalar duals (as `reduction::counted_adjoints_at_first_point`).
     void counted_adjoints_at_first_point() {
@@ -178,7 +207,7 @@ private:
         for (std::size_t b = 0; b < S; ++b) {
             if (!split::plan.boundary[b] || split::plan.counted[b]) continue;
             s.boundary[b].value += keep(a[b].value);
-            for (std::size_t d = 0; d < W; ++d) s.boundary[b].tangent[d] += keep(a[b].tangent[d]);
+            for (std::size_t d = 0; d < Dirs; ++d) s.boundary[b].tangent[d] += keep(a[b].tangent[d]);
         }
     }
 
@@ -220,7 +249,7 @@ private:
         for (std::size_t b = 0; b < S; ++b) {
             if (!split::plan.boundary[b] || split::plan.counted[b]) continue;
             out.boundary[b][0] = static_cast<double>(xsimd::hadd(s.boundary[b].value));
-            for (std::size_t d = 0; d < W; ++d)
+            for (std::size_t d = 0; d < Dirs; ++d)
                 out.boundary[b][1 + d] = static_cast<double>(xsimd::hadd(s.boundary[b].tangent[d]));
         }
         return out;
@@ -255,7 +284,7 @@ private:
     typename P::template values<DS> scalar_invariant_values_;
     std::size_t count_ = 0;
     double total_ = 0;
-    std::array<std::array<double, 1 + W>, S> total_boundary_{};
+    std::array<std::array<double, 1 + Dirs>, S> total_boundary_{};
     std::array<DS, S> counted_{};
 };
 
@@ -267,6 +296,18 @@ hessian_result<T, Kernel::wrt_count> reduce_hessian(const Kernel& k, std::size_t
     hessian_reduction<A, Kernel, T> r(k, data, theta);
     r.sum_points(n, threads);
     return r.result();
+}
+
+/// Σᵢ f, Σᵢ ∇θ f and the diagonal of Σᵢ ∇²θ f: one direction where the Hessian is
+/// diagonal by structure, else the W of `reduce_hessian`.
+template <class A, class Kernel, class T>
+hessian_diagonal_result<T, Kernel::wrt_count> reduce_hessian_diagonal(
+    const Kernel& k, std::size_t n, const std::array<const T*, data_layout<Kernel>::data_count>& data,
+    const std::array<T, Kernel::wrt_count>& theta, int threads = 1) {
+    constexpr std::size_t directions = Kernel::program::hessian_is_diagonal() ? 1 : Kernel::wrt_count;
+    hessian_reduction<A, Kernel, T, directions> r(k, data, theta);
+    r.sum_points(n, threads);
+    return r.diagonal_result();
 }
 
 }  // namespace gradc::simd::detail
