@@ -190,4 +190,20 @@ inline std::vector<std::vector<double>> draw_columns(const kernel_info& k, std::
     return in;
 }
 
+/// The kernel called `name`, or null.
+inline const kernel_info* find_kernel(const std::string& name) {
+    for (const auto& k : kernels())
+        if (k.name == name) return &k;
+    return nullptr;
+}
+
+/// gradc's and the hand-written batch code of the build machine, registered: what the
+/// tools built for it alone (gradc-bench-one-call, gradc-bench-paired) run.
+inline registry native_registry() {
+    registry reg;
+    native::register_gradc(reg);
+    native::register_hand(reg);
+    return reg;
+}
+
 }  // namespace bench

@@ -24,21 +24,19 @@ int main(int argc, char** argv) {
     }
     const std::string kernel = argv[1], implementation = argv[2];
     const std::size_t n = std::strtoul(argv[3], nullptr, 10);
-    registry reg;
-    native::register_gradc(reg);
-    native::register_hand(reg);
-    for (const auto& k : kernels()) {
-        if (k.name != kernel) continue;
-        const auto in = draw_columns(k, n);
-        std::vector<std::vector<double>> out(1 + k.gradient_size, std::vector<double>(k.reduction ? 1 : n));
-        problem p;
-        p.n = n;
-        for (const auto& v : in) p.in.push_back(v.data());
-        for (auto& v : out) p.out.push_back(v.data());
-        measured_call(reg.at(implementation).at(kernel), p);
-        std::printf("%g\n", out[0][0]);
-        return 0;
+    const kernel_info* k = find_kernel(kernel);
+    if (k == nullptr) {
+        std::fprintf(stderr, "gradc-bench-one-call: no kernel %s\n", kernel.c_str());
+        return 2;
     }
-    std::fprintf(stderr, "gradc-bench-one-call: no kernel %s\n", kernel.c_str());
-    return 2;
+    const registry reg = native_registry();
+    const auto in = draw_columns(*k, n);
+    std::vector<std::vector<double>> out(1 + k->gradient_size, std::vector<double>(k->reduction ? 1 : n));
+    problem p;
+    p.n = n;
+    for (const auto& v : in) p.in.push_back(v.data());
+    for (auto& v : out) p.out.push_back(v.data());
+    measured_call(reg.at(implementation).at(kernel), p);
+    std::printf("%g\n", out[0][0]);
+    return 0;
 }

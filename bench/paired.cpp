@@ -54,41 +54,40 @@ int main(int argc, char** argv) {
     const std::string kernel = argv[1];
     const std::size_t n = std::strtoul(argv[2], nullptr, 10);
     const int repetitions = argc == 4 ? std::max(1, std::atoi(argv[3])) : 11;
-    registry reg;
-    native::register_gradc(reg);
-    native::register_hand(reg);
-    for (const auto& k : kernels()) {
-        if (k.name != kernel) continue;
-        const auto in = draw_columns(k, n);
-        problem p;
-        p.n = n;
-        for (const auto& v : in) p.in.push_back(v.data());
-        const auto reference = outputs_of(reg.at("hand-scalar").at(kernel), k, p);
-        const char* systems[] = {"gradc-batch", "hand-simd"};
-        std::vector<std::vector<double>> out(1 + k.gradient_size, std::vector<double>(k.reduction ? 1 : n));
-        for (auto& v : out) p.out.push_back(v.data());
-        for (const char* s : systems) {
-            // Sums over N points round differently in each system: 1e-9·√N, as gradc-bench.
-            const double tolerance = k.reduction ? 1e-9 * std::sqrt(double(n)) : 1e-9;
-            if (const double e = max_error(outputs_of(reg.at(s).at(kernel), k, p), reference); !(e <= tolerance)) {
-                std::fprintf(stderr, "gradc-bench-paired: %s on %s differs from hand-scalar by %g\n", s, kernel.c_str(), e);
-                return 1;
-            }
-        }
-        const long calls = std::max(1L, long(2e6 / double(std::max<std::size_t>(n, 1))));
-        double best[2] = {INFINITY, INFINITY};
-        for (int r = 0; r < repetitions; ++r)
-            for (int s = 0; s < 2; ++s) {
-                const runner& run = reg.at(systems[s]).at(kernel);
-                const auto t0 = std::chrono::steady_clock::now();
-                for (long c = 0; c < calls; ++c) run(p);
-                const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-                best[s] = std::min(best[s], seconds / double(calls) / double(n) * 1e9);
-            }
-        std::printf("%s N=%zu gradc-batch %.3f hand-simd %.3f ns/point, ratio %.3f\n", kernel.c_str(), n, best[0], best[1],
-                    best[0] / best[1]);
-        return 0;
+    const kernel_info* found = find_kernel(kernel);
+    if (found == nullptr) {
+        std::fprintf(stderr, "gradc-bench-paired: no kernel %s\n", kernel.c_str());
+        return 2;
     }
-    std::fprintf(stderr, "gradc-bench-paired: no kernel %s\n", kernel.c_str());
-    return 2;
+    const kernel_info& k = *found;
+    const registry reg = native_registry();
+    const auto in = draw_columns(k, n);
+    problem p;
+    p.n = n;
+    for (const auto& v : in) p.in.push_back(v.data());
+    const auto reference = outputs_of(reg.at("hand-scalar").at(kernel), k, p);
+    const char* systems[] = {"gradc-batch", "hand-simd"};
+    std::vector<std::vector<double>> out(1 + k.gradient_size, std::vector<double>(k.reduction ? 1 : n));
+    for (auto& v : out) p.out.push_back(v.data());
+    for (const char* s : systems) {
+        // Sums over N points round differently in each system: 1e-9·√N, as gradc-bench.
+        const double tolerance = k.reduction ? 1e-9 * std::sqrt(double(n)) : 1e-9;
+        if (const double e = max_error(outputs_of(reg.at(s).at(kernel), k, p), reference); !(e <= tolerance)) {
+            std::fprintf(stderr, "gradc-bench-paired: %s on %s differs from hand-scalar by %g\n", s, kernel.c_str(), e);
+            return 1;
+        }
+    }
+    const long calls = std::max(1L, long(2e6 / double(std::max<std::size_t>(n, 1))));
+    double best[2] = {INFINITY, INFINITY};
+    for (int r = 0; r < repetitions; ++r)
+        for (int s = 0; s < 2; ++s) {
+            const runner& run = reg.at(systems[s]).at(kernel);
+            const auto t0 = std::chrono::steady_clock::now();
+            for (long c = 0; c < calls; ++c) run(p);
+            const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+            best[s] = std::min(best[s], seconds / double(calls) / double(n) * 1e9);
+        }
+    std::printf("%s N=%zu gradc-batch %.3f hand-simd %.3f ns/point, ratio %.3f\n", kernel.c_str(), n, best[0], best[1],
+                best[0] / best[1]);
+    return 0;
 }
