@@ -38,10 +38,11 @@ inline constexpr double convertible_argument_limit = 1500.0;
 /// a branch to a clamping path, taken only when needed, measured slower (a network of 8
 /// tanh units alone: 10.7–13.1 ns/point against 6.9–8.5 unguarded and 8.0–9.3 for this form,
 /// docs/benchmark-history.md), since the kernel's batch values had to survive the call. Scalars
-/// and float batches call f(a) directly.
-template <class T, class F>
+/// and float batches call f(a) directly, and so does a form that keeps its lanes from the
+/// conversion itself (`LanesKept`: tanh's and erf's batch forms, gradc/simd/).
+template <bool LanesKept = false, class T, class F>
 GRADC_RULE_INLINE auto on_convertible_lanes(const T& a, F f) {
-    if constexpr (!simd_batch<T> || !std::is_same_v<scalar_t<T>, double>) {
+    if constexpr (LanesKept || !simd_batch<T> || !std::is_same_v<scalar_t<T>, double>) {
         return f(a);
     } else {
         using std::isnan;

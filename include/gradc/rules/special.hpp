@@ -21,21 +21,6 @@ enum class error_function { erf, erfc };
 template <error_function F, class T>
 struct with_gaussian;
 
-/// f(a) for f one of the batch forms of F below: directly where `with_gaussian` keeps
-/// every lane from xsimd's integer conversion itself (gradc/simd/math.hpp), else through
-/// `on_convertible_lanes`. Its clamp and NaN selects cost the Black-Scholes gradient,
-/// two erfc nodes, 7 % (docs/benchmark-history.md, "Batch gradient: values and adjoints
-/// in registers again").
-template <error_function F, class T, class Fn>
-GRADC_RULE_INLINE auto on_error_function_lanes(const T& a, Fn f) {
-    if constexpr (simd_batch<T>) {
-        if constexpr (with_gaussian<F, T>::keeps_lanes_from_conversion) return f(a);
-        else return on_convertible_lanes(a, f);
-    } else {
-        return on_convertible_lanes(a, f);
-    }
-}
-
 /// erf(a) or erfc(a) alone: on batches `with_gaussian`'s (gradc/simd/math.hpp), whose
 /// tail is more accurate than xsimd's, so that `eval` equals the fused value.
 template <error_function F, class T>
@@ -58,7 +43,8 @@ GRADC_RULE_INLINE T error_function_value(const T& a) {
 template <class T>
 GRADC_RULE_INLINE T gaussian(const T& a) {
     if constexpr (simd_batch<T>) {
-        return on_error_function_lanes<error_function::erf>(a, [](const T& b) GRADC_LAMBDA_INLINE {
+        using forms = with_gaussian<error_function::erf, T>;
+        return on_convertible_lanes<forms::keeps_lanes_from_conversion>(a, [](const T& b) GRADC_LAMBDA_INLINE {
             return with_gaussian<error_function::erf, T>::gaussian(b);
         });
     } else if constexpr (std::is_same_v<T, float>) {
@@ -77,6 +63,8 @@ struct with_gaussian {
     static_assert(!requires { typename T::arch_type; },
                   "gradc: erf/erfc on SIMD batches needs <gradc/simd/math.hpp> (included by <gradc/gradc.hpp> "
                   "through the kernel) before the rule is used");
+    /// A scalar's functions convert nothing (`on_convertible_lanes` leaves scalars alone).
+    static constexpr bool keeps_lanes_from_conversion = false;
     /// {erf(a) or erfc(a), e^(-a²)}.
     static std::pair<T, T> apply(const T& a) {
         using std::erf;
@@ -89,6 +77,23 @@ struct with_gaussian {
     }
 };
 
+/// {erf(a) or erfc(a), e^(-a²)} for `eval_with_partials`, far tail included: a batch
+/// whose lanes are all ordinary (`with_gaussian::ordinary`, one test) runs the plain forms
+/// alone; any other takes every special case. The clamp and checks paid on every batch
+/// cost the Black-Scholes gradient, two erfc nodes, about 10 % (docs/benchmark-history.md,
+/// "Batch gradient: values and adjoints in registers again").
+template <error_function F, class T>
+GRADC_RULE_INLINE std::pair<T, T> value_and_gaussian(const T& a) {
+    using forms = with_gaussian<F, T>;
+    if constexpr (simd_batch<T>) {
+        if (forms::ordinary(a)) [[likely]]
+            return forms::apply_ordinary(a);
+    }
+    const auto [y, g] = on_convertible_lanes<forms::keeps_lanes_from_conversion>(
+        a, [](const T& b) GRADC_LAMBDA_INLINE { return forms::apply(b); });
+    return {error_function_tail<F == error_function::erfc>(a, y), g};
+}
+
 /// erf(a);  d/da = 2/sqrt(pi)·e^(-a²).
 struct erf {
     /// \cond INTERNAL
@@ -99,7 +104,7 @@ struct erf {
     static constexpr test_domain domain = test_domain::everywhere;
     template <class T>
     GRADC_RULE_INLINE static T eval(const T& a) {
-        return error_function_tail<false>(a, on_error_function_lanes<error_function::erf>(a, [](const T& b) GRADC_LAMBDA_INLINE { return error_function_value<error_function::erf>(b); }));
+        return error_function_tail<false>(a, on_convertible_lanes<with_gaussian<error_function::erf, T>::keeps_lanes_from_conversion>(a, [](const T& b) GRADC_LAMBDA_INLINE { return error_function_value<error_function::erf>(b); }));
     }
     template <class T>
     GRADC_RULE_INLINE static T partial(arg_t<0>, const T& a, const T&) {
@@ -108,14 +113,8 @@ struct erf {
     }
     template <class T>
     GRADC_RULE_INLINE static value_and_partials<T, 1> eval_with_partials(const T& a) {
-        if constexpr (simd_batch<T>) {
-            if (with_gaussian<error_function::erf, T>::ordinary(a)) [[likely]] {
-                const auto [y, g] = with_gaussian<error_function::erf, T>::apply_ordinary(a);
-                return {y, {scalar_t<T>(std::numbers::inv_sqrtpi * 2) * g}};
-            }
-        }
-        const auto [y, g] = on_error_function_lanes<error_function::erf>(a, [](const T& b) GRADC_LAMBDA_INLINE { return with_gaussian<error_function::erf, T>::apply(b); });
-        return {error_function_tail<false>(a, y), {scalar_t<T>(std::numbers::inv_sqrtpi * 2) * g}};
+        const auto [y, g] = value_and_gaussian<error_function::erf>(a);
+        return {y, {scalar_t<T>(std::numbers::inv_sqrtpi * 2) * g}};
     }
     /// \endcond
 };
@@ -130,7 +129,7 @@ struct erfc {
     static constexpr test_domain domain = test_domain::everywhere;
     template <class T>
     GRADC_RULE_INLINE static T eval(const T& a) {
-        const T r = on_error_function_lanes<error_function::erfc>(a, [](const T& b) GRADC_LAMBDA_INLINE { return error_function_value<error_function::erfc>(b); });
+        const T r = on_convertible_lanes<with_gaussian<error_function::erfc, T>::keeps_lanes_from_conversion>(a, [](const T& b) GRADC_LAMBDA_INLINE { return error_function_value<error_function::erfc>(b); });
         return error_function_tail<true>(a, erfc_near_zero(a, r));
     }
     template <class T>
@@ -140,16 +139,9 @@ struct erfc {
     }
     template <class T>
     GRADC_RULE_INLINE static value_and_partials<T, 1> eval_with_partials(const T& a) {
-        if constexpr (simd_batch<T>) {
-            // One test for every special case of the batch (NaN, infinite, far and
-            // subnormal-Gaussian lanes): the common batch runs the plain forms only.
-            if (with_gaussian<error_function::erfc, T>::ordinary(a)) [[likely]] {
-                const auto [y, g] = with_gaussian<error_function::erfc, T>::apply_ordinary(a);
-                return {erfc_near_zero(a, y), {scalar_t<T>(-std::numbers::inv_sqrtpi * 2) * g}};
-            }
-        }
-        const auto [y, g] = on_error_function_lanes<error_function::erfc>(a, [](const T& b) GRADC_LAMBDA_INLINE { return with_gaussian<error_function::erfc, T>::apply(b); });
-        return {error_function_tail<true>(a, erfc_near_zero(a, y)), {scalar_t<T>(-std::numbers::inv_sqrtpi * 2) * g}};
+        // erfc_near_zero (float, |a| < 1/2) and the far tail (|a| > 30) mend disjoint lanes.
+        const auto [y, g] = value_and_gaussian<error_function::erfc>(a);
+        return {erfc_near_zero(a, y), {scalar_t<T>(-std::numbers::inv_sqrtpi * 2) * g}};
     }
     /// \endcond
 };

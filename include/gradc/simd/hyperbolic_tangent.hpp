@@ -39,19 +39,12 @@ template <class T, class A>
 struct hyperbolic_tangent<xsimd::batch<T, A>> {
     using B = xsimd::batch<T, A>;  ///< The batch type.
 
-    /// f(a) for f one of the forms below. With xsimd 8, whose exponential they assemble
-    /// from its pieces with a defined conversion (`times_power_of_two`), every lane is safe
-    /// as it is: NaN stays NaN, and exp's selects give huge and infinite lanes their limits.
-    /// With another xsimd, whose exp they call, lanes are kept from its conversion
-    /// (`on_convertible_lanes`, which clamps double lanes to ±1500).
-    template <class F>
-    GRADC_RULE_INLINE static auto on_lanes(const B& a, F f) {
-#if XSIMD_VERSION_MAJOR == 8
-        return f(a);
-#else
-        return on_convertible_lanes(a, f);
-#endif
-    }
+    /// Whether the forms below keep every lane from xsimd's integer conversion themselves
+    /// (`on_convertible_lanes` then calls them directly): with xsimd 8 they assemble the
+    /// exponential from its pieces with a defined conversion (`times_power_of_two`), so NaN
+    /// stays NaN and exp's selects give huge and infinite lanes their limits. With another
+    /// xsimd they call its exp, and double lanes are clamped to ±1500.
+    static constexpr bool keeps_lanes_from_conversion = XSIMD_VERSION_MAJOR == 8;
 
     // The helpers below call xsimd's pieces (the double rational function's p and q, exp's reduction,
     // polynomial and scaling) with the operations of xsimd's own tanh_kernel::tanh and
@@ -83,7 +76,8 @@ struct hyperbolic_tangent<xsimd::batch<T, A>> {
     /// bits are (k + 1023) << 52), but with k + 1023 read from the low bits of
     /// k + 1.5·2⁵² + 1023 (exact for |k| < 2⁵¹): defined for every lane, where xsimd's int64
     /// conversion of a NaN or huge k is undefined behaviour (rules/batch_integer_conversion.hpp).
-    /// So tanh needs no `on_convertible_lanes`: exp's selects replace those lanes' results.
+    /// So tanh needs no clamp (`keeps_lanes_from_conversion`): exp's selects replace those
+    /// lanes' results.
     /// Float batches convert with a defined instruction and keep xsimd's ldexp.
     GRADC_RULE_INLINE static B times_power_of_two(const B& c, const B& k) {
         if constexpr (std::is_same_v<T, double>) {
@@ -147,7 +141,7 @@ struct hyperbolic_tangent<xsimd::batch<T, A>> {
 
     /// tanh(a).
     GRADC_RULE_INLINE static B value(const B& a) {
-        return on_lanes(a, [](const B& b) GRADC_LAMBDA_INLINE {
+        return on_convertible_lanes<keeps_lanes_from_conversion>(a, [](const B& b) GRADC_LAMBDA_INLINE {
             const B m = xsimd::abs(b);
             const auto small = m < B(T(detail::tanh_rational_limit));
             if (xsimd::all(small)) return xsimd::copysign(near_zero(m), b);
@@ -157,7 +151,7 @@ struct hyperbolic_tangent<xsimd::batch<T, A>> {
 
     /// d tanh/da given y = tanh(a) as `value` computes it.
     GRADC_RULE_INLINE static B derivative(const B& a, const B& y) {
-        return on_lanes(a, [&y](const B& b) GRADC_LAMBDA_INLINE {
+        return on_convertible_lanes<keeps_lanes_from_conversion>(a, [&y](const B& b) GRADC_LAMBDA_INLINE {
             const B m = xsimd::abs(b);
             const auto small = m < B(T(detail::tanh_rational_limit));
             const B cheap = B(T(1)) - y * y;
@@ -168,7 +162,7 @@ struct hyperbolic_tangent<xsimd::batch<T, A>> {
 
     /// {tanh(a), d tanh/da}: equal to `value` and `derivative`, with one exponential.
     GRADC_RULE_INLINE static value_and_partials<B, 1> with_derivative(const B& a) {
-        const auto [y, d] = on_lanes(a, [](const B& b) GRADC_LAMBDA_INLINE {
+        const auto [y, d] = on_convertible_lanes<keeps_lanes_from_conversion>(a, [](const B& b) GRADC_LAMBDA_INLINE {
             const B m = xsimd::abs(b);
             const auto small = m < B(T(detail::tanh_rational_limit));
             // Both forms on every lane, then a select: branches on the lanes here split

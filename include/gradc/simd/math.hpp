@@ -33,8 +33,8 @@ template <error_function F, class T, class A>
 struct with_gaussian<F, xsimd::batch<T, A>> {
     using B = xsimd::batch<T, A>;  ///< The batch type.
 
-    /// Whether every lane is safe to pass as it is (`on_error_function_lanes`,
-    /// rules/special.hpp): with xsimd 8 the forms below call xsimd's exp only on batches
+    /// Whether the forms below keep every lane from xsimd's integer conversion themselves
+    /// (`on_convertible_lanes` then calls them directly): with xsimd 8 they call xsimd's exp only on batches
     /// whose lanes are all small, and `exponential`, which keeps NaN, infinite and huge
     /// lanes from xsimd's integer conversion itself, everywhere else; what a huge lane
     /// gives is replaced by `error_function_tail`. Another xsimd's erf and erfc convert.
