@@ -198,6 +198,9 @@ std::vector<BadInput> static_table() {
     t.push_back({"map_reduce_hessian: one parameter for two", [ll](Buffers& s) {
                      (void)ll.map_reduce_hessian(std::array<std::span<const double>, 1>{s.c}, std::array{0.0});
                  }, I, {"gradc map_reduce_hessian:", "`theta`", "1 entries", "expected 2"}});
+    t.push_back({"map_reduce_hessian_diagonal: three parameters for two", [ll](Buffers& s) {
+                     (void)ll.map_reduce_hessian_diagonal(std::array<std::span<const double>, 1>{s.c}, std::array{0.0, 1.0, 2.0});
+                 }, I, {"gradc map_reduce_hessian_diagonal:", "`theta`", "3 entries", "expected 2"}});
     // ---- array kernels ----------------------------------------------------------------
     t.push_back({"array gradient: a matrix argument with 3 entries for 2x2", [ak](Buffers&) {
                      (void)ak.gradient(std::vector<double>{1, 2, 3}, std::array{1.0, 2.0});
@@ -205,6 +208,9 @@ std::vector<BadInput> static_table() {
     t.push_back({"array value: an empty vector argument", [ak](Buffers&) {
                      (void)ak.value(std::array{1.0, 2.0, 3.0, 4.0}, std::vector<double>{});
                  }, E, {"gradc kernel value:", "argument 1 has 0 entries", "expected 2"}});
+    t.push_back({"array hessian_diagonal: a vector argument with 3 entries for 2", [ak](Buffers&) {
+                     (void)ak.hessian_diagonal(std::array{1.0, 2.0, 3.0, 4.0}, std::vector<double>{1, 2, 3});
+                 }, E, {"gradc kernel hessian_diagonal:", "argument 1 has 3 entries", "expected 2"}});
     t.push_back({"array vjp: weights of the wrong size", [ak](Buffers&) {
                      (void)ak.vjp(std::tuple{std::array{1.0, 2.0, 3.0, 4.0}, std::array{1.0, 2.0}}, std::vector<double>{1, 2});
                  }, E, {"gradc kernel vjp:", "2 entries", "expected 1"}});
