@@ -12,6 +12,7 @@
 
 #include <gradc/expr/nodes.hpp>
 #include <gradc/lower/program.hpp>
+#include <gradc/rules/dual.hpp>
 #include <gradc/lower/results.hpp>
 #include <gradc/lower/second_order.hpp>
 
@@ -64,8 +65,10 @@ public:
     /// which copies of a subexpression hold equal literals, so that their adjoints are
     /// summed as one node's.
     template <class... Outs>
-    explicit kernel(const Outs&... outputs)
-        : literals_{expr::join_literal_values(expr::literal_values(outputs)...)} {
+    explicit kernel(const Outs&... outputs) : kernel(expr::join_literal_values(expr::literal_values(outputs)...)) {}
+
+    /// The kernel of these literal values (in the programs' order).
+    explicit kernel(const literal_values& values) : literals_{values} {
         if constexpr (Program::copies.count > 0) {
             literals_.forward = Program::forward_slots(literals_.values);
             for (const std::size_t to : literals_.forward) literals_.forwards = literals_.forwards || to != no_node;
@@ -108,13 +111,20 @@ public:
                       "gradc kernel: gradient() is for a kernel with one output; "
                       "use jacobian(x...) or vjp(x, w) for several outputs");
         gradient_result<T, wrt_count> r;
-        gradient_at(x.data(), &r.value, r.gradient.data());
+        if constexpr (duals_need_every_variable<T>) {
+            const auto all = every_variable().gradient(x);
+            r.value = all.value;
+            for (std::size_t j = 0; j < wrt_count; ++j) r.gradient[j] = all.gradient[wrt_variables[j]];
+        } else {
+            gradient_at(x.data(), &r.value, r.gradient.data());
+        }
         return r;
     }
 
     /// Value(s) and J·dx, with dx one tangent per wrt variable.
     template <class T>
     auto jvp(const std::array<T, arity>& x, const std::array<T, wrt_count>& dx) const {
+        if constexpr (duals_need_every_variable<T>) return every_variable().jvp(x, on_every_variable(dx));
         std::array<T, output_count> y, t;
         jvp_at(x.data(), dx.data(), y.data(), t.data());
         if constexpr (output_count == 1) {
@@ -166,6 +176,12 @@ public:
     template <class T>
     vjp_result<T, output_count, wrt_count> vjp(const std::array<T, arity>& x,
                                                const std::array<T, output_count>& w) const {
+        if constexpr (duals_need_every_variable<T>) {
+            const auto all = every_variable().vjp(x, w);
+            vjp_result<T, output_count, wrt_count> r{all.value, {}};
+            for (std::size_t j = 0; j < wrt_count; ++j) r.gradient[j] = all.gradient[wrt_variables[j]];
+            return r;
+        }
         typename Program::template values<T> v;
         const auto lin = Program::linearize(literals_, x.data(), v);
         vjp_result<T, output_count, wrt_count> r{values_of(v), {}};
@@ -184,6 +200,13 @@ public:
     /// jacobian, the arguments as one array.
     template <class T>
     jacobian_result<T, output_count, wrt_count> jacobian(const std::array<T, arity>& x) const {
+        if constexpr (duals_need_every_variable<T>) {
+            const auto all = every_variable().jacobian(x);
+            jacobian_result<T, output_count, wrt_count> r{all.value, {}};
+            for (std::size_t m = 0; m < output_count; ++m)
+                for (std::size_t j = 0; j < wrt_count; ++j) r.jacobian[m][j] = all.jacobian[m][wrt_variables[j]];
+            return r;
+        }
         typename Program::template values<T> v;
         const auto lin = Program::linearize(literals_, x.data(), v);
         jacobian_result<T, output_count, wrt_count> r{values_of(v), {}};
@@ -223,8 +246,17 @@ public:
     /// hessian, the arguments as one array.
     template <class T>
     hessian_result<T, wrt_count> hessian(const std::array<T, arity>& x) const {
-        std::array<T, triangle_size(wrt_count)> upper;
         hessian_result<T, wrt_count> r;
+        if constexpr (duals_need_every_variable<T>) {
+            const auto all = every_variable().hessian(x);
+            r.value = all.value;
+            for (std::size_t i = 0; i < wrt_count; ++i) {
+                r.gradient[i] = all.gradient[wrt_variables[i]];
+                for (std::size_t j = 0; j < wrt_count; ++j) r.hessian[i][j] = all.hessian[wrt_variables[i]][wrt_variables[j]];
+            }
+            return r;
+        }
+        std::array<T, triangle_size(wrt_count)> upper;
         hessian_at(x.data(), &r.value, r.gradient.data(), upper.data());
         r.hessian = symmetric_from_upper<T, wrt_count>(upper.data());
         return r;
@@ -234,6 +266,15 @@ public:
     template <class T>
     hvp_result<T, wrt_count> hvp(const std::array<T, arity>& x, const std::array<T, wrt_count>& v) const {
         hvp_result<T, wrt_count> r;
+        if constexpr (duals_need_every_variable<T>) {
+            const auto all = every_variable().hvp(x, on_every_variable(v));
+            r.value = all.value;
+            for (std::size_t j = 0; j < wrt_count; ++j) {
+                r.gradient[j] = all.gradient[wrt_variables[j]];
+                r.hvp[j] = all.hvp[wrt_variables[j]];
+            }
+            return r;
+        }
         hvp_at(x.data(), v.data(), &r.value, r.gradient.data(), r.hvp.data());
         return r;
     }
@@ -253,7 +294,14 @@ public:
     hessian_diagonal_result<T, wrt_count> hessian_diagonal(const std::array<T, arity>& x) const {
         static_assert(output_count == 1, "gradc kernel: hessian_diagonal() is for a kernel with one output");
         hessian_diagonal_result<T, wrt_count> r;
-        if constexpr (Program::hessian_is_diagonal()) {
+        if constexpr (duals_need_every_variable<T>) {
+            const auto all = every_variable().hessian(x);
+            r.value = all.value;
+            for (std::size_t j = 0; j < wrt_count; ++j) {
+                r.gradient[j] = all.gradient[wrt_variables[j]];
+                r.diagonal[j] = all.hessian[wrt_variables[j]][wrt_variables[j]];
+            }
+        } else if constexpr (Program::hessian_is_diagonal()) {
             std::array<T, wrt_count> ones;
             ones.fill(T(1));
             hvp_at(x.data(), ones.data(), &r.value, r.gradient.data(), r.diagonal.data());
@@ -280,6 +328,30 @@ public:
     }
 
 private:
+    /// On dual numbers, the programs take a variable outside the wrt list to carry no
+    /// tangents (its terms are skipped: lower/steps.hpp, `operand_activity`), which holds for
+    /// the duals of the second-order calls, seeded on wrt variables only, but not for a
+    /// caller's own dual numbers: d/dw of k.gradient(x, w) with wrt(x) must see w's tangent.
+    /// Such calls run the same graph with every variable wrt, and keep the wrt entries.
+    template <class T>
+    static constexpr bool duals_need_every_variable = dual_numbers::is_dual<T> && wrt_count < arity;
+
+    using every_variable_program = lower::program<typename Program::nodes, typename Program::output_node_sequence,
+                                                  std::make_index_sequence<arity>>;
+
+    kernel<every_variable_program, Arity, LiteralCount> every_variable() const {
+        return kernel<every_variable_program, Arity, LiteralCount>(literals_.values);
+    }
+
+    /// A tangent or direction over the wrt variables, spread over every variable (0 elsewhere).
+    template <class T>
+    static std::array<T, arity> on_every_variable(const std::array<T, wrt_count>& along_wrt) {
+        std::array<T, arity> all;
+        all.fill(T(rules::scalar_t<T>(0)));
+        for (std::size_t j = 0; j < wrt_count; ++j) all[wrt_variables[j]] = along_wrt[j];
+        return all;
+    }
+
     template <class... Ts>
     static auto pack(const Ts&... x) {
         static_assert(detail::argument_count<arity, sizeof...(Ts)>::matches,

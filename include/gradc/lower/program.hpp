@@ -80,6 +80,7 @@ constexpr std::array<bool, sizeof...(Nodes)> fusable_nodes(flat<Nodes...>) {
 template <class Flat, class OutputNodes, class Wrt>
 struct program {
     using nodes = Flat;
+    using output_node_sequence = OutputNodes;
     static constexpr std::size_t size = Flat::size;
     static constexpr std::size_t output_count = OutputNodes::size();
     static constexpr std::size_t wrt_count = Wrt::size();
