@@ -1,5 +1,7 @@
 // Joining (cat, stack) and integer indexing (index_select, gather and their adjoints
 // index_add, scatter_add).
+#include <algorithm>
+
 #include <gradc/autograd/creation.hpp>
 #include <gradc/autograd/elementwise.hpp>
 #include <gradc/autograd/function.hpp>
@@ -61,6 +63,39 @@ void for_each_indexed(const Tensor& t, std::int64_t dim, const Tensor& index, co
             coord[d] = 0;
         }
     }
+}
+
+// A row-major tensor seen as [outer, size of dim, inner]: the fast loops below walk it so,
+// where the general ones build an alias per slice or recompute each element's coordinates
+// (a hundred times slower per element on a bundle-adjustment gather).
+struct around_dim {
+    std::int64_t outer = 1, size = 1, inner = 1;
+};
+
+around_dim split_at(const Shape& sizes, std::int64_t dim) {
+    around_dim r;
+    for (std::int64_t k = 0; k < std::int64_t(sizes.size()); ++k) {
+        if (k < dim) r.outer *= sizes[std::size_t(k)];
+        else if (k > dim) r.inner *= sizes[std::size_t(k)];
+    }
+    r.size = sizes[std::size_t(dim)];
+    return r;
+}
+
+// Every index in range, before anything is written.
+void check_all(const std::int64_t* idx, std::int64_t n, std::int64_t size, const char* op, std::int64_t dim) {
+    for (std::int64_t i = 0; i < n; ++i) check_range(idx[i], size, op, dim);
+}
+
+std::int64_t wrapped(std::int64_t i, std::int64_t size) { return i < 0 ? i + size : i; }
+
+// The shapes of gather's index and its source agree outside `dim`: the loops can then walk
+// both as [outer, ·, inner].
+bool same_outside(const Shape& a, const Shape& b, std::int64_t dim) {
+    if (a.size() != b.size()) return false;
+    for (std::size_t k = 0; k < a.size(); ++k)
+        if (std::int64_t(k) != dim && a[k] != b[k]) return false;
+    return true;
 }
 
 void check_gather_shapes(const Tensor& t, std::int64_t dim, const Tensor& index, const char* op) {
@@ -141,13 +176,29 @@ Tensor index_select(const Tensor& a, std::int64_t dim, const Tensor& index_in) {
     const std::int64_t n = index.numel();
     Shape out_sizes = a.sizes();
     if (a.dim() > 0) out_sizes[d] = n;
-    Tensor out = empty_tensor(out_sizes, a.dtype());
     const auto* idx = index.data_ptr<std::int64_t>();
-    for (std::int64_t i = 0; i < n; ++i) {
-        const std::int64_t size = a.dim() > 0 ? a.sizes()[d] : 1;
-        check_range(idx[i], size, "index_select", d);
-        if (a.dim() == 0) detail::copy_into(out, a);
-        else detail::copy_into(raw_select(out, d, i), raw_select(a, d, idx[i] < 0 ? idx[i] + size : idx[i]));
+    Tensor out;
+    if (a.dim() > 0 && a.is_contiguous()) {
+        const around_dim shape = split_at(a.sizes(), d);
+        check_all(idx, n, shape.size, "index_select", d);
+        out = uninitialized_tensor(out_sizes, a.dtype());
+        dispatch(a.dtype(), [&](auto tag) {
+            using T = typename decltype(tag)::type;
+            const T* src = static_cast<const T*>(a.raw_data());
+            T* dst = static_cast<T*>(out.raw_data());
+            for (std::int64_t o = 0; o < shape.outer; ++o)
+                for (std::int64_t i = 0; i < n; ++i)
+                    std::copy_n(src + (o * shape.size + wrapped(idx[i], shape.size)) * shape.inner, shape.inner,
+                                dst + (o * n + i) * shape.inner);
+        });
+    } else {
+        out = empty_tensor(out_sizes, a.dtype());
+        for (std::int64_t i = 0; i < n; ++i) {
+            const std::int64_t size = a.dim() > 0 ? a.sizes()[d] : 1;
+            check_range(idx[i], size, "index_select", d);
+            if (a.dim() == 0) detail::copy_into(out, a);
+            else detail::copy_into(raw_select(out, d, i), raw_select(a, d, idx[i] < 0 ? idx[i] + size : idx[i]));
+        }
     }
     const Shape in = a.sizes();
     return autograd::record_single_output("index_select", {a, index}, out, {index}, [in, d](const tensor_list& g, const BackwardContext& ctx) -> tensor_list {
@@ -166,10 +217,30 @@ Tensor index_add(const Tensor& self, std::int64_t dim, const Tensor& index_in, c
         throw Error("gradc: index_add: source " + detail::describe(src) + " should have shape " + shape_string(expect));
     Tensor out = detail::copy_as(self, promote_types(self.dtype(), src.dtype()));
     const auto* idx = index.data_ptr<std::int64_t>();
-    for (std::int64_t i = 0; i < index.numel(); ++i) {
-        check_range(idx[i], self.sizes()[d], "index_add", d);
-        const std::int64_t j = idx[i] < 0 ? idx[i] + self.sizes()[d] : idx[i];
-        detail::add_into(raw_select(out, d, j), raw_select(src, d, i));
+    const std::int64_t n = index.numel();
+    if (self.dim() > 0 && out.is_contiguous() && out.dtype() != kBool) {
+        const around_dim shape = split_at(out.sizes(), d);
+        check_all(idx, n, shape.size, "index_add", d);
+        const Tensor s = detail::contiguous_as(src, out.dtype());
+        dispatch(out.dtype(), [&](auto tag) {
+            using T = typename decltype(tag)::type;
+            if constexpr (!std::is_same_v<T, bool>) {
+                const T* ps = static_cast<const T*>(s.raw_data());
+                T* po = static_cast<T*>(out.raw_data());
+                for (std::int64_t o = 0; o < shape.outer; ++o)
+                    for (std::int64_t i = 0; i < n; ++i) {
+                        T* to = po + (o * shape.size + wrapped(idx[i], shape.size)) * shape.inner;
+                        const T* from = ps + (o * n + i) * shape.inner;
+                        for (std::int64_t k = 0; k < shape.inner; ++k) to[k] += from[k];
+                    }
+            }
+        });
+    } else {
+        for (std::int64_t i = 0; i < n; ++i) {
+            check_range(idx[i], self.sizes()[d], "index_add", d);
+            const std::int64_t j = idx[i] < 0 ? idx[i] + self.sizes()[d] : idx[i];
+            detail::add_into(raw_select(out, d, j), raw_select(src, d, i));
+        }
     }
     return autograd::record_single_output("index_add", {self, index, src}, out, {index}, [d](const tensor_list& g, const BackwardContext& ctx) -> tensor_list {
         tensor_list r(3);
@@ -188,12 +259,26 @@ Tensor gather(const Tensor& a, std::int64_t dim, const Tensor& index_in) {
     Tensor index = index_vector(index_in, "gather");
     const std::int64_t d = detail::wrap_dim(dim, a.dim(), "gather");
     check_gather_shapes(a, d, index, "gather");
-    Tensor out = empty_tensor(index.sizes(), a.dtype());
+    const bool rows = a.dim() > 0 && a.is_contiguous() && same_outside(a.sizes(), index.sizes(), d);
+    if (rows) check_all(index.data_ptr<std::int64_t>(), index.numel(), a.sizes()[std::size_t(d)], "gather", d);
+    Tensor out = rows ? uninitialized_tensor(index.sizes(), a.dtype()) : empty_tensor(index.sizes(), a.dtype());
     dispatch(a.dtype(), [&](auto tag) {
         using T = typename decltype(tag)::type;
         const T* src = static_cast<const T*>(a.raw_data());
         T* dst = static_cast<T*>(out.raw_data());
-        for_each_indexed(a, d, index, "gather", [&](std::int64_t off, std::int64_t lin) { dst[lin] = src[off]; });
+        if (rows) {
+            const around_dim shape = split_at(a.sizes(), d);
+            const std::int64_t m = index.sizes()[std::size_t(d)];
+            const auto* idx = index.data_ptr<std::int64_t>();
+            for (std::int64_t o = 0; o < shape.outer; ++o)
+                for (std::int64_t j = 0; j < m; ++j) {
+                    const std::int64_t at = (o * m + j) * shape.inner;
+                    for (std::int64_t k = 0; k < shape.inner; ++k)
+                        dst[at + k] = src[(o * shape.size + wrapped(idx[at + k], shape.size)) * shape.inner + k];
+                }
+        } else {
+            for_each_indexed(a, d, index, "gather", [&](std::int64_t off, std::int64_t lin) { dst[lin] = src[off]; });
+        }
     });
     const Shape in = a.sizes();
     return autograd::record_single_output("gather", {a, index}, out, {index}, [in, d](const tensor_list& g, const BackwardContext& ctx) -> tensor_list {
@@ -216,7 +301,20 @@ Tensor scatter_add(const Tensor& self, std::int64_t dim, const Tensor& index_in,
         if constexpr (!std::is_same_v<T, bool>) {
             const T* ps = static_cast<const T*>(s.raw_data());
             T* po = static_cast<T*>(out.raw_data());
-            for_each_indexed(out, d, index, "scatter_add", [&](std::int64_t off, std::int64_t lin) { po[off] += ps[lin]; });
+            if (out.dim() > 0 && out.is_contiguous() && same_outside(out.sizes(), index.sizes(), d)) {
+                const around_dim shape = split_at(out.sizes(), d);
+                const std::int64_t m = index.sizes()[std::size_t(d)];
+                const auto* idx = index.data_ptr<std::int64_t>();
+                check_all(idx, index.numel(), shape.size, "scatter_add", d);
+                for (std::int64_t o = 0; o < shape.outer; ++o)
+                    for (std::int64_t j = 0; j < m; ++j) {
+                        const std::int64_t at = (o * m + j) * shape.inner;
+                        for (std::int64_t k = 0; k < shape.inner; ++k)
+                            po[(o * shape.size + wrapped(idx[at + k], shape.size)) * shape.inner + k] += ps[at + k];
+                    }
+            } else {
+                for_each_indexed(out, d, index, "scatter_add", [&](std::int64_t off, std::int64_t lin) { po[off] += ps[lin]; });
+            }
         }
     });
     return autograd::record_single_output("scatter_add", {self, index, src}, out, {index}, [d](const tensor_list& g, const BackwardContext& ctx) -> tensor_list {
