@@ -41,15 +41,14 @@ constexpr std::array<double, 2> start_position{0.0, 8.0};
 constexpr std::array<double, 2> start_velocity{0.75, 0.0};
 
 // The potential p(x₁, x₂; a, b) of the charges a = (a₁, a₂) and b = (b₁, b₂), compiled
-// once. The charges are differentiable variables although only ∇ₓp is asked for: d/dw in
-// forward mode runs these programs on dual numbers whose tangent enters through a₂ = 10 − w,
-// and a kernel's gradient and jvp on dual numbers drop the tangents that enter through
-// variables outside its wrt list.
+// once, differentiated with respect to x₁ and x₂. d/dw in forward mode runs its programs on
+// dual numbers whose tangent enters through a₂ = 10 − w: a kernel's calls on dual numbers
+// carry the tangents of every argument, wrt or not (docs/static.md, "How it is computed").
 const auto& potential_kernel() {
   static const auto kernel = [] {
     auto [x1, x2, a1, a2, b1, b2] = gradc::variables<6>();
     const auto inverse_distance = [](const auto& d1, const auto& d2) { return 1.0 / sqrt(d1 * d1 + d2 * d2); };
-    return gradc::compile(inverse_distance(x1 - a1, x2 - a2) + inverse_distance(x1 - b1, x2 - b2));
+    return gradc::compile(inverse_distance(x1 - a1, x2 - a2) + inverse_distance(x1 - b1, x2 - b2), gradc::wrt(x1, x2));
   }();
   return kernel;
 }
@@ -71,8 +70,7 @@ std::array<T, 2> potential_gradient(const std::array<T, 2>& x, const std::array<
     return {gradient[0], gradient[1]};
   } else {
     const T zero(0.0), one(1.0);
-    return {potential_kernel().jvp(at, {one, zero, zero, zero, zero, zero}).tangent,
-            potential_kernel().jvp(at, {zero, one, zero, zero, zero, zero}).tangent};
+    return {potential_kernel().jvp(at, {one, zero}).tangent, potential_kernel().jvp(at, {zero, one}).tangent};
   }
 }
 

@@ -13,6 +13,9 @@ objective), and writes
                          derivative ÷ objective of GradBench's nightly run (NIGHTLY_DIR) among
                          the tools whose derivative is within 2x of the fastest there
   RESULTS_DIR/times.csv  the same, one row per eval, input and tool
+  RESULTS_DIR/summary.md one line per eval: where gradc's derivative ranks, its time against
+                         the fastest other tool's, its derivative ÷ objective against the
+                         nightly's best
   RESULTS_DIR/EVAL.dat   the data of the plots, then EVAL.png and EVAL.svg (gnuplot): time
                          against size, log-log, one line per tool and function
 """
@@ -30,6 +33,11 @@ FUNCTIONS = {
     "kmeans": ("cost", "dir"), "lse": ("primal", "gradient"), "llsq": ("primal", "gradient"),
     "det": ("primal", "gradient"), "particle": (None, "rr ff fr rf"), "saddle": (None, "rr ff fr rf"),
 }
+
+# Tools left out of the ranks and of the nightly's best ratios: manual's ode gradient is a
+# closed form, not a derivative computed by AD (GradBench's ode README; the goal compares
+# AD tools only).
+NOT_RANKED = {"ode": {"manual"}}
 
 
 def read_log(path):
@@ -61,6 +69,7 @@ def size_of(description):
 
 def nightly_best_ratios(nightly, eval_name):
     """{description: best derivative ÷ primal among the tools within 2x of the fastest derivative}."""
+    left_out = NOT_RANKED.get(eval_name, set())
     path = os.path.join(nightly or "", "evals", eval_name, "summary.json")
     if not nightly or not os.path.exists(path):
         return {}
@@ -68,6 +77,8 @@ def nightly_best_ratios(nightly, eval_name):
     seconds = lambda t: t["secs"] + t["nanos"] * 1e-9
     by_size = {}
     for tool, sizes in summary["tools"].items():
+        if tool in left_out:
+            continue
         for description, times in sizes.items():
             if "primal" in times and "derivative" in times:
                 by_size.setdefault(description, []).append((seconds(times["derivative"]), seconds(times["primal"]), tool))
@@ -97,7 +108,7 @@ def main():
         match = re.fullmatch(r"(\w+)\.([\w-]+)\.jsonl", name)
         if match:
             logs.setdefault(match[1], {})[match[2]] = read_log(os.path.join(results_dir, name))
-    table, csv = [], ["eval,input,tool,function,min_ns,valid"]
+    table, csv, summary = [], ["eval,input,tool,function,min_ns,valid"], []
     for eval_name, tools in logs.items():
         objective, derivatives = FUNCTIONS.get(eval_name, (None, ""))
         derivatives = derivatives.split()
@@ -111,6 +122,7 @@ def main():
         table.append("| " + " | ".join(header) + " |")
         table.append("|" + "---|" * len(header))
         plot_rows = []
+        firsts, against_fastest, ratios, nightly_ratios, valid_count = 0, [], [], [], 0
         for description in inputs:
             row, valid = [description], True
             times = {}
@@ -129,17 +141,34 @@ def main():
                 row.append(f"{ratio:.2f}" if ratio else "-")
                 nightly_best = best.get(description)
                 row.append(f"{nightly_best[0]:.2f} ({nightly_best[1]})" if nightly_best else "-")
-            derivative_times = sorted((times[(t, main_derivative)], t) for t in tool_names if times.get((t, main_derivative)))
+            derivative_times = sorted((times[(t, main_derivative)], t) for t in tool_names
+                                      if times.get((t, main_derivative)) and t not in NOT_RANKED.get(eval_name, set()))
             rank = next((i + 1 for i, (_, t) in enumerate(derivative_times) if t == "gradc"), None)
+            firsts += rank == 1
+            others = [ns for ns, t in derivative_times if t != "gradc"]
+            if times.get(("gradc", main_derivative)) and others:
+                against_fastest.append(times[("gradc", main_derivative)] / min(others))
+            if objective and ratio:
+                ratios.append(ratio)
+            if objective and best.get(description):
+                nightly_ratios.append(best[description][0])
+            valid_count += valid
             row.append(f"{rank} of {len(derivative_times)}" if rank else "-")
             row.append("yes" if valid else "**no**")
             table.append("| " + " | ".join(row) + " |")
             plot_rows.append([size_of(description)] + [times[(t, f)] or "NaN" for t in tool_names
                                                           for f in ([objective] if objective else []) + derivatives])
         write_plot(results_dir, eval_name, columns, plot_rows)
+        span = lambda values, unit="": f"{min(values):.2f}–{max(values):.2f}{unit}" if values else "-"
+        summary.append(f"| {eval_name} | {valid_count} of {len(inputs)} | {firsts} of {len(inputs)} | "
+                       f"{span(against_fastest, '×')} | {span(ratios)} | {span(nightly_ratios)} |")
     with open(os.path.join(results_dir, "table.md"), "w") as out:
         out.write("Fastest evaluate time of each function (min of runs); ratio = derivative ÷ objective.\n")
         out.write("\n".join(table) + "\n")
+    with open(os.path.join(results_dir, "summary.md"), "w") as out:
+        out.write("| eval | valid | gradc's derivative the fastest | gradc's derivative ÷ the fastest other tool's | "
+                  "gradc's derivative ÷ objective | nightly's best derivative ÷ objective |\n|---|---|---|---|---|---|\n")
+        out.write("\n".join(summary) + "\n")
     with open(os.path.join(results_dir, "times.csv"), "w") as out:
         out.write("\n".join(csv) + "\n")
     print(os.path.join(results_dir, "table.md"))
@@ -153,10 +182,12 @@ def write_plot(results_dir, eval_name, columns, rows):
             out.write(" ".join(str(v) for v in row) + "\n")
     if len(rows) < 2:
         return
-    plots = ", ".join(f"'{data}' using 1:{i + 2} with linespoints title '{c}'" for i, c in enumerate(columns))
+    # Inputs of one size (ode's n·s) would join into vertical strokes: points alone then.
+    style = "linespoints" if len({row[0] for row in rows}) == len(rows) else "points"
+    plots = ", ".join(f"'{data}' using 1:{i + 2} with {style} title '{c}'" for i, c in enumerate(columns))
     for terminal, extension in (("pngcairo size 900,600", "png"), ("svg size 900,600", "svg")):
         script = (f"set terminal {terminal}; set output '{os.path.join(results_dir, eval_name + '.' + extension)}';"
-                  f"set logscale xy; set key outside right; set grid;"
+                  f"set logscale xy; set format xy '10^{{%L}}'; set key outside right; set grid;"
                   f"set title 'GradBench {eval_name}: time against size (this machine, one run)';"
                   f"set xlabel 'size (product of the eval''s size parameters)'; set ylabel 'fastest run (ns)';"
                   f"plot {plots}")

@@ -44,14 +44,14 @@ enum class Mode { forward, reverse };
 template <class T>
 using Point = std::array<T, 2>;
 
-// f(x₁, y₁, x₂, y₂), compiled once. All four are differentiable variables although the
-// ascent asks only for ∇_{p₂} f: the argmin's forward mode runs these programs on dual
-// numbers whose tangents enter through p₁, and a kernel's gradient and jvp on dual numbers
-// drop the tangents that enter through variables outside its wrt list.
+// f(x₁, y₁, x₂, y₂), compiled once, differentiated with respect to p₂ = (x₂, y₂). The
+// argmin's forward mode runs its programs on dual numbers whose tangents enter through p₁:
+// a kernel's calls on dual numbers carry the tangents of every argument, wrt or not
+// (docs/static.md, "How it is computed").
 const auto& objective_kernel() {
   static const auto kernel = [] {
     auto [x1, y1, x2, y2] = gradc::variables<4>();
-    return gradc::compile((x1 * x1 + y1 * y1) - (x2 * x2 + y2 * y2));
+    return gradc::compile((x1 * x1 + y1 * y1) - (x2 * x2 + y2 * y2), gradc::wrt(x2, y2));
   }();
   return kernel;
 }
@@ -69,11 +69,10 @@ Point<T> objective_gradient(const Point<T>& p1, const Point<T>& p2) {
   const std::array<T, 4> at{p1[0], p1[1], p2[0], p2[1]};
   if constexpr (inner == Mode::reverse) {
     const auto gradient = objective_kernel().gradient(at).gradient;
-    return {gradient[2], gradient[3]};
+    return {gradient[0], gradient[1]};
   } else {
     const T zero(0.0), one(1.0);
-    return {objective_kernel().jvp(at, {zero, zero, one, zero}).tangent,
-            objective_kernel().jvp(at, {zero, zero, zero, one}).tangent};
+    return {objective_kernel().jvp(at, {one, zero}).tangent, objective_kernel().jvp(at, {zero, one}).tangent};
   }
 }
 
