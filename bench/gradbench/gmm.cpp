@@ -8,6 +8,7 @@
 // matrices, and β's logsumexp over the components is one reduction. The jacobian is
 // reverse mode through that graph (autograd::grad).
 #include "eval_registry.hpp"
+#include "scalar_function.hpp"
 
 #include <gradc/autograd.hpp>
 
@@ -175,28 +176,20 @@ Tensor log_posterior(const Problem& p) {
   return log_likelihood + log_prior + p.constant;
 }
 
-Prepared objective(const json& input) {
-  auto problem = read_problem(input, false);
-  auto value = std::make_shared<double>();
-  return {[=] { *value = log_posterior(*problem).item<double>(); }, [=] { return json(*value); }};
-}
+Prepared objective(const json& input) { return scalar_value(read_problem(input, false), log_posterior); }
 
 Prepared jacobian(const json& input) {
-  auto problem = read_problem(input, true);
-  auto gradient = std::make_shared<gradc::tensor_list>();
-  return {[=] {
-            const Problem& p = *problem;
-            *gradient = gradc::autograd::grad({log_posterior(p)}, {p.alpha, p.mu, p.q, p.l});
-          },
-          [=] {
-            const gradc::tensor_list& g = *gradient;
-            const Tensor alpha = g[0].contiguous();
-            const double* a = alpha.data_ptr<double>();
-            return json{{"alpha", std::vector<double>(a, a + alpha.numel())},
-                        {"mu", rows_to_json(g[1])},
-                        {"q", rows_to_json(g[2])},
-                        {"l", rows_to_json(g[3])}};
-          }};
+  return reverse_gradient(
+      read_problem(input, true), log_posterior,
+      [](const Problem& p) { return gradc::tensor_list{p.alpha, p.mu, p.q, p.l}; },
+      [](const gradc::tensor_list& g) {
+        const Tensor alpha = g[0].contiguous();
+        const double* a = alpha.data_ptr<double>();
+        return json{{"alpha", std::vector<double>(a, a + alpha.numel())},
+                    {"mu", rows_to_json(g[1])},
+                    {"q", rows_to_json(g[2])},
+                    {"l", rows_to_json(g[3])}};
+      });
 }
 
 const bool registered = register_module("gmm", {{"objective", objective}, {"jacobian", jacobian}});

@@ -13,6 +13,7 @@
 // characters are computed together after the loop. The jacobian is reverse mode through
 // that graph (autograd::grad).
 #include "eval_registry.hpp"
+#include "scalar_function.hpp"
 
 #include <gradc/autograd.hpp>
 #include <gradc/gradc.hpp>
@@ -157,25 +158,17 @@ Tensor loss(const Problem& p) {
   return total * (-1.0 / double(p.steps * p.width));
 }
 
-Prepared objective(const json& input) {
-  auto problem = read_problem(input, false);
-  auto value = std::make_shared<double>();
-  return {[=] { *value = loss(*problem).item<double>(); }, [=] { return json(*value); }};
-}
+Prepared objective(const json& input) { return scalar_value(read_problem(input, false), loss); }
 
 Prepared jacobian(const json& input) {
-  auto problem = read_problem(input, true);
-  auto gradient = std::make_shared<gradc::tensor_list>();
-  return {[=] {
-            const Problem& p = *problem;
-            *gradient = gradc::autograd::grad({loss(p)}, {p.main_params, p.extra_params});
-          },
-          [=] {
-            // main_params' gradient, then extra_params', each row after row.
-            const Tensor flat = gradc::cat({(*gradient)[0].flatten(), (*gradient)[1].flatten()});
-            const double* data = flat.data_ptr<double>();
-            return json(std::vector<double>(data, data + flat.numel()));
-          }};
+  return reverse_gradient(
+      read_problem(input, true), loss, [](const Problem& p) { return gradc::tensor_list{p.main_params, p.extra_params}; },
+      [](const gradc::tensor_list& g) {
+        // main_params' gradient, then extra_params', each row after row.
+        const Tensor flat = gradc::cat({g[0].flatten(), g[1].flatten()});
+        const double* data = flat.data_ptr<double>();
+        return json(std::vector<double>(data, data + flat.numel()));
+      });
 }
 
 const bool registered = register_module("lstm", {{"objective", objective}, {"jacobian", jacobian}});

@@ -19,6 +19,7 @@
 //   and differentiates it: reverse over reverse, reverse over forward.
 #include "eval_registry.hpp"
 #include "nested_descent.hpp"
+#include "nested_points.hpp"
 
 #include <gradc/autograd.hpp>
 #include <gradc/gradc.hpp>
@@ -34,7 +35,9 @@ using gradc::tensor_list;
 using gradc::autograd::AutogradContext;
 namespace forward_ad = gradc::autograd::forward_ad;
 
-enum class Mode { forward, reverse };
+using nested::Mode;
+using nested::tensor2;
+using nested::values2;
 
 constexpr double time_step = 0.1;
 constexpr std::array<double, 2> start_position{0.0, 8.0};
@@ -94,34 +97,16 @@ T crossing_x0_squared(const T& w) {
   }
 }
 
-const gradc::TensorOptions& float64() {
-  static const gradc::TensorOptions options = gradc::dtype(gradc::kFloat64);
-  return options;
-}
-
 // The tensors every recorded trajectory uses, made once (in prepare).
 struct Constants {
-  Tensor fixed_charges = gradc::tensor({{10.0, 10.0}, {10.0, 0.0}}, float64());  // (10, 10 − w), (10, 0) at w = 0
-  Tensor charge_shift = gradc::tensor({{0.0, -1.0}, {0.0, 0.0}}, float64());     // their derivative by w
-  Tensor directions = gradc::eye(2, float64());                                   // the tangents of ∇ₓp's forward mode
+  Tensor fixed_charges = gradc::tensor({{10.0, 10.0}, {10.0, 0.0}}, doubles());  // (10, 10 − w), (10, 0) at w = 0
+  Tensor charge_shift = gradc::tensor({{0.0, -1.0}, {0.0, 0.0}}, doubles());     // their derivative by w
+  Tensor directions = gradc::eye(2, doubles());                                   // the tangents of ∇ₓp's forward mode
 };
 
 const Constants& constants() {
   static const Constants made;
   return made;
-}
-
-std::array<double, 2> values2(const Tensor& t) {
-  const double* data = t.data_ptr<double>();
-  return {data[0], data[1]};
-}
-
-Tensor tensor2(const std::array<double, 2>& values) {
-  Tensor t = gradc::empty(2, float64());
-  double* data = t.data_ptr<double>();
-  data[0] = values[0];
-  data[1] = values[1];
-  return t;
 }
 
 // p with tensor operations, at points x of shape [..., 2], the charges the rows of a
@@ -193,7 +178,7 @@ double crossing_derivative(double w) {
     seeded.tangent[0] = 1.0;
     return crossing_x0_squared<inner>(seeded).tangent[0];
   } else {
-    const Tensor leaf = gradc::scalar_tensor(w, gradc::TensorOptions(float64()).requires_grad(true));
+    const Tensor leaf = gradc::scalar_tensor(w, gradc::TensorOptions(doubles()).requires_grad(true));
     return gradc::autograd::grad({recorded_crossing_x0_squared<inner>(leaf)}, {leaf})[0].template item<double>();
   }
 }

@@ -22,6 +22,7 @@
 //   over forward.
 #include "eval_registry.hpp"
 #include "nested_descent.hpp"
+#include "nested_points.hpp"
 
 #include <gradc/autograd.hpp>
 #include <gradc/gradc.hpp>
@@ -39,7 +40,9 @@ using gradc::tensor_list;
 using gradc::autograd::AutogradContext;
 namespace forward_ad = gradc::autograd::forward_ad;
 
-enum class Mode { forward, reverse };
+using nested::Mode;
+using nested::tensor2;
+using nested::values2;
 
 template <class T>
 using Point = std::array<T, 2>;
@@ -104,28 +107,10 @@ T max_objective(const Point<T>& p1, const Point<double>& start) {
   return objective(p1, p2);
 }
 
-const gradc::TensorOptions& float64() {
-  static const gradc::TensorOptions options = gradc::dtype(gradc::kFloat64);
-  return options;
-}
-
 // The tangents of ∇_{p₂} f's forward mode in the recorded ascent, made once (in prepare).
 const Tensor& directions() {
-  static const Tensor identity = gradc::eye(2, float64());
+  static const Tensor identity = gradc::eye(2, doubles());
   return identity;
-}
-
-Point<double> values2(const Tensor& t) {
-  const double* data = t.data_ptr<double>();
-  return {data[0], data[1]};
-}
-
-Tensor tensor2(const Point<double>& values) {
-  Tensor t = gradc::empty(2, float64());
-  double* data = t.data_ptr<double>();
-  data[0] = values[0];
-  data[1] = values[1];
-  return t;
 }
 
 // f with tensor operations, at points of shape [..., 2].
