@@ -19,6 +19,8 @@ objective), and writes
   RESULTS_DIR/EVAL.dat   the data of the plots, then EVAL.png and EVAL.svg (gnuplot): time
                          against size, log-log, one line per tool and function
 """
+import csv
+import io
 import json
 import math
 import os
@@ -108,7 +110,10 @@ def main():
         match = re.fullmatch(r"(\w+)\.([\w-]+)\.jsonl", name)
         if match:
             logs.setdefault(match[1], {})[match[2]] = read_log(os.path.join(results_dir, name))
-    table, csv, summary = [], ["eval,input,tool,function,min_ns,valid"], []
+    table, summary = [], []
+    csv_text = io.StringIO()
+    csv_rows = csv.writer(csv_text, lineterminator="\n")
+    csv_rows.writerow(["eval", "input", "tool", "function", "min_ns", "valid"])
     for eval_name, tools in logs.items():
         objective, derivatives = FUNCTIONS.get(eval_name, (None, ""))
         derivatives = derivatives.split()
@@ -131,7 +136,7 @@ def main():
                     entry = tools[tool].get((function, description), {"ns": None, "valid": None})
                     times[(tool, function)] = entry["ns"]
                     row.append(fmt(entry["ns"]))
-                    csv.append(f"{eval_name},{description},{tool},{function},{entry['ns'] or ''},{entry['valid']}")
+                    csv_rows.writerow([eval_name, description, tool, function, entry["ns"] or "", entry["valid"]])
                     if tool == "gradc" and entry["valid"] is False:
                         valid = False
             main_derivative = derivatives[0]
@@ -170,7 +175,7 @@ def main():
                   "gradc's derivative ÷ objective | nightly's best derivative ÷ objective |\n|---|---|---|---|---|---|\n")
         out.write("\n".join(summary) + "\n")
     with open(os.path.join(results_dir, "times.csv"), "w") as out:
-        out.write("\n".join(csv) + "\n")
+        out.write(csv_text.getvalue())
     print(os.path.join(results_dir, "table.md"))
 
 
