@@ -9,6 +9,7 @@
 // reverse mode through that graph (autograd::grad).
 #include "eval_registry.hpp"
 #include "scalar_function.hpp"
+#include "tensor_json.hpp"
 
 #include <gradc/autograd.hpp>
 
@@ -46,17 +47,6 @@ Tensor matrix_from_json(const json& rows, std::int64_t columns, bool requires_gr
     for (const json& value : row) values.push_back(value.get<double>());
   return gradc::from_vector(values, {std::int64_t(rows.size()), columns},
                             gradc::TensorOptions(real_options).requires_grad(requires_grad));
-}
-
-/// The rows of a [rows, columns] tensor as a JSON array of arrays.
-json rows_to_json(const Tensor& matrix) {
-  const Tensor values = matrix.contiguous();
-  const double* data = values.data_ptr<double>();
-  const std::int64_t columns = values.size(1);
-  json rows = json::array();
-  for (std::int64_t row = 0; row < values.size(0); ++row)
-    rows.push_back(std::vector<double>(data + row * columns, data + (row + 1) * columns));
-  return rows;
 }
 
 /// log Γ_d(a), the multivariate gamma function of the Wishart density.
@@ -186,9 +176,9 @@ Prepared jacobian(const json& input) {
         const Tensor alpha = g[0].contiguous();
         const double* a = alpha.data_ptr<double>();
         return json{{"alpha", std::vector<double>(a, a + alpha.numel())},
-                    {"mu", rows_to_json(g[1])},
-                    {"q", rows_to_json(g[2])},
-                    {"l", rows_to_json(g[3])}};
+                    {"mu", rows_of(g[1])},
+                    {"q", rows_of(g[2])},
+                    {"l", rows_of(g[3])}};
       });
 }
 

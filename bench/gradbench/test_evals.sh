@@ -4,13 +4,13 @@
 # the eval's fixed answers. GRADBENCH_DIR is GradBench's folder (../shared/gradbench beside
 # this repository); without it the test is skipped (exit 77, meson's "skipped").
 set -euo pipefail
-tool=$1
+tool=$(realpath "$1")  # the runner runs it from its own folder
 gradbench=${GRADBENCH_DIR:-}
 if [[ -z "$gradbench" || ! -x "$gradbench/run" ]]; then
   echo "skipped: GradBench's evals are not here (GRADBENCH_DIR='$gradbench'); they come with ../shared/gradbench"
   exit 77
 fi
-export GRADBENCH_WORK=${GRADBENCH_WORK:-$(mktemp -d)}
+export GRADBENCH_WORK=$(realpath -m "${GRADBENCH_WORK:-$(mktemp -d)}")
 
 source "$(dirname "${BASH_SOURCE[0]}")/quick_sizes.sh"
 evals=("${all_evals[@]}")

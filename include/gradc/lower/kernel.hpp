@@ -114,7 +114,7 @@ public:
         if constexpr (duals_need_every_variable<T>) {
             const auto all = every_variable().gradient(x);
             r.value = all.value;
-            for (std::size_t j = 0; j < wrt_count; ++j) r.gradient[j] = all.gradient[wrt_variables[j]];
+            r.gradient = on_wrt(all.gradient);
         } else {
             gradient_at(x.data(), &r.value, r.gradient.data());
         }
@@ -178,9 +178,7 @@ public:
                                                const std::array<T, output_count>& w) const {
         if constexpr (duals_need_every_variable<T>) {
             const auto all = every_variable().vjp(x, w);
-            vjp_result<T, output_count, wrt_count> r{all.value, {}};
-            for (std::size_t j = 0; j < wrt_count; ++j) r.gradient[j] = all.gradient[wrt_variables[j]];
-            return r;
+            return vjp_result<T, output_count, wrt_count>{all.value, on_wrt(all.gradient)};
         }
         typename Program::template values<T> v;
         const auto lin = Program::linearize(literals_, x.data(), v);
@@ -203,8 +201,7 @@ public:
         if constexpr (duals_need_every_variable<T>) {
             const auto all = every_variable().jacobian(x);
             jacobian_result<T, output_count, wrt_count> r{all.value, {}};
-            for (std::size_t m = 0; m < output_count; ++m)
-                for (std::size_t j = 0; j < wrt_count; ++j) r.jacobian[m][j] = all.jacobian[m][wrt_variables[j]];
+            for (std::size_t m = 0; m < output_count; ++m) r.jacobian[m] = on_wrt(all.jacobian[m]);
             return r;
         }
         typename Program::template values<T> v;
@@ -250,10 +247,8 @@ public:
         if constexpr (duals_need_every_variable<T>) {
             const auto all = every_variable().hessian(x);
             r.value = all.value;
-            for (std::size_t i = 0; i < wrt_count; ++i) {
-                r.gradient[i] = all.gradient[wrt_variables[i]];
-                for (std::size_t j = 0; j < wrt_count; ++j) r.hessian[i][j] = all.hessian[wrt_variables[i]][wrt_variables[j]];
-            }
+            r.gradient = on_wrt(all.gradient);
+            for (std::size_t i = 0; i < wrt_count; ++i) r.hessian[i] = on_wrt(all.hessian[wrt_variables[i]]);
             return r;
         }
         std::array<T, triangle_size(wrt_count)> upper;
@@ -269,10 +264,8 @@ public:
         if constexpr (duals_need_every_variable<T>) {
             const auto all = every_variable().hvp(x, on_every_variable(v));
             r.value = all.value;
-            for (std::size_t j = 0; j < wrt_count; ++j) {
-                r.gradient[j] = all.gradient[wrt_variables[j]];
-                r.hvp[j] = all.hvp[wrt_variables[j]];
-            }
+            r.gradient = on_wrt(all.gradient);
+            r.hvp = on_wrt(all.hvp);
             return r;
         }
         hvp_at(x.data(), v.data(), &r.value, r.gradient.data(), r.hvp.data());
@@ -297,10 +290,8 @@ public:
         if constexpr (duals_need_every_variable<T>) {
             const auto all = every_variable().hessian(x);
             r.value = all.value;
-            for (std::size_t j = 0; j < wrt_count; ++j) {
-                r.gradient[j] = all.gradient[wrt_variables[j]];
-                r.diagonal[j] = all.hessian[wrt_variables[j]][wrt_variables[j]];
-            }
+            r.gradient = on_wrt(all.gradient);
+            for (std::size_t j = 0; j < wrt_count; ++j) r.diagonal[j] = all.hessian[wrt_variables[j]][wrt_variables[j]];
         } else if constexpr (Program::hessian_is_diagonal()) {
             std::array<T, wrt_count> ones;
             ones.fill(T(1));
@@ -341,6 +332,14 @@ private:
 
     kernel<every_variable_program, Arity, LiteralCount> every_variable() const {
         return kernel<every_variable_program, Arity, LiteralCount>(literals_.values);
+    }
+
+    /// The wrt variables' entries of a result over every variable.
+    template <class E>
+    static std::array<E, wrt_count> on_wrt(const std::array<E, arity>& every) {
+        std::array<E, wrt_count> some;
+        for (std::size_t j = 0; j < wrt_count; ++j) some[j] = every[wrt_variables[j]];
+        return some;
     }
 
     /// A tangent or direction over the wrt variables, spread over every variable (0 elsewhere).
