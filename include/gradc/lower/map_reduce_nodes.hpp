@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cstddef>
+#include <initializer_list>
 #include <type_traits>
 #include <utility>
 
@@ -138,5 +139,21 @@ struct operands_read_only<apply<R, Operands...>> {
         return r;
     }
 };
+
+/// Per node of a flat program: whether it is invariant (reads only the variables Mask
+/// holds fixed, or constants): the same at every point of a map-reduce or of a batch
+/// call whose fixed variables are broadcast.
+template <auto Mask, class... Nodes>
+constexpr std::array<bool, sizeof...(Nodes)> invariant_nodes(flat<Nodes...>) {
+    std::array<bool, sizeof...(Nodes)> inv{};
+    std::size_t i = 0;
+    (void)std::initializer_list<int>{(inv[i] = invariant_node<Nodes>::given(Mask, inv), ++i, 0)...};
+    return inv;
+}
+/// Per node of a flat program: its operands' traits.
+template <class... Nodes>
+constexpr std::array<operand_traits, sizeof...(Nodes)> operand_traits_of_nodes(flat<Nodes...>) {
+    return {operand_traits_of<Nodes>::value...};
+}
 
 }  // namespace gradc::lower

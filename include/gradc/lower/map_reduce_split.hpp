@@ -34,20 +34,6 @@
 
 namespace gradc::lower {
 
-/// Per node of a flat program: whether it is invariant (reads only the variables Mask
-/// holds fixed, or constants).
-template <auto Mask, class... Nodes>
-constexpr std::array<bool, sizeof...(Nodes)> invariant_nodes(flat<Nodes...>) {
-    std::array<bool, sizeof...(Nodes)> inv{};
-    std::size_t i = 0;
-    (void)std::initializer_list<int>{(inv[i] = invariant_node<Nodes>::given(Mask, inv), ++i, 0)...};
-    return inv;
-}
-/// Per node of a flat program: its operands' traits.
-template <class... Nodes>
-constexpr std::array<operand_traits, sizeof...(Nodes)> operand_traits_of_nodes(flat<Nodes...>) {
-    return {operand_traits_of<Nodes>::value...};
-}
 /// Per node and operand: whether the operand reads only invariant nodes.
 template <std::size_t N, class... Nodes>
 constexpr std::array<std::array<bool, 3>, sizeof...(Nodes)> operands_read_only_of(flat<Nodes...>,

@@ -242,6 +242,7 @@ point_inputs<T, (R::slots + ... + 0), joined_mask<R...>()> read_inputs(const cha
 /// Runs `f` (std::array of K batches to std::array of M batches) over the n points of
 /// `in` and stores the results into `out`, as run_batches (simd/tail.hpp): the spans are
 /// loaded per batch of points; the broadcast values were splatted once, before the loop.
+/// A `with_state` f keeps its state: its body is given the whole inputs and the state.
 template <class A, class T, std::size_t K, std::array<bool, K> Mask, std::size_t M, class F>
 void run_points(std::size_t n, const point_inputs<T, K, Mask>& in, const std::array<T*, M>& out, F&& f,
                 int threads) {
@@ -252,17 +253,29 @@ void run_points(std::size_t n, const point_inputs<T, K, Mask>& in, const std::ar
         using B = xsimd::batch<T, A>;
         std::array<B, I::fixed_count> fixed;
         for (std::size_t e = 0; e < I::fixed_count; ++e) fixed[e] = B(in.fixed[e]);
-        // f is held by value, as run_batches holds it: a copy per chunk of points.
-        run_batches<A>(n, in.per_point, out, [&fixed, f](const std::array<B, I::per_point_count>& p) mutable {
+        // The whole inputs of one batch: the loaded spans and the splatted values.
+        const auto whole = [&fixed](const std::array<B, I::per_point_count>& p) {
             const auto slot = [&]<std::size_t k>(std::integral_constant<std::size_t, k>) -> const B& {
                 if constexpr (Mask[k]) return p[I::index[k]];
                 else return fixed[I::index[k]];
             };
-            const std::array<B, K> x = [&]<std::size_t... k>(std::index_sequence<k...>) {
+            return [&]<std::size_t... k>(std::index_sequence<k...>) {
                 return std::array<B, K>{slot(std::integral_constant<std::size_t, k>{})...};
             }(std::make_index_sequence<K>{});
-            return f(x);
-        }, threads);
+        };
+        // f is held by value, as run_batches holds it: a copy per chunk of points.
+        if constexpr (has_state<std::remove_cvref_t<F>>) {
+            run_batches<A>(n, in.per_point, out,
+                           make_with_state(f.start, [whole, body = f.body](const std::array<B, I::per_point_count>& p,
+                                                                      const auto& state) mutable {
+                                          return body(whole(p), state);
+                                      }),
+                           threads);
+        } else {
+            run_batches<A>(n, in.per_point, out, [whole, f](const std::array<B, I::per_point_count>& p) mutable {
+                return f(whole(p));
+            }, threads);
+        }
     }
 }
 

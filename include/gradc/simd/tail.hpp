@@ -16,6 +16,7 @@
 #include <cstddef>
 #include <algorithm>
 #include <cstring>
+#include <utility>
 
 #include <gradc/parallel/reduce.hpp>
 #include <gradc/simd/config.hpp>
@@ -49,9 +50,31 @@ template <class A, class T, std::size_t K, std::size_t M, class F>
     }
 }
 
+/// A per-batch function with values made once per range of points, before its loop:
+/// `body(x, state)` with `state = start()`. The state lives in the loop's own frame, so
+/// the compiler knows the output stores cannot change it, keeps it in registers and
+/// hoists what is computed from it alone (a reciprocal 1/σ); read through a reference
+/// to the caller's frame, it was loaded again, and its reciprocal divided again, after
+/// every store (lower/hoisted_program.hpp, Note [Hoisted broadcast work]).
+template <class Start, class Body>
+struct with_state {
+    Start start;
+    Body body;
+};
+/// A with_state of these two (a function: clang 14 deduces no aggregate's arguments).
+template <class Start, class Body>
+with_state<Start, Body> make_with_state(Start start, Body body) {
+    return {std::move(start), std::move(body)};
+}
+template <class F>
+inline constexpr bool has_state = false;
+template <class Start, class Body>
+inline constexpr bool has_state<with_state<Start, Body>> = true;
+
 /// Calls `f(x)` (x: std::array of K batches, one per input span) for every batch of
 /// points in [begin, end) and stores what it returns (std::array of M batches) into the
-/// output spans; a partial batch only at the end.
+/// output spans; a partial batch only at the end. For a `with_state` f, its state is made
+/// first and passed to every call.
 ///
 /// Flattened: the kernel's program is inlined into the loop over full batches, whatever
 /// its size (the partial batch is out of line, so it is inlined once). Left to its
@@ -65,13 +88,28 @@ template <class A, class T, std::size_t K, std::size_t M, class F>
     using B = xsimd::batch<T, A>;
     constexpr std::size_t L = B::size;
     std::size_t i = begin;
-    for (; i + L <= end; i += L) {
-        std::array<B, K> x;
-        for (std::size_t j = 0; j < K; ++j) x[j] = B::load_unaligned(in[j] + i);
-        const std::array<B, M> y = f(x);
-        for (std::size_t k = 0; k < M; ++k) y[k].store_unaligned(out[k] + i);
+    if constexpr (has_state<F>) {
+        // The state's address must not escape: the partial batch (out of line) gets a copy.
+        const auto state = f.start();
+        for (; i + L <= end; i += L) {
+            std::array<B, K> x;
+            for (std::size_t j = 0; j < K; ++j) x[j] = B::load_unaligned(in[j] + i);
+            const std::array<B, M> y = f.body(x, state);
+            for (std::size_t k = 0; k < M; ++k) y[k].store_unaligned(out[k] + i);
+        }
+        if (i < end) {
+            auto last = [&f, copy = state](const std::array<B, K>& x) { return f.body(x, copy); };
+            run_partial_batch<A>(i, end - i, in, out, last);
+        }
+    } else {
+        for (; i + L <= end; i += L) {
+            std::array<B, K> x;
+            for (std::size_t j = 0; j < K; ++j) x[j] = B::load_unaligned(in[j] + i);
+            const std::array<B, M> y = f(x);
+            for (std::size_t k = 0; k < M; ++k) y[k].store_unaligned(out[k] + i);
+        }
+        if (i < end) run_partial_batch<A>(i, end - i, in, out, f);
     }
-    if (i < end) run_partial_batch<A>(i, end - i, in, out, f);
 }
 
 /// Points per chunk when a batch call runs on several threads: a multiple of every
