@@ -164,12 +164,17 @@ inline const std::vector<kernel_info>& kernels() {
         {"normal_logpdf", {{-3, 3}, {-1, 1}, {0.5, 2}}, 3, false},
         {"black_scholes", {{80, 120}, {80, 120}, {0.25, 2}, {0.01, 0.05}, {0.1, 0.5}}, 5, false},
         {"mlp", {{-2, 2}, {-2, 2}, {-2, 2}, {-2, 2}}, 4, false},
+        // x per point, μ and σ one value for every point (gradc::broadcast); the
+        // gradient by x, μ and σ at every point
+        {"normal_broadcast", {{-3, 3}}, 3, false},
         // data x ~ N(1.5, 2²) drawn by the harness; μ = 1.4, σ = 2.1 fixed
         {"loglik", {{0, 0}}, 2, true},
     };
     return k;
 }
 
+inline constexpr double broadcast_mu = 0.3;
+inline constexpr double broadcast_sigma = 1.3;
 inline constexpr double loglik_mu = 1.4;
 inline constexpr double loglik_sigma = 2.1;
 

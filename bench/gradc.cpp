@@ -1,4 +1,4 @@
-/// gradc: the five kernels as gradc expressions, compiled once, run by the batch calls
+/// gradc: the six kernels as gradc expressions, compiled once, run by the batch calls
 /// (gradc-batch) and by the scalar gradient per point (gradc-scalar).
 
 #include <array>
@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <numbers>
 #include <span>
+#include <tuple>
 #include <utility>
 
 #include <gradc/gradc.hpp>
@@ -56,6 +57,23 @@ void register_gradc(registry& r) {
     both("normal_logpdf", normal_kernel());
     both("black_scholes", black_scholes_kernel());
     both("mlp", mlp_kernel());
+
+    // μ and σ broadcast: log σ and its partial computed once per call.
+    const auto nb = normal_kernel();
+    batch["normal_broadcast"] = [nb](const problem& p) {
+        const std::tuple in{std::span<const double>(p.in[0], p.n), gradc::broadcast(broadcast_mu),
+                            gradc::broadcast(broadcast_sigma)};
+        const std::array<std::span<double>, 3> grad{std::span<double>(p.out[1], p.n), std::span<double>(p.out[2], p.n),
+                                                    std::span<double>(p.out[3], p.n)};
+        nb.gradient_batch(in, std::span<double>(p.out[0], p.n), grad);
+    };
+    scalar["normal_broadcast"] = [nb](const problem& p) {
+        for (std::size_t i = 0; i < p.n; ++i) {
+            const auto g = nb.gradient(p.in[0][i], broadcast_mu, broadcast_sigma);
+            p.out[0][i] = g.value;
+            for (std::size_t j = 0; j < 3; ++j) p.out[1 + j][i] = g.gradient[j];
+        }
+    };
 
     const auto ll = loglik_kernel();
     batch["loglik"] = [ll](const problem& p) {

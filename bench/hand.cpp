@@ -1,13 +1,14 @@
 /// Hand-written derivatives: the reference every implementation is checked against
 /// (hand-scalar, on double) and the physical limit of this machine (hand-simd, the same
 /// formulas on xsimd batches). The per-point formulas are in hand_formulas.hpp; here,
-/// the loops over the arrays, and the likelihood with its loop-invariant parts (1/σ,
-/// log σ) taken out of the sum.
+/// the loops over the arrays, and the likelihood two ways: the formula summed point by
+/// point, and rewritten with sufficient statistics (hand-simd-stats: Σz and Σz² only).
 
 #include <array>
 #include <cmath>
 #include <cstddef>
 #include <numbers>
+#include <type_traits>
 
 #include <gradc/simd/config.hpp>
 
@@ -45,9 +46,63 @@ void per_point(const problem& p, bool simd) {
     }
 }
 
-/// Σ log N(xᵢ; μ, σ) = -Σzᵢ²/2 - N log σ - N log(2π)/2 with zᵢ = (xᵢ-μ)/σ;
-/// ∂/∂μ = Σzᵢ/σ, ∂/∂σ = (Σzᵢ² - N)/σ.
+/// log N(xᵢ; μ, σ) and its gradient by x, μ, σ at every point, μ and σ the same at every
+/// point: 1/σ and log σ computed once, as a user writes the loop.
+void normal_broadcast(const problem& p, bool simd) {
+    using B = xsimd::batch<double>;
+    const double mu = broadcast_mu, inv = 1 / broadcast_sigma, log_sigma = std::log(broadcast_sigma);
+    const auto point = [&](const auto& x, auto* const* out, std::size_t i, auto store) {
+        using V = std::remove_cvref_t<decltype(x)>;
+        const V z = (x - V(mu)) * V(inv);
+        const V zi = z * V(inv);
+        store(out[0] + i, V(-0.5) * z * z - V(log_sigma + half_log_2pi));
+        store(out[1] + i, -zi);
+        store(out[2] + i, zi);
+        store(out[3] + i, (z * z - V(1)) * V(inv));
+    };
+    std::size_t i = 0;
+    if (simd)
+        for (; i + B::size <= p.n; i += B::size)
+            point(B::load_unaligned(p.in[0] + i), p.out.data(), i, [](double* at, const B& v) { v.store_unaligned(at); });
+    for (; i < p.n; ++i) point(p.in[0][i], p.out.data(), i, [](double* at, double v) { *at = v; });
+}
+
+/// Σ log N(xᵢ; μ, σ) and its gradient by μ and σ, the formula of the other kernels summed
+/// point by point (what gradc's map_reduce computes): per point the value
+/// -zᵢ²/2 - log σ - log(2π)/2, ∂/∂μ = zᵢ/σ and ∂/∂σ = (zᵢ² - 1)/σ, with zᵢ = (xᵢ-μ)/σ;
+/// 1/σ and log σ once, as a user writes the loop.
 void loglik(const problem& p, bool simd) {
+    using B = xsimd::batch<double>;
+    const double mu = loglik_mu, inv = 1 / loglik_sigma, constant = std::log(loglik_sigma) + half_log_2pi;
+    double value = 0, d_mu = 0, d_sigma = 0;
+    std::size_t i = 0;
+    if (simd) {
+        B v(0), gm(0), gs(0);
+        const B bmu(mu), binv(inv), bconstant(constant), one(1), half(0.5);
+        for (; i + B::size <= p.n; i += B::size) {
+            const B z = (B::load_unaligned(p.in[0] + i) - bmu) * binv;
+            v += -(half * z * z) - bconstant;
+            gm += z * binv;
+            gs += (z * z - one) * binv;
+        }
+        value = xsimd::hadd(v);
+        d_mu = xsimd::hadd(gm);
+        d_sigma = xsimd::hadd(gs);
+    }
+    for (; i < p.n; ++i) {
+        const double z = (p.in[0][i] - mu) * inv;
+        value += -(0.5 * z * z) - constant;
+        d_mu += z * inv;
+        d_sigma += (z * z - 1) * inv;
+    }
+    p.out[0][0] = value;
+    p.out[1][0] = d_mu;
+    p.out[2][0] = d_sigma;
+}
+
+/// The sufficient-statistics version (hand-simd-stats): Σ log N(xᵢ; μ, σ) = -Σzᵢ²/2 - N log σ - N log(2π)/2 with zᵢ = (xᵢ-μ)/σ;
+/// ∂/∂μ = Σzᵢ/σ, ∂/∂σ = (Σzᵢ² - N)/σ.
+void loglik_statistics(const problem& p, bool simd) {
     using B = xsimd::batch<double>;
     const double mu = loglik_mu, sigma = loglik_sigma, inv = 1 / sigma;
     double sz = 0, szz = 0;
@@ -94,7 +149,9 @@ void register_hand(registry& r) {
             per_point<5, 6, black_scholes<B>, black_scholes<double>>(p, simd);
         };
         impl["mlp"] = [simd](const problem& p) { per_point<4, 5, mlp<B>, mlp<double>>(p, simd); };
+        impl["normal_broadcast"] = [simd](const problem& p) { normal_broadcast(p, simd); };
         impl["loglik"] = [simd](const problem& p) { loglik(p, simd); };
+        if (simd) r["hand-simd-stats"]["loglik"] = [](const problem& p) { loglik_statistics(p, true); };
     }
 }
 

@@ -66,7 +66,7 @@ private:
 };
 
 const std::vector<std::string> implementation_order{"gradc-batch", "gradc-batch-value", "gradc-scalar", "hand-scalar", "hand-simd",
-                                                    "adolc",       "sacado-sfad",  "ceres-jet",   "eigen-autodiff",
+                                                    "hand-simd-stats", "adolc",       "sacado-sfad",  "ceres-jet",   "eigen-autodiff",
                                                     "libtorch"};
 
 /// gradc's and the hand-written implementations, from the copy of their files compiled

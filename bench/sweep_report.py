@@ -14,13 +14,14 @@ out = sys.argv[1]
 rows = list(csv.DictReader(open(f"{out}/sweep.csv")))
 bw, dflops, fflops = (float(x) for x in open(f"{out}/limits.csv").read().strip().split(","))
 
-order = ["gradc-batch", "gradc-batch-value", "gradc-scalar", "hand-scalar", "hand-simd", "adolc", "sacado-sfad",
+order = ["gradc-batch", "gradc-batch-value", "gradc-scalar", "hand-scalar", "hand-simd", "hand-simd-stats", "adolc", "sacado-sfad",
          "ceres-jet", "eigen-autodiff", "libtorch"]
-kernels = ["seed", "normal_logpdf", "black_scholes", "mlp", "loglik"]
+kernels = ["seed", "normal_logpdf", "black_scholes", "mlp", "normal_broadcast", "loglik"]
 # Bytes each point moves through memory (inputs read, value and gradient written; the
-# loglik reduction reads one datum per point and writes nothing per point).
+# loglik reduction reads one datum per point and writes nothing per point; μ and σ of
+# normal_broadcast are not read per point).
 bytes_per_point = {"seed": 8 * (2 + 3), "normal_logpdf": 8 * (3 + 4), "black_scholes": 8 * (5 + 6),
-                   "mlp": 8 * (4 + 5), "loglik": 8}
+                   "mlp": 8 * (4 + 5), "normal_broadcast": 8 * (1 + 4), "loglik": 8}
 t = defaultdict(dict)
 for r in rows:
     t[(r["kernel"], r["implementation"])][int(r["n_points"])] = float(r["ns_per_point"])
