@@ -1,17 +1,20 @@
-/// The benchmark: value and full gradient of five kernels at N points, by gradc, by
+/// The benchmark: value and full gradient of six kernels at N points, by gradc, by
 /// hand-written code, and by the peer libraries that were found at configure time.
 ///
-///     gradc-bench [--full] [--n N] [--passes P] [--out DIR] [Google Benchmark's flags]
+///     gradc-bench [--full] [--n N] [--passes P] [--out DIR] [--raw] [--summary] [Google Benchmark's flags]
 ///
 /// Every implementation's result is checked against hand-scalar in an untimed pass; a
 /// mismatch is reported and the run exits with status 1. The timing loop is Google
 /// Benchmark's: P repetitions (fewer, at least 3, for a system whose call takes seconds)
 /// of one call over all N points, or of as many calls as take about 2 ms where one call
 /// is shorter (calls_for), reported as the best repetition (a "min" statistic) and the
-/// median. A pass in the reports is one repetition. Its console report, with the machine's
-/// context and its CPU-frequency-scaling warning, goes to stderr as the run progresses;
-/// the Markdown table to stdout. Writes DIR/latest.csv, DIR/latest.md, DIR/latest.dat
-/// (the plot's data for plot.gp) and DIR/latest.json (Google Benchmark's JSON, every
+/// median. A pass in the reports is one repetition. A line per kernel and the machine's
+/// context, with its CPU-frequency-scaling warning, go to stderr as the run progresses
+/// (`--raw` adds Google Benchmark's line per repetition); the Markdown table of every
+/// system, then the summary (gradc against hand-written code and the fastest peer), to
+/// stdout (`--summary`: the summary alone). Writes DIR/latest.csv, DIR/latest.md,
+/// DIR/summary.md, DIR/latest.dat (the plot's data for plot.gp) and DIR/latest.json
+/// (Google Benchmark's JSON, every repetition and
 /// aggregate). `--benchmark_filter=REGEX` selects benchmarks named kernel/implementation/N.
 
 #include <algorithm>
@@ -178,6 +181,7 @@ int main(int argc, char** argv) {
     std::size_t n = 100'000;
     int passes = 5;
     std::string out_dir = "bench/results";
+    bool raw = false, summary_only = false;
     for (int a = 1; a < argc; ++a) {
         const std::string arg = argv[a];
         if (arg == "--full") {
@@ -189,8 +193,13 @@ int main(int argc, char** argv) {
             passes = std::max(1, std::stoi(argv[++a]));
         } else if (arg == "--out" && a + 1 < argc) {
             out_dir = argv[++a];
+        } else if (arg == "--raw") {
+            raw = true;
+        } else if (arg == "--summary") {
+            summary_only = true;
         } else {
-            std::cerr << "usage: gradc-bench [--full] [--n N] [--passes P] [--out DIR] [--benchmark_...]\n";
+            std::cerr << "usage: gradc-bench [--full] [--n N] [--passes P] [--out DIR] [--raw] [--summary] "
+                         "[--benchmark_...]\n";
             return 2;
         }
     }
@@ -210,7 +219,7 @@ int main(int argc, char** argv) {
     register_eigen(reg);
     register_libtorch(reg);
 
-    keeping_reporter reporter;
+    keeping_reporter reporter(raw);
     std::vector<row> rows;
     bool mismatch = false;
     for (std::size_t kernel_index = 0; kernel_index < kernels().size(); ++kernel_index) {
@@ -278,7 +287,13 @@ int main(int argc, char** argv) {
 
     std::vector<std::string> kernel_names;
     for (const auto& k : kernels()) kernel_names.push_back(k.name);
-    std::cout << write_reports(rows, implementation_order, kernel_names, out_dir);
+    const std::string table = write_reports(rows, implementation_order, kernel_names, out_dir);
+    const std::string summary = write_summary(rows, kernel_names, out_dir);
+    if (summary_only) {
+        std::cout << summary << "\n(every system: " << out_dir << "/latest.md; each repetition: latest.json)\n";
+    } else {
+        std::cout << table << "\n" << summary;
+    }
     reporter.write_json(out_dir + "/latest.json");
 
     if (mismatch) {

@@ -8,9 +8,10 @@ if (term eq 'png') { set terminal pngcairo size 1100,520 font "sans,10" backgrou
 set output outfile
 set datafile missing "-"
 set termoption noenhanced  # kernel names have underscores
-# Ten systems: two more colours than gnuplot's default eight, so that none repeats.
+# Eleven systems: three more colours than gnuplot's default eight, so that none repeats.
 set linetype 9 lc rgb "#8c564b"
 set linetype 10 lc rgb "#7f7f7f"
+set linetype 11 lc rgb "#bcbd22"
 set style data histogram
 set style histogram cluster gap 1
 set style fill solid 0.9 border -1
@@ -22,4 +23,4 @@ set title "gradc benchmark: best of several passes, one core"
 set key outside right top vertical
 set grid ytics mytics
 set xtics nomirror
-plot for [c=2:11] datafile using c:xtic(1) title columnheader(c)
+plot for [c=2:12] datafile using c:xtic(1) title columnheader(c)

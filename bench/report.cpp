@@ -10,7 +10,7 @@
 
 namespace bench {
 
-keeping_reporter::keeping_reporter() : benchmark::ConsoleReporter(OO_Tabular) {
+keeping_reporter::keeping_reporter(bool raw) : benchmark::ConsoleReporter(OO_Tabular), raw_(raw) {
     SetOutputStream(&std::cerr);
     SetErrorStream(&std::cerr);
 }
@@ -22,7 +22,7 @@ bool keeping_reporter::ReportContext(const Context& context) {
 }
 
 void keeping_reporter::ReportRuns(const std::vector<Run>& runs) {
-    benchmark::ConsoleReporter::ReportRuns(runs);
+    if (raw_) benchmark::ConsoleReporter::ReportRuns(runs);
     for (Run r : runs) {
         r.statistics = nullptr;  // points into the benchmark, which is cleared after its kernel
         runs_.push_back(r);
@@ -106,6 +106,42 @@ std::string write_reports(const std::vector<row>& rows, const std::vector<std::s
         }
         dat << '\n';
     }
+    return md.str();
+}
+
+std::string write_summary(const std::vector<row>& rows, const std::vector<std::string>& kernel_names,
+                          const std::string& dir) {
+    const auto find = [&](const std::string& kernel, const std::string& implementation) -> const row* {
+        for (const auto& r : rows)
+            if (r.kernel == kernel && r.implementation == implementation) return &r;
+        return nullptr;
+    };
+    std::ostringstream md;
+    md << "| kernel | N | gradc (ns/point) | hand-written xsimd | gradc ÷ hand-written | fastest peer | peer ÷ gradc |\n"
+       << "|---|---:|---:|---:|---:|---|---:|\n";
+    for (const auto& k : kernel_names) {
+        const row* gradc = find(k, "gradc-batch");
+        if (gradc == nullptr) continue;
+        const row* hand = find(k, "hand-simd");
+        const row* peer = nullptr;
+        for (const auto& r : rows) {
+            const bool is_peer = r.kernel == k && !r.implementation.starts_with("gradc") &&
+                                 !r.implementation.starts_with("hand");
+            if (is_peer && (peer == nullptr || r.best_ns < peer->best_ns)) peer = &r;
+        }
+        const auto number = [](const char* format, double x) {
+            char text[32];
+            std::snprintf(text, sizeof text, format, x);
+            return std::string(text);
+        };
+        const std::string line = "| " + k + " | " + std::to_string(gradc->n) + " | " + number("%.3g", gradc->best_ns) +
+                                 " | " + (hand ? number("%.3g", hand->best_ns) : "—") + " | " +
+                                 (hand ? number("%.2f×", gradc->best_ns / hand->best_ns) : "—") + " | " +
+                                 (peer ? peer->implementation + ", " + number("%.3g", peer->best_ns) : "—") + " | " +
+                                 (peer ? number("%.1f×", peer->best_ns / gradc->best_ns) : "—") + " |\n";
+        md << line;
+    }
+    std::ofstream(dir + "/summary.md") << md.str();
     return md.str();
 }
 

@@ -19,13 +19,13 @@ struct row {
     int passes;
 };
 
-/// Prints Google Benchmark's console report (to stderr: the progress; stdout is for the
-/// Markdown table) and keeps the runs, so that the reports can be written after the last
-/// kernel. The machine's context (CPU, caches, frequency-scaling warning) is printed
-/// once, not once per kernel.
+/// Keeps the runs, so that the reports can be written after the last kernel, and prints
+/// the machine's context (CPU, caches, frequency-scaling warning) once, to stderr (stdout
+/// is for the Markdown tables). Google Benchmark's line per repetition goes to stderr
+/// too when `raw` is set (gradc-bench --raw); the runs are in latest.json either way.
 class keeping_reporter : public benchmark::ConsoleReporter {
 public:
-    keeping_reporter();
+    explicit keeping_reporter(bool raw);
     bool ReportContext(const Context& context) override;
     void ReportRuns(const std::vector<Run>& runs) override;
 
@@ -35,6 +35,7 @@ public:
     void write_json(const std::string& path) const;
 
 private:
+    bool raw_ = false;
     bool context_printed_ = false;
     std::vector<Run> runs_;
 };
@@ -46,5 +47,10 @@ double seconds_per_iteration(const benchmark::BenchmarkReporter::Run& run);
 /// implementations' column order of the plot data.
 std::string write_reports(const std::vector<row>& rows, const std::vector<std::string>& order,
                           const std::vector<std::string>& kernel_names, const std::string& dir);
+
+/// summary.md in `dir` (also returned): per kernel, gradc's batch code against the
+/// hand-written xsimd code and against the fastest peer that ran.
+std::string write_summary(const std::vector<row>& rows, const std::vector<std::string>& kernel_names,
+                          const std::string& dir);
 
 }  // namespace bench
