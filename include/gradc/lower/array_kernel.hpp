@@ -204,7 +204,7 @@ public:
 
     /// out[m] ← the entries of output m.
     template <class T>
-    GRADC_INLINE void value_at(const T* const* x, T* const* out) const {
+    GRADC_ALWAYS_INLINE inline void value_at(const T* const* x, T* const* out) const {
         workspace_lease lease(workspace_.pool());
         value_in(lease, x, out);
     }
@@ -212,7 +212,7 @@ public:
     /// *value ← the output; grad[j] += its gradient by wrt variable j (grad[j] holds the
     /// entries of variable j; they are added to, so map-reduce sums in place).
     template <class T>
-    GRADC_INLINE void gradient_at(const T* const* x, T* value, T* const* grad, bool clear_gradient = true) const {
+    GRADC_ALWAYS_INLINE inline void gradient_at(const T* const* x, T* value, T* const* grad, bool clear_gradient = true) const {
         const T one(rules::scalar_t<T>(1));
         const T* w = &one;
         if (clear_gradient) clear_wrt(grad);
@@ -223,7 +223,7 @@ public:
     /// *value ← the output; grad[j] += weight · its gradient (nothing cleared): the
     /// map-reduce step, with weight 0 in the unused lanes of a partial batch.
     template <class T>
-    GRADC_INLINE void gradient_at_weighted(const T* const* x, T* value, T* const* grad, const T& weight) const {
+    GRADC_ALWAYS_INLINE inline void gradient_at_weighted(const T* const* x, T* value, T* const* grad, const T& weight) const {
         const T* w = &weight;
         workspace_lease lease(workspace_.pool());
         run_adjoint(lease, x, &value, &w, grad);
@@ -231,7 +231,7 @@ public:
 
     /// values[m] ← output m, tangents[m] ← its tangent for the wrt tangents dx[j].
     template <class T>
-    GRADC_INLINE void tangent_at(const T* const* x, const T* const* dx, T* const* values, T* const* tangents) const {
+    GRADC_ALWAYS_INLINE inline void tangent_at(const T* const* x, const T* const* dx, T* const* values, T* const* tangents) const {
         workspace_lease lease(workspace_.pool());
         node_storage<plan, T, true> s(lease);
         const array_frame<T, arity> f{x, s.values(), literals_.data(), forward_.data()};
@@ -252,14 +252,14 @@ public:
 
     /// value_at and gradient_at with the arrays in the lease's storage (or on the stack).
     template <class T>
-    GRADC_INLINE void value_in(workspace_lease& lease, const T* const* x, T* const* out) const {
+    GRADC_ALWAYS_INLINE inline void value_in(workspace_lease& lease, const T* const* x, T* const* out) const {
         node_storage<plan, T, false> s(lease);
         const array_frame<T, arity> f{x, s.values(), literals_.data(), forward_.data()};
         Program::primal(f);
         copy_outputs(f, out);
     }
     template <class T>
-    GRADC_INLINE void gradient_in(workspace_lease& lease, const T* const* x, T* value, T* const* grad) const {
+    GRADC_ALWAYS_INLINE inline void gradient_in(workspace_lease& lease, const T* const* x, T* value, T* const* grad) const {
         const T one(rules::scalar_t<T>(1));
         const T* w = &one;
         clear_wrt(grad);
@@ -355,8 +355,8 @@ private:
     }
 
     template <class T>
-    GRADC_INLINE void copy_outputs(const array_frame<T, arity>& f, T* const* out) const {
-        [&]<std::size_t... m>(std::index_sequence<m...>) GRADC_INLINE_LAMBDA {
+    GRADC_ALWAYS_INLINE inline void copy_outputs(const array_frame<T, arity>& f, T* const* out) const {
+        [&]<std::size_t... m>(std::index_sequence<m...>) GRADC_ALWAYS_INLINE {
             (void)std::initializer_list<int>{(copy_output<Program::output_node(m)>(f, out[m]), 0)...};
         }(std::make_index_sequence<output_count>{});
     }
@@ -368,7 +368,7 @@ private:
 
     /// Primal, outputs into values, then the adjoint with weights w into grad (added).
     template <class T>
-    GRADC_INLINE void run_adjoint(workspace_lease& lease, const T* const* x, T* const* values, const T* const* w,
+    GRADC_ALWAYS_INLINE inline void run_adjoint(workspace_lease& lease, const T* const* x, T* const* values, const T* const* w,
                                   T* const* grad) const {
         node_storage<plan, T, true> s(lease);
         const array_frame<T, arity> f{x, s.values(), literals_.data(), forward_.data()};

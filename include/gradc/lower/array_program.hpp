@@ -238,8 +238,8 @@ struct array_program<Set, flat<Nodes...>, std::index_sequence<O...>, std::index_
     /// The values of the nodes in Part (every node by default), in order. Map-reduce
     /// evaluates the nodes that do not depend on the data once (simd/array_map_reduce.hpp).
     template <auto Part = all_nodes, class T>
-    GRADC_INLINE static void primal(const array_frame<T, arity>& f) {
-        [&]<std::size_t... I>(std::index_sequence<I...>) GRADC_INLINE_LAMBDA {
+    GRADC_ALWAYS_INLINE inline static void primal(const array_frame<T, arity>& f) {
+        [&]<std::size_t... I>(std::index_sequence<I...>) GRADC_ALWAYS_INLINE {
             (void)std::initializer_list<int>{(evaluate_if<I, Part[I]>(Nodes{}, f), 0)...};
         }(std::index_sequence_for<Nodes...>{});
     }
@@ -252,23 +252,23 @@ struct array_program<Set, flat<Nodes...>, std::index_sequence<O...>, std::index_
     /// Forwards pass their adjoints on in this sweep (every copy, by default).
     template <auto Part = all_nodes, bool Clear = true, auto Edges = all_edges, auto Forwards = analysis::copies.member,
               class T>
-    GRADC_INLINE static void adjoint(const array_frame<T, arity>& f, const derivative_frame<T>& d,
+    GRADC_ALWAYS_INLINE inline static void adjoint(const array_frame<T, arity>& f, const derivative_frame<T>& d,
                                      const T* const* w) {
         constexpr auto& plan = first_writes::template plan<Part, Edges>;
         if constexpr (Clear) {
-            [&]<std::size_t... n>(std::index_sequence<n...>) GRADC_INLINE_LAMBDA {
+            [&]<std::size_t... n>(std::index_sequence<n...>) GRADC_ALWAYS_INLINE {
                 (clear_node<n, plan.clear[n]>(d), ...);
             }(std::index_sequence_for<Nodes...>{});
         }
         if (w != nullptr) {
-            [&]<std::size_t... m>(std::index_sequence<m...>) GRADC_INLINE_LAMBDA {
+            [&]<std::size_t... m>(std::index_sequence<m...>) GRADC_ALWAYS_INLINE {
                 (void)std::initializer_list<int>{(seed<output_node(m), Clear && plan.seed_assigns[m]>(d, w[m]), 0)...};
             }(std::make_index_sequence<output_count>{});
         }
         // Last node first (lower/steps.hpp, `sweep_in_reverse`, says why two ways).
 #ifdef GRADC_HAS_TYPE_PACK_ELEMENT
         constexpr std::size_t n = sizeof...(Nodes);
-        [&]<std::size_t... R>(std::index_sequence<R...>) GRADC_INLINE_LAMBDA {
+        [&]<std::size_t... R>(std::index_sequence<R...>) GRADC_ALWAYS_INLINE {
             (void)std::initializer_list<int>{
                 (steps::template adjoint_node<n - 1 - R, Part[n - 1 - R], assign_of<Part, Clear, Edges, n - 1 - R>(),
                                               edges_of<Edges, n - 1 - R>(), Forwards[n - 1 - R]>(
@@ -276,7 +276,7 @@ struct array_program<Set, flat<Nodes...>, std::index_sequence<O...>, std::index_
                  0)...};
         }(std::make_index_sequence<n>{});
 #else
-        [&]<std::size_t... I>(std::index_sequence<I...>) GRADC_INLINE_LAMBDA {
+        [&]<std::size_t... I>(std::index_sequence<I...>) GRADC_ALWAYS_INLINE {
             (steps::template adjoint_node<I, Part[I], assign_of<Part, Clear, Edges, I>(), edges_of<Edges, I>(),
                                           Forwards[I]>(Nodes{}, f, d) = ... = step::in_reverse{});
         }(std::index_sequence_for<Nodes...>{});
@@ -285,12 +285,12 @@ struct array_program<Set, flat<Nodes...>, std::index_sequence<O...>, std::index_
 
     /// The outputs' tangents out[m] for the wrt variables' tangents d.wrt.
     template <class T>
-    GRADC_INLINE static void tangent(const array_frame<T, arity>& f, const derivative_frame<T>& d, T* const* out) {
+    GRADC_ALWAYS_INLINE inline static void tangent(const array_frame<T, arity>& f, const derivative_frame<T>& d, T* const* out) {
         for (std::size_t k = 0; k < L.derivative_size; ++k) d.nodes[k] = T(rules::scalar_t<T>(0));
-        [&]<std::size_t... I>(std::index_sequence<I...>) GRADC_INLINE_LAMBDA {
+        [&]<std::size_t... I>(std::index_sequence<I...>) GRADC_ALWAYS_INLINE {
             (void)std::initializer_list<int>{(steps::template tangent_node<I>(Nodes{}, f, d), 0)...};
         }(std::index_sequence_for<Nodes...>{});
-        [&]<std::size_t... m>(std::index_sequence<m...>) GRADC_INLINE_LAMBDA {
+        [&]<std::size_t... m>(std::index_sequence<m...>) GRADC_ALWAYS_INLINE {
             (void)std::initializer_list<int>{(read_tangent<output_node(m)>(d, out[m]), 0)...};
         }(std::make_index_sequence<output_count>{});
     }
@@ -313,15 +313,15 @@ struct array_program<Set, flat<Nodes...>, std::index_sequence<O...>, std::index_
     /// One constant range per node, so the stores are inlined (a loop over the nodes
     /// became a call to memset per node, measured at a quarter of a map-reduce step).
     template <auto Part = all_nodes, class T>
-    GRADC_INLINE static void clear(const derivative_frame<T>& d) {
-        [&]<std::size_t... n>(std::index_sequence<n...>) GRADC_INLINE_LAMBDA {
+    GRADC_ALWAYS_INLINE inline static void clear(const derivative_frame<T>& d) {
+        [&]<std::size_t... n>(std::index_sequence<n...>) GRADC_ALWAYS_INLINE {
             (clear_node<n, Part[n]>(d), ...);
         }(std::index_sequence_for<Nodes...>{});
     }
 
 private:
     template <std::size_t N, bool In, class T>
-    GRADC_INLINE static void clear_node(const derivative_frame<T>& d) {
+    GRADC_ALWAYS_INLINE inline static void clear_node(const derivative_frame<T>& d) {
         if constexpr (In && L.live[N] && !L.is_input[N]) {
             T* a = d.nodes + L.derivative_offset[N];
             for (std::size_t e = 0; e < L.shape[N].size(); ++e) a[e] = T(rules::scalar_t<T>(0));
@@ -329,7 +329,7 @@ private:
     }
 
     template <std::size_t I, bool In, class Node, class T>
-    GRADC_INLINE static void evaluate_if(Node node, const array_frame<T, arity>& f) {
+    GRADC_ALWAYS_INLINE inline static void evaluate_if(Node node, const array_frame<T, arity>& f) {
         if constexpr (In) steps::template evaluate<I>(node, f);
     }
 

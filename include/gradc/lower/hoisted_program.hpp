@@ -162,8 +162,8 @@ struct hoisted_program {
     /// Once per call: the invariant nodes' values at x (whose varying entries are not
     /// read), and for a derivative program their partials.
     template <bool Derivative, class T, class Literals>
-    GRADC_INLINE static void prepare(const Literals& literals, const T* x, values<T>& v) {
-        [&]<class... N, std::size_t... I>(flat<N...>, std::index_sequence<I...>) GRADC_INLINE_LAMBDA {
+    GRADC_ALWAYS_INLINE inline static void prepare(const Literals& literals, const T* x, values<T>& v) {
+        [&]<class... N, std::size_t... I>(flat<N...>, std::index_sequence<I...>) GRADC_ALWAYS_INLINE {
             (void)std::initializer_list<int>{
                 (step::evaluate<I, how<T, true, Derivative>(I), P::template fused<T>.node_slots[I], P::activity[I]>(
                      N{}, literals, x, v),
@@ -175,12 +175,12 @@ struct hoisted_program {
 
     /// Per batch: what `prepare` computed (`once`), then the other nodes at x.
     template <bool Derivative, class T, class Literals>
-    GRADC_INLINE static void evaluate(const Literals& literals, const T* x, const values<T>& once, values<T>& v) {
+    GRADC_ALWAYS_INLINE inline static void evaluate(const Literals& literals, const T* x, const values<T>& once, values<T>& v) {
         constexpr auto& c = carried<T, Derivative>;
-        [&]<std::size_t... k>(std::index_sequence<k...>) GRADC_INLINE_LAMBDA {
+        [&]<std::size_t... k>(std::index_sequence<k...>) GRADC_ALWAYS_INLINE {
             (void)std::initializer_list<int>{((v[c.first[k]] = once[c.first[k]]), 0)...};
         }(std::make_index_sequence<c.second>{});
-        [&]<class... N, std::size_t... I>(flat<N...>, std::index_sequence<I...>) GRADC_INLINE_LAMBDA {
+        [&]<class... N, std::size_t... I>(flat<N...>, std::index_sequence<I...>) GRADC_ALWAYS_INLINE {
             (void)std::initializer_list<int>{
                 (step::evaluate<I, how<T, false, Derivative>(I), P::template fused<T>.node_slots[I], P::activity[I]>(
                      N{}, literals, x, v),
@@ -204,55 +204,18 @@ struct hoisted_program {
 
     /// Output tangents `out[m]` for input tangents `dx[j]`, at the values v.
     template <class T, class D>
-    GRADC_INLINE static void tangent(const values<T>& v, const D* dx, D* out) {
-        std::array<D, P::live.live_count> t;
-        [&]<std::size_t... j>(std::index_sequence<j...>) GRADC_INLINE_LAMBDA {
-            (void)std::initializer_list<int>{(step::load<P::slot_or_none(P::wrt_nodes[j])>(dx[j], t), 0)...};
-        }(std::make_index_sequence<P::wrt_count>{});
-        [&]<class... N, std::size_t... I>(flat<N...>, std::index_sequence<I...>) GRADC_INLINE_LAMBDA {
-            (void)std::initializer_list<int>{(step::sweep_node<I, tangent_sweep<T>[I]>(N{}, v, t, nullptr), 0)...};
-        }(nodes{}, std::make_index_sequence<size>{});
-        [&]<std::size_t... m>(std::index_sequence<m...>) GRADC_INLINE_LAMBDA {
-            (void)std::initializer_list<int>{
-                ((out[m] = step::derivative_or_zero<P::slot_or_none(P::output_nodes[m])>(t)), 0)...};
-        }(std::make_index_sequence<P::output_count>{});
+    GRADC_ALWAYS_INLINE inline static void tangent(const values<T>& v, const D* dx, D* out) {
+        P::template tangent_by<tangent_sweep<T>>(v, dx, out);
     }
 
     /// Input adjoints `grad[j]` for output weights `w[m]`, at the values v; `forward` is
     /// the kernel's forward table of copies (P::forward_of).
     template <class T, class D>
-    GRADC_INLINE static void adjoint(const values<T>& v, const std::size_t* forward, const D* w, D* grad) {
+    GRADC_ALWAYS_INLINE inline static void adjoint(const values<T>& v, const std::size_t* forward, const D* w, D* grad) {
         if constexpr (P::copies.count > 0) {
-            if (forward != nullptr) return sweep_back<true>(v, forward, w, grad);
+            if (forward != nullptr) return P::template sweep_back_by<copy_adjoint_sweep<T>, true>(v, forward, w, grad);
         }
-        sweep_back<false>(v, forward, w, grad);
-    }
-
-    template <bool Copies, class T>
-    static constexpr const auto& adjoint_table() {
-        if constexpr (Copies) {
-            return copy_adjoint_sweep<T>;
-        } else {
-            return adjoint_sweep<T>;
-        }
-    }
-
-    template <bool Copies, class T, class D>
-    GRADC_INLINE static void sweep_back(const values<T>& v, const std::size_t* forward, const D* w, D* grad) {
-        constexpr auto& seed_first = Copies ? P::copy_writes.seed_first : P::plan.seed_first;
-        std::array<D, P::live.live_count> a;
-        if constexpr (Copies) P::zero_copy_slots(a);
-        [&]<std::size_t... m>(std::index_sequence<m...>) GRADC_INLINE_LAMBDA {
-            (void)std::initializer_list<int>{
-                (step::seed<P::slot_or_none(P::output_nodes[m]), seed_first[m]>(w[m], a), 0)...};
-        }(std::make_index_sequence<P::output_count>{});
-        [&]<class... N>(flat<N...>) GRADC_INLINE_LAMBDA {
-            step::sweep_in_reverse<adjoint_table<Copies, T>(), N...>(v, a, forward);
-        }(nodes{});
-        [&]<std::size_t... j>(std::index_sequence<j...>) GRADC_INLINE_LAMBDA {
-            (void)std::initializer_list<int>{
-                ((grad[j] = step::derivative_or_zero<P::slot_or_none(P::wrt_nodes[j])>(a)), 0)...};
-        }(std::make_index_sequence<P::wrt_count>{});
+        P::template sweep_back_by<adjoint_sweep<T>, false>(v, forward, w, grad);
     }
 };
 

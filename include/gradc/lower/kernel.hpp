@@ -139,7 +139,7 @@ public:
 
     /// out[m] = output m at x.
     template <class T>
-    GRADC_INLINE void value_at(const T* x, T* out) const {
+    GRADC_ALWAYS_INLINE inline void value_at(const T* x, T* out) const {
         typename Program::template values<T> v;
         Program::primal(literals_, x, v);
         for (std::size_t m = 0; m < output_count; ++m) out[m] = v[Program::output_nodes[m]];
@@ -147,7 +147,7 @@ public:
 
     /// The value at x, and grad[j] = its derivative by wrt variable j (one output).
     template <class T>
-    GRADC_INLINE void gradient_at(const T* x, T* value, T* grad) const {
+    GRADC_ALWAYS_INLINE inline void gradient_at(const T* x, T* value, T* grad) const {
         typename Program::template values<T> v;
         const auto lin = Program::linearize(literals_, x, v);
         *value = v[Program::output_nodes[0]];
@@ -157,7 +157,7 @@ public:
 
     /// values[m] = output m at x, tangents[m] = its tangent for input tangents dx.
     template <class T>
-    GRADC_INLINE void jvp_at(const T* x, const T* dx, T* values, T* tangents) const {
+    GRADC_ALWAYS_INLINE inline void jvp_at(const T* x, const T* dx, T* values, T* tangents) const {
         typename Program::template values<T> v;
         const auto lin = Program::linearize(literals_, x, v);
         for (std::size_t m = 0; m < output_count; ++m) values[m] = v[Program::output_nodes[m]];
@@ -166,7 +166,7 @@ public:
 
     /// grad[j] = Σₘ w[m]·∂(output m)/∂(wrt variable j) at x, w one weight per output.
     template <class T>
-    GRADC_INLINE void vjp_at(const T* x, const T* w, T* grad) const {
+    GRADC_ALWAYS_INLINE inline void vjp_at(const T* x, const T* w, T* grad) const {
         typename Program::template values<T> v;
         const auto lin = Program::linearize(literals_, x, v);
         Program::adjoint(lin, w, grad);
@@ -306,14 +306,14 @@ public:
 
     /// The value, gradient and upper triangle of the Hessian (row-major, i ≤ j) at x.
     template <class T>
-    GRADC_INLINE void hessian_at(const T* x, T* value, T* grad, T* upper) const {
+    GRADC_ALWAYS_INLINE inline void hessian_at(const T* x, T* value, T* grad, T* upper) const {
         static_assert(output_count == 1, "gradc kernel: hessian() is for a kernel with one output");
         hessian_from_duals<arity>(x, wrt_variables, gradient_program(), value, grad, upper);
     }
 
     /// The value, gradient and H·v at x.
     template <class T>
-    GRADC_INLINE void hvp_at(const T* x, const T* v, T* value, T* grad, T* hv) const {
+    GRADC_ALWAYS_INLINE inline void hvp_at(const T* x, const T* v, T* value, T* grad, T* hv) const {
         static_assert(output_count == 1, "gradc kernel: hvp() is for a kernel with one output");
         hvp_from_duals<arity>(x, v, wrt_variables, gradient_program(), value, grad, hv);
     }
@@ -363,7 +363,7 @@ private:
 
     /// gradient_at as a callable on any value type (the duals of the second-order calls).
     auto gradient_program() const {
-        return [self = this](const auto* x, auto* value, auto* grad) GRADC_INLINE_LAMBDA {
+        return [self = this](const auto* x, auto* value, auto* grad) GRADC_ALWAYS_INLINE {
             self->gradient_at(x, value, grad);
         };
     }

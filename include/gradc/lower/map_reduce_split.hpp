@@ -224,8 +224,8 @@ struct map_reduce_split_of {
     }();
 
     template <part Part, class T, class Literals>
-    GRADC_INLINE static void primal_part(const Literals& literals, const T* x, typename P::template values<T>& v) {
-        [&]<class... N, std::size_t... I>(flat<N...>, std::index_sequence<I...>) GRADC_INLINE_LAMBDA {
+    GRADC_ALWAYS_INLINE inline static void primal_part(const Literals& literals, const T* x, typename P::template values<T>& v) {
+        [&]<class... N, std::size_t... I>(flat<N...>, std::index_sequence<I...>) GRADC_ALWAYS_INLINE {
             (void)std::initializer_list<int>{
                 (step::evaluate<I, evaluation<Part, T>[I],
                                 evaluation<Part, T>[I] == step::evaluation::fused ? P::template fused<T>.node_slots[I]
@@ -237,14 +237,14 @@ struct map_reduce_split_of {
 
     /// The invariant nodes' values (once per call).
     template <class T, class Literals>
-    GRADC_INLINE static void primal_invariant(const Literals& literals, const T* x, typename P::template values<T>& v) {
+    GRADC_ALWAYS_INLINE inline static void primal_invariant(const Literals& literals, const T* x, typename P::template values<T>& v) {
         primal_part<part::invariant>(literals, x, v);
     }
 
     /// The varying nodes' values and fused partials (per point), after primal_invariant
     /// filled the rest.
     template <class T, class Literals>
-    GRADC_INLINE static typename P::template linearization<T> primal_varying(const Literals& literals, const T* x,
+    GRADC_ALWAYS_INLINE inline static typename P::template linearization<T> primal_varying(const Literals& literals, const T* x,
                                                                             typename P::template values<T>& v) {
         primal_part<part::varying>(literals, x, v);
         return {v, P::forward_of(literals)};
@@ -259,7 +259,7 @@ struct map_reduce_split_of {
     /// Per point: seeds, then the edges not deferred; the boundary slots of `a` then hold
     /// this point's adjoints to be summed (the other slots are scratch).
     template <class T>
-    GRADC_INLINE static void adjoint_varying(const typename P::template linearization<T>& lin, const T* w,
+    GRADC_ALWAYS_INLINE inline static void adjoint_varying(const typename P::template linearization<T>& lin, const T* w,
                                              typename P::template derivatives<T>& a) {
         if constexpr (P::copies.count > 0) {
             if (lin.forward != nullptr) {
@@ -267,7 +267,7 @@ struct map_reduce_split_of {
                 return sweep_point<true>(lin, w, a);
             }
         }
-        [&]<std::size_t... k>(std::index_sequence<k...>) GRADC_INLINE_LAMBDA {
+        [&]<std::size_t... k>(std::index_sequence<k...>) GRADC_ALWAYS_INLINE {
             (void)std::initializer_list<int>{((a[unwritten_slots[k]] = step::zero<T>()), 0)...};
         }(std::make_index_sequence<unwritten_count>{});
         sweep_point<false>(lin, w, a);
@@ -286,13 +286,13 @@ struct map_reduce_split_of {
     /// Seeds, then the per-point sweep, plain or where copies pass adjoints on (named with
     /// a flag, not with its table, as the kernel's own `sweep_back`).
     template <bool Copies, class T>
-    GRADC_INLINE static void sweep_point(const typename P::template linearization<T>& lin, const T* w,
+    GRADC_ALWAYS_INLINE inline static void sweep_point(const typename P::template linearization<T>& lin, const T* w,
                                          typename P::template derivatives<T>& a) {
         constexpr auto& seed_first = Copies ? plan.copy_writes.seed_first : plan.writes.seed_first;
-        [&]<std::size_t... m>(std::index_sequence<m...>) GRADC_INLINE_LAMBDA {
+        [&]<std::size_t... m>(std::index_sequence<m...>) GRADC_ALWAYS_INLINE {
             (void)std::initializer_list<int>{(step::seed<P::slot_or_none(P::output_nodes[m]), seed_first[m]>(w[m], a), 0)...};
         }(std::make_index_sequence<P::output_count>{});
-        [&]<class... N>(flat<N...>) GRADC_INLINE_LAMBDA {
+        [&]<class... N>(flat<N...>) GRADC_ALWAYS_INLINE {
             step::sweep_in_reverse<per_point_table<Copies, T>(), N...>(lin.v, a, lin.forward);
         }(nodes{});
     }
@@ -316,7 +316,7 @@ struct map_reduce_split_of {
     template <class T>
     static void adjoint_once(const typename P::template linearization<T>& lin, typename P::template derivatives<T> a,
                              T* grad) {
-        [&]<class... N>(flat<N...>) GRADC_INLINE_LAMBDA {
+        [&]<class... N>(flat<N...>) GRADC_ALWAYS_INLINE {
             if constexpr (P::copies.count > 0) {
                 if (lin.forward != nullptr) return step::sweep_in_reverse<copy_deferred_sweep, N...>(lin.v, a, lin.forward);
             }

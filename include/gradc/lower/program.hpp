@@ -224,8 +224,8 @@ struct program {
 
     /// Zeroes the adjoint slots a sweep only adds to (lower/activity.hpp, `find_first_writes`).
     template <class D>
-    GRADC_INLINE static void zero_copy_slots(derivatives<D>& a) {
-        [&]<std::size_t... k>(std::index_sequence<k...>) GRADC_INLINE_LAMBDA {
+    GRADC_ALWAYS_INLINE inline static void zero_copy_slots(derivatives<D>& a) {
+        [&]<std::size_t... k>(std::index_sequence<k...>) GRADC_ALWAYS_INLINE {
             (void)std::initializer_list<int>{((a[copy_zeroed_slots[k]] = step::zero<D>()), 0)...};
         }(std::make_index_sequence<copies.zeroed_count>{});
     }
@@ -234,14 +234,14 @@ struct program {
 
     /// Values of all nodes at x, given the kernel's literal values.
     template <class T, class Literals>
-    GRADC_INLINE static void primal(const Literals& literals, const T* x, values<T>& v) {
+    GRADC_ALWAYS_INLINE inline static void primal(const Literals& literals, const T* x, values<T>& v) {
         if constexpr (pieces == 1) {
-            [&]<class... N, std::size_t... I>(flat<N...>, std::index_sequence<I...>) GRADC_INLINE_LAMBDA {
+            [&]<class... N, std::size_t... I>(flat<N...>, std::index_sequence<I...>) GRADC_ALWAYS_INLINE {
                 (void)std::initializer_list<int>{
                     (step::evaluate<I, step::evaluation::plain, step::partial_slots{}>(N{}, literals, x, v), 0)...};
             }(nodes{}, std::make_index_sequence<size>{});
         } else {
-            [&]<std::size_t... P>(std::index_sequence<P...>) GRADC_INLINE_LAMBDA {
+            [&]<std::size_t... P>(std::index_sequence<P...>) GRADC_ALWAYS_INLINE {
                 (void)std::initializer_list<int>{
                     (piece_programs::primal<piece_begin(P)>(piece_run<P>{}, literals, x, v), 0)...};
             }(std::make_index_sequence<pieces>{});
@@ -259,16 +259,16 @@ struct program {
 
     /// The primal of a derivative program: values at x, and the fused partials.
     template <class T, class Literals>
-    GRADC_INLINE static linearization<T> linearize(const Literals& literals, const T* x, values<T>& v) {
+    GRADC_ALWAYS_INLINE inline static linearization<T> linearize(const Literals& literals, const T* x, values<T>& v) {
         if constexpr (pieces == 1) {
-            [&]<class... N, std::size_t... I>(flat<N...>, std::index_sequence<I...>) GRADC_INLINE_LAMBDA {
+            [&]<class... N, std::size_t... I>(flat<N...>, std::index_sequence<I...>) GRADC_ALWAYS_INLINE {
                 (void)std::initializer_list<int>{
                     (step::evaluate<I, fused<T>.fused[I] ? step::evaluation::fused : step::evaluation::plain,
                                     fused<T>.node_slots[I], activity[I]>(N{}, literals, x, v),
                      0)...};
             }(nodes{}, std::make_index_sequence<size>{});
         } else {
-            [&]<std::size_t... P>(std::index_sequence<P...>) GRADC_INLINE_LAMBDA {
+            [&]<std::size_t... P>(std::index_sequence<P...>) GRADC_ALWAYS_INLINE {
                 (void)std::initializer_list<int>{
                     (piece_programs::linearize<piece_programs::linearize_steps<piece_begin(P), piece_size(P)>(
                          fused<T>.fused, fused<T>.node_slots, activity)>(piece_run<P>{}, literals, x, v),
@@ -283,24 +283,32 @@ struct program {
     /// Output tangents `out[m]` for input tangents `dx[j]` (one per wrt variable).
     /// D is T, or std::array<T, K> to sweep K directions at once.
     template <class T, class D>
-    GRADC_INLINE static void tangent(const linearization<T>& lin, const D* dx, D* out) {
+    GRADC_ALWAYS_INLINE inline static void tangent(const linearization<T>& lin, const D* dx, D* out) {
+        tangent_by<tangent_sweep<T>>(lin.v, dx, out);
+    }
+
+    /// The tangent sweep over the table Sweep at the values v: this program's, or one
+    /// whose edges read their partials from other slots (lower/hoisted_program.hpp). The
+    /// table is a reference, so the function is named by the table's name, not its entries.
+    template <const auto& Sweep, class V, class D>
+    GRADC_ALWAYS_INLINE inline static void tangent_by(const V& v, const D* dx, D* out) {
         std::array<D, live.live_count> t;
-        [&]<std::size_t... j>(std::index_sequence<j...>) GRADC_INLINE_LAMBDA {
+        [&]<std::size_t... j>(std::index_sequence<j...>) GRADC_ALWAYS_INLINE {
             (void)std::initializer_list<int>{(step::load<slot_or_none(wrt_nodes[j])>(dx[j], t), 0)...};
         }(std::make_index_sequence<wrt_count>{});
         if constexpr (pieces == 1) {
-            [&]<class... N, std::size_t... I>(flat<N...>, std::index_sequence<I...>) GRADC_INLINE_LAMBDA {
-                (void)std::initializer_list<int>{(step::sweep_node<I, tangent_sweep<T>[I]>(N{}, lin.v, t, nullptr), 0)...};
+            [&]<class... N, std::size_t... I>(flat<N...>, std::index_sequence<I...>) GRADC_ALWAYS_INLINE {
+                (void)std::initializer_list<int>{(step::sweep_node<I, Sweep[I]>(N{}, v, t, nullptr), 0)...};
             }(nodes{}, std::make_index_sequence<size>{});
         } else {
-            [&]<std::size_t... P>(std::index_sequence<P...>) GRADC_INLINE_LAMBDA {
+            [&]<std::size_t... P>(std::index_sequence<P...>) GRADC_ALWAYS_INLINE {
                 (void)std::initializer_list<int>{
-                    (piece_programs::tangent<piece_programs::slice<piece_begin(P), piece_size(P)>(tangent_sweep<T>)>(piece_run<P>{},
-                                                                                                     lin.v, t),
+                    (piece_programs::tangent<piece_programs::slice<piece_begin(P), piece_size(P)>(Sweep)>(piece_run<P>{},
+                                                                                                           v, t),
                      0)...};
             }(std::make_index_sequence<pieces>{});
         }
-        [&]<std::size_t... m>(std::index_sequence<m...>) GRADC_INLINE_LAMBDA {
+        [&]<std::size_t... m>(std::index_sequence<m...>) GRADC_ALWAYS_INLINE {
             (void)std::initializer_list<int>{((out[m] = step::derivative_or_zero<slot_or_none(output_nodes[m])>(t)), 0)...};
         }(std::make_index_sequence<output_count>{});
     }
@@ -310,7 +318,7 @@ struct program {
     /// Input adjoints `grad[j]` (one per wrt variable) for output weights `w[m]`.
     /// D is T, or std::array<T, K> to sweep K weight vectors at once.
     template <class T, class D>
-    GRADC_INLINE static void adjoint(const linearization<T>& lin, const D* w, D* grad) {
+    GRADC_ALWAYS_INLINE inline static void adjoint(const linearization<T>& lin, const D* w, D* grad) {
         if constexpr (copies.count > 0 && pieces > 1) {
             sweep_back<true>(lin, w, grad);
         } else {
@@ -336,26 +344,33 @@ struct program {
     /// program's whole table costs the compilers time in proportion to it (the pieces are
     /// named with their slices only).
     template <bool Copies, class T, class D>
-    GRADC_INLINE static void sweep_back(const linearization<T>& lin, const D* w, D* grad) {
+    GRADC_ALWAYS_INLINE inline static void sweep_back(const linearization<T>& lin, const D* w, D* grad) {
+        sweep_back_by<adjoint_table<Copies, T>(), Copies>(lin.v, lin.forward, w, grad);
+    }
+
+    /// The adjoint sweep over the table Sweep at the values v (a reference, as for
+    /// `tangent_by`); Copies: Sweep is one where copies pass adjoints on (`forward`).
+    template <const auto& Sweep, bool Copies, class V, class D>
+    GRADC_ALWAYS_INLINE inline static void sweep_back_by(const V& v, const std::size_t* forward, const D* w, D* grad) {
         constexpr auto& seed_first = Copies ? copy_writes.seed_first : plan.seed_first;
         std::array<D, live.live_count> a;
         if constexpr (Copies) zero_copy_slots(a);
-        [&]<std::size_t... m>(std::index_sequence<m...>) GRADC_INLINE_LAMBDA {
+        [&]<std::size_t... m>(std::index_sequence<m...>) GRADC_ALWAYS_INLINE {
             (void)std::initializer_list<int>{(step::seed<slot_or_none(output_nodes[m]), seed_first[m]>(w[m], a), 0)...};
         }(std::make_index_sequence<output_count>{});
         if constexpr (pieces == 1) {
-            [&]<class... N>(flat<N...>) GRADC_INLINE_LAMBDA {
-                step::sweep_in_reverse<adjoint_table<Copies, T>(), N...>(lin.v, a, lin.forward);
+            [&]<class... N>(flat<N...>) GRADC_ALWAYS_INLINE {
+                step::sweep_in_reverse<Sweep, N...>(v, a, forward);
             }(nodes{});
         } else {
-            [&]<std::size_t... R>(std::index_sequence<R...>) GRADC_INLINE_LAMBDA {
+            [&]<std::size_t... R>(std::index_sequence<R...>) GRADC_ALWAYS_INLINE {
                 (void)std::initializer_list<int>{
                     (piece_programs::adjoint<piece_programs::slice<piece_begin(pieces - 1 - R), piece_size(pieces - 1 - R)>(
-                         adjoint_table<Copies, T>())>(piece_run<pieces - 1 - R>{}, lin.v, a, lin.forward),
+                         Sweep)>(piece_run<pieces - 1 - R>{}, v, a, forward),
                      0)...};
             }(std::make_index_sequence<pieces>{});
         }
-        [&]<std::size_t... j>(std::index_sequence<j...>) GRADC_INLINE_LAMBDA {
+        [&]<std::size_t... j>(std::index_sequence<j...>) GRADC_ALWAYS_INLINE {
             (void)std::initializer_list<int>{((grad[j] = step::derivative_or_zero<slot_or_none(wrt_nodes[j])>(a)), 0)...};
         }(std::make_index_sequence<wrt_count>{});
     }

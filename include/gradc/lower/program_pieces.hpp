@@ -56,7 +56,7 @@ constexpr std::array<linearize_step, C> linearize_steps(const std::array<bool, N
 /// The values of nodes B, B + 1, … of a primal.
 template <std::size_t B, class... Nodes, class Literals, class T, std::size_t N>
 [[gnu::noinline]] void primal(node_run<Nodes...>, const Literals& literals, const T* x, std::array<T, N>& v) {
-    [&]<std::size_t... K>(std::index_sequence<K...>) GRADC_INLINE_LAMBDA {
+    [&]<std::size_t... K>(std::index_sequence<K...>) GRADC_ALWAYS_INLINE {
         (void)std::initializer_list<int>{
             (step::evaluate<B + K, step::evaluation::plain, step::partial_slots{}>(Nodes{}, literals, x, v), 0)...};
     }(std::make_index_sequence<sizeof...(Nodes)>{});
@@ -65,7 +65,7 @@ template <std::size_t B, class... Nodes, class Literals, class T, std::size_t N>
 /// The values of a run's nodes and their fused partials.
 template <auto Steps, class... Nodes, class Literals, class T, std::size_t N>
 [[gnu::noinline]] void linearize(node_run<Nodes...>, const Literals& literals, const T* x, std::array<T, N>& v) {
-    [&]<std::size_t... K>(std::index_sequence<K...>) GRADC_INLINE_LAMBDA {
+    [&]<std::size_t... K>(std::index_sequence<K...>) GRADC_ALWAYS_INLINE {
         (void)std::initializer_list<int>{
             (step::evaluate<Steps[K].node, Steps[K].how, Steps[K].slots, Steps[K].active>(Nodes{}, literals, x, v),
              0)...};
@@ -75,7 +75,7 @@ template <auto Steps, class... Nodes, class Literals, class T, std::size_t N>
 /// The tangent sweep over a run's nodes, first to last.
 template <auto Sweep, class... Nodes, class V, class D, std::size_t S>
 [[gnu::noinline]] void tangent(node_run<Nodes...>, const V& v, std::array<D, S>& t) {
-    [&]<std::size_t... K>(std::index_sequence<K...>) GRADC_INLINE_LAMBDA {
+    [&]<std::size_t... K>(std::index_sequence<K...>) GRADC_ALWAYS_INLINE {
         (void)std::initializer_list<int>{(step::sweep_node<Sweep[K].node, Sweep[K]>(Nodes{}, v, t, nullptr), 0)...};
     }(std::make_index_sequence<sizeof...(Nodes)>{});
 }
@@ -85,7 +85,7 @@ template <auto Sweep, class... Nodes, class V, class D, std::size_t S>
 /// terms, within clang's limit on a fold).
 template <auto Sweep, class... Nodes, class V, class D, std::size_t S>
 [[gnu::noinline]] void adjoint(node_run<Nodes...>, const V& v, std::array<D, S>& a, const std::size_t* forward) {
-    [&]<std::size_t... K>(std::index_sequence<K...>) GRADC_INLINE_LAMBDA {
+    [&]<std::size_t... K>(std::index_sequence<K...>) GRADC_ALWAYS_INLINE {
         (step::sweep_node<Sweep[K].node, Sweep[K]>(Nodes{}, v, a, forward) = ... = step::in_reverse{});
     }(std::make_index_sequence<sizeof...(Nodes)>{});
 }

@@ -16,6 +16,7 @@
 #include <tuple>
 #include <utility>
 
+#include <gradc/always_inline.hpp>
 #include <gradc/lower/describe.hpp>
 #include <gradc/lower/flat.hpp>
 #include <gradc/rules/dual.hpp>
@@ -23,13 +24,6 @@
 #include <gradc/rules/rule.hpp>
 #include <gradc/rules/value_traits.hpp>
 
-/// Sweeps are forced inline: the batch loop must see one straight-line body (values in
-/// registers); left to its heuristics, the compiler kept large kernels' sweeps out of
-/// line and sent every node's value through memory. The steps are not forced: they are
-/// small and inlined anyway, and forcing them made g++'s inliner heuristics cost
-/// seconds per thousand nodes (docs/static.md, "Compile time").
-#define GRADC_INLINE [[gnu::always_inline]] inline
-#define GRADC_INLINE_LAMBDA __attribute__((always_inline))
 
 namespace gradc::lower {
 
@@ -106,7 +100,7 @@ inline void evaluate(named<Tag>, const Literals&, const T*, std::array<T, N>& v)
 /// the dual ones of an HVP, whose [[gnu::flatten]] did not reach them).
 template <std::size_t I, evaluation How, partial_slots Slots, operand_activity Active = operand_activity{}, class R,
           class... Operands, class Literals, class T, std::size_t N>
-GRADC_INLINE void evaluate(apply<R, Operands...>, const Literals&, const T*, std::array<T, N>& v) {
+GRADC_ALWAYS_INLINE inline void evaluate(apply<R, Operands...>, const Literals&, const T*, std::array<T, N>& v) {
     if constexpr (How == evaluation::fused) {
         const auto r = R::eval_with_partials(operand_value<Operands>::get(v)...);
         v[I] = r.value;
@@ -317,15 +311,15 @@ inline in_reverse sweep_node(Node node, const V& v, std::array<D, S>& d, const s
 /// fold); g++, which has no such builtin but no fold limit either, runs a right fold over
 /// `=`, whose right operand is evaluated first.
 template <auto Sweep, class... Nodes, class V, class D, std::size_t S>
-GRADC_INLINE void sweep_in_reverse(const V& v, std::array<D, S>& d, const std::size_t* forward) {
+GRADC_ALWAYS_INLINE inline void sweep_in_reverse(const V& v, std::array<D, S>& d, const std::size_t* forward) {
 #ifdef GRADC_HAS_TYPE_PACK_ELEMENT
     constexpr std::size_t n = sizeof...(Nodes);
-    [&]<std::size_t... R>(std::index_sequence<R...>) GRADC_INLINE_LAMBDA {
+    [&]<std::size_t... R>(std::index_sequence<R...>) GRADC_ALWAYS_INLINE {
         (void)std::initializer_list<int>{
             (sweep_node<n - 1 - R, Sweep[n - 1 - R]>(pack_element<n - 1 - R, Nodes...>{}, v, d, forward), 0)...};
     }(std::make_index_sequence<n>{});
 #else
-    [&]<std::size_t... I>(std::index_sequence<I...>) GRADC_INLINE_LAMBDA {
+    [&]<std::size_t... I>(std::index_sequence<I...>) GRADC_ALWAYS_INLINE {
         (sweep_node<I, Sweep[I]>(Nodes{}, v, d, forward) = ... = in_reverse{});
     }(std::index_sequence_for<Nodes...>{});
 #endif

@@ -26,7 +26,7 @@ enum class on_duals { choose, dear };
 /// `cheap_is_accurate()` is the lane-wise condition (called for scalars, batches and, with
 /// `on_duals::choose`, their duals only); `cheap()` and `dear()` compute the two forms.
 template <class T, on_duals Duals = on_duals::dear, class Test, class Cheap, class Dear>
-GRADC_RULE_INLINE T accurate_where(const Test& cheap_is_accurate, const Cheap& cheap, const Dear& dear) {
+GRADC_ALWAYS_INLINE inline T accurate_where(const Test& cheap_is_accurate, const Cheap& cheap, const Dear& dear) {
     constexpr bool duals_choose = Duals == on_duals::choose;
     if constexpr (std::is_floating_point_v<T> || (duals_choose && dual_of_number<T>)) {
         return cheap_is_accurate() ? T(cheap()) : T(dear());

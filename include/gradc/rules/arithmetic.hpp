@@ -18,11 +18,11 @@ struct add {
     static constexpr test_domain domain = test_domain::everywhere;
     static constexpr bool complex_form = true;
     template <class T>
-    GRADC_RULE_INLINE static T eval(const T& a, const T& b) { return a + b; }
+    GRADC_ALWAYS_INLINE inline static T eval(const T& a, const T& b) { return a + b; }
     template <class T>
-    GRADC_RULE_INLINE static one_t partial(arg_t<0>, const T&, const T&, const T&) { return one; }
+    GRADC_ALWAYS_INLINE inline static one_t partial(arg_t<0>, const T&, const T&, const T&) { return one; }
     template <class T>
-    GRADC_RULE_INLINE static one_t partial(arg_t<1>, const T&, const T&, const T&) { return one; }
+    GRADC_ALWAYS_INLINE inline static one_t partial(arg_t<1>, const T&, const T&, const T&) { return one; }
     /// \endcond
 };
 
@@ -36,11 +36,11 @@ struct sub {
     static constexpr test_domain domain = test_domain::everywhere;
     static constexpr bool complex_form = true;
     template <class T>
-    GRADC_RULE_INLINE static T eval(const T& a, const T& b) { return a - b; }
+    GRADC_ALWAYS_INLINE inline static T eval(const T& a, const T& b) { return a - b; }
     template <class T>
-    GRADC_RULE_INLINE static one_t partial(arg_t<0>, const T&, const T&, const T&) { return one; }
+    GRADC_ALWAYS_INLINE inline static one_t partial(arg_t<0>, const T&, const T&, const T&) { return one; }
     template <class T>
-    GRADC_RULE_INLINE static minus_one_t partial(arg_t<1>, const T&, const T&, const T&) { return minus_one; }
+    GRADC_ALWAYS_INLINE inline static minus_one_t partial(arg_t<1>, const T&, const T&, const T&) { return minus_one; }
     /// \endcond
 };
 
@@ -54,11 +54,11 @@ struct mul {
     static constexpr test_domain domain = test_domain::everywhere;
     static constexpr bool complex_form = true;
     template <class T>
-    GRADC_RULE_INLINE static T eval(const T& a, const T& b) { return a * b; }
+    GRADC_ALWAYS_INLINE inline static T eval(const T& a, const T& b) { return a * b; }
     template <class T>
-    GRADC_RULE_INLINE static T partial(arg_t<0>, const T&, const T& b, const T&) { return b; }
+    GRADC_ALWAYS_INLINE inline static T partial(arg_t<0>, const T&, const T& b, const T&) { return b; }
     template <class T>
-    GRADC_RULE_INLINE static T partial(arg_t<1>, const T& a, const T&, const T&) { return a; }
+    GRADC_ALWAYS_INLINE inline static T partial(arg_t<1>, const T& a, const T&, const T&) { return a; }
     /// \endcond
 };
 
@@ -74,16 +74,16 @@ struct div {
     static constexpr test_domain domain = test_domain::everywhere;
     static constexpr bool complex_form = true;
     template <class T>
-    GRADC_RULE_INLINE static T eval(const T& a, const T& b) { return a / b; }
+    GRADC_ALWAYS_INLINE inline static T eval(const T& a, const T& b) { return a / b; }
     template <class T>
-    GRADC_RULE_INLINE static T partial(arg_t<0>, const T&, const T& b, const T&) { return scalar_t<T>(1) / b; }
+    GRADC_ALWAYS_INLINE inline static T partial(arg_t<0>, const T&, const T& b, const T&) { return scalar_t<T>(1) / b; }
     template <class T>
-    GRADC_RULE_INLINE static T partial(arg_t<1>, const T&, const T& b, const T& y) { return y * -(scalar_t<T>(1) / b); }
+    GRADC_ALWAYS_INLINE inline static T partial(arg_t<1>, const T&, const T& b, const T& y) { return y * -(scalar_t<T>(1) / b); }
     /// With b the same at every point of a map-reduce: a·(1/b), the reciprocal computed
     /// once outside the loop. One multiplication per point instead of a division; the
     /// result may differ from a/b by one unit in the last place (docs/static.md).
     template <class T>
-    GRADC_RULE_INLINE static T eval_fixed(arg_t<1>, const T& a, const T& b) { return a * (scalar_t<T>(1) / b); }
+    GRADC_ALWAYS_INLINE inline static T eval_fixed(arg_t<1>, const T& a, const T& b) { return a * (scalar_t<T>(1) / b); }
     /// \endcond
 };
 
@@ -99,12 +99,12 @@ struct neg {
     /// On batches a·(-1): xsimd 8.1's batch negation is 0 - a, which gives +0 for +0 (C's
     /// -0.0 is -0), and the sign of a zero decides atan2, 1/x and copysign downstream.
     template <class T>
-    GRADC_RULE_INLINE static T eval(const T& a) {
+    GRADC_ALWAYS_INLINE inline static T eval(const T& a) {
         if constexpr (simd_batch<T>) return a * scalar_t<T>(-1);
         else return -a;
     }
     template <class T>
-    GRADC_RULE_INLINE static minus_one_t partial(arg_t<0>, const T&, const T&) { return minus_one; }
+    GRADC_ALWAYS_INLINE inline static minus_one_t partial(arg_t<0>, const T&, const T&) { return minus_one; }
     /// \endcond
 };
 

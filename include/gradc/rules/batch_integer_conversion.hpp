@@ -41,7 +41,7 @@ inline constexpr double convertible_argument_limit = 1500.0;
 /// and float batches call f(a) directly, and so does a form that keeps its lanes from the
 /// conversion itself (`LanesKept`: tanh's and erf's batch forms, gradc/simd/).
 template <bool LanesKept = false, class T, class F>
-GRADC_RULE_INLINE auto on_convertible_lanes(const T& a, F f) {
+GRADC_ALWAYS_INLINE inline auto on_convertible_lanes(const T& a, F f) {
     if constexpr (LanesKept || !simd_batch<T> || !std::is_same_v<scalar_t<T>, double>) {
         return f(a);
     } else {

@@ -36,7 +36,7 @@ namespace detail {
 template <class T, class Inside, class F>
 [[gnu::noinline, gnu::cold]] T by_halves_at_edges(T a, const Inside& inside, F f) {
     using K = scalar_t<T>;
-    return on_convertible_lanes(a, [&](const T& b) GRADC_LAMBDA_INLINE {
+    return on_convertible_lanes(a, [&](const T& b) GRADC_ALWAYS_INLINE {
         const T half = f(b * K(0.5));
         return T(if_else<T>(inside, f(b), half * half));
     });
@@ -48,7 +48,7 @@ template <class T, class Inside, class F>
 template <class T, class Inside>
 [[gnu::noinline, gnu::cold]] T power_of_two_at_edges(T a, const Inside& inside) {
     using K = scalar_t<T>;
-    return on_convertible_lanes(a, [&](const T& b) GRADC_LAMBDA_INLINE {
+    return on_convertible_lanes(a, [&](const T& b) GRADC_ALWAYS_INLINE {
         using std::exp2;
         const T half = exp2(b * K(0.5));
         const T top = exp2(b - K(1)) * K(2);
@@ -64,7 +64,7 @@ template <class T, class Inside>
 /// infinite lanes away from xsimd's integer conversion, only when a batch has such a lane
 /// (as `exponential`).
 template <class T>
-GRADC_RULE_INLINE T power_of_two(const T& a) {
+GRADC_ALWAYS_INLINE inline T power_of_two(const T& a) {
     using std::exp2;
     if constexpr (!simd_batch<T>) {
         return T(exp2(a));
@@ -83,7 +83,7 @@ GRADC_RULE_INLINE T power_of_two(const T& a) {
 /// (a/2 is exact; two roundings more), and NaN and infinite lanes away from xsimd's
 /// integer conversion (batch_integer_conversion.hpp), only when a batch has such a lane.
 template <class T>
-GRADC_RULE_INLINE T exponential(const T& a) {
+GRADC_ALWAYS_INLINE inline T exponential(const T& a) {
     using std::exp;
     if constexpr (!simd_batch<T>) {
         return exp(a);
@@ -102,7 +102,7 @@ GRADC_RULE_INLINE T exponential(const T& a) {
 /// expm1 overflows below the largest number, are e^a (`exponential`: e^a - 1 rounds to e^a
 /// there), only when a batch has such a lane.
 template <class T>
-GRADC_RULE_INLINE T exponential_minus_one(const T& a) {
+GRADC_ALWAYS_INLINE inline T exponential_minus_one(const T& a) {
     using std::expm1;
     if constexpr (!simd_batch<T>) {
         return T(expm1(a));
@@ -119,7 +119,7 @@ GRADC_RULE_INLINE T exponential_minus_one(const T& a) {
 /// two (exact) when the larger one is so large or so small that its square would
 /// overflow or underflow.
 template <class T>
-GRADC_RULE_INLINE T hypotenuse(const T& a, const T& b) {
+GRADC_ALWAYS_INLINE inline T hypotenuse(const T& a, const T& b) {
     using std::hypot;
     if constexpr (!simd_batch<T>) {
         return hypot(a, b);
@@ -142,7 +142,7 @@ GRADC_RULE_INLINE T hypotenuse(const T& a, const T& b) {
 
 /// atan2(a, b) with C's values where both operands are zero or both infinite.
 template <class T>
-GRADC_RULE_INLINE T arc_tangent2(const T& a, const T& b) {
+GRADC_ALWAYS_INLINE inline T arc_tangent2(const T& a, const T& b) {
     using std::atan2;
     if constexpr (!simd_batch<T>) {
         return atan2(a, b);
@@ -163,7 +163,7 @@ GRADC_RULE_INLINE T arc_tangent2(const T& a, const T& b) {
 
 /// `r` = f(a) for a function with f(±0) = ±0: on batches, ±0 where a is ±0.
 template <class T>
-GRADC_RULE_INLINE T keep_zero_sign(const T& a, const T& r) {
+GRADC_ALWAYS_INLINE inline T keep_zero_sign(const T& a, const T& r) {
     if constexpr (!simd_batch<T>) {
         return r;
     } else {

@@ -35,10 +35,7 @@
 #include <gradc/rules/trigonometric.hpp>
 #include <gradc/rules/value_traits.hpp>
 
-/// Dual operations are forced inline: each is a few instructions, and the programs run
-/// on duals are large enough that the compilers' heuristics otherwise leave calls in the
-/// batch loop, with every dual of batches passed through memory (4x slower, measured).
-#define GRADC_DUAL_INLINE [[gnu::always_inline]] inline
+// Dual operations are forced inline: Note [Forced inlining] (gradc/always_inline.hpp).
 
 namespace gradc::dual_numbers {
 
@@ -89,7 +86,7 @@ inline constexpr bool is_dual<dual<T, N>> = true;  ///< A dual number.
 /// The result of a primitive: value y and tangents Σ_k scale(∂y/∂a_k, a_k'), where the
 /// partials keep the structural forms of rules/partial.hpp (one, minus one, a gate).
 template <class T, std::size_t N, class P>
-GRADC_DUAL_INLINE dual<T, N> chain(const T& y, const P& p, const dual<T, N>& a) {
+GRADC_ALWAYS_INLINE inline dual<T, N> chain(const T& y, const P& p, const dual<T, N>& a) {
     dual<T, N> r;
     r.value = y;
     for (std::size_t k = 0; k < N; ++k) r.tangent[k] = rules::scale(p, a.tangent[k]);
@@ -97,7 +94,7 @@ GRADC_DUAL_INLINE dual<T, N> chain(const T& y, const P& p, const dual<T, N>& a) 
 }
 
 template <class T, std::size_t N, class P, class Q>
-GRADC_DUAL_INLINE dual<T, N> chain(const T& y, const P& p, const dual<T, N>& a, const Q& q, const dual<T, N>& b) {
+GRADC_ALWAYS_INLINE inline dual<T, N> chain(const T& y, const P& p, const dual<T, N>& a, const Q& q, const dual<T, N>& b) {
     dual<T, N> r;
     r.value = y;
     for (std::size_t k = 0; k < N; ++k) r.tangent[k] = rules::scale(p, a.tangent[k]) + rules::scale(q, b.tangent[k]);
@@ -114,7 +111,7 @@ GRADC_DUAL_INLINE dual<T, N> chain(const T& y, const P& p, const dual<T, N>& a, 
 /// a value that depends on no differentiated variable): its term is skipped, since
 /// 0·p cannot be folded away in IEEE arithmetic (p may be infinite).
 template <class R, bool Carries = true, class T, std::size_t N>
-GRADC_DUAL_INLINE dual<T, N> apply_rule(const dual<T, N>& a) {
+GRADC_ALWAYS_INLINE inline dual<T, N> apply_rule(const dual<T, N>& a) {
     if constexpr (!Carries) {
         return dual<T, N>(R::eval(a.value));
     } else if constexpr (rules::fused_rule<R, T>) {
@@ -128,7 +125,7 @@ GRADC_DUAL_INLINE dual<T, N> apply_rule(const dual<T, N>& a) {
 
 /// A two-operand rule on duals (with the same `Carries` flags, one per operand).
 template <class R, bool CarriesA = true, bool CarriesB = true, class T, std::size_t N>
-GRADC_DUAL_INLINE dual<T, N> apply_rule(const dual<T, N>& a, const dual<T, N>& b) {
+GRADC_ALWAYS_INLINE inline dual<T, N> apply_rule(const dual<T, N>& a, const dual<T, N>& b) {
     const T y = R::eval(a.value, b.value);
     if constexpr (CarriesA && CarriesB) {
         return chain(y, R::partial(rules::arg<0>, a.value, b.value, y), a, R::partial(rules::arg<1>, a.value, b.value, y),
@@ -149,21 +146,21 @@ GRADC_DUAL_INLINE dual<T, N> apply_rule(const dual<T, N>& a, const dual<T, N>& b
 /// value and the tangents.
 /// @{
 template <class T, std::size_t N>
-GRADC_DUAL_INLINE dual<T, N> operator+(const dual<T, N>& a, const dual<T, N>& b) { return apply_rule<rules::add>(a, b); }
+GRADC_ALWAYS_INLINE inline dual<T, N> operator+(const dual<T, N>& a, const dual<T, N>& b) { return apply_rule<rules::add>(a, b); }
 template <class T, std::size_t N>
-GRADC_DUAL_INLINE dual<T, N> operator-(const dual<T, N>& a, const dual<T, N>& b) { return apply_rule<rules::sub>(a, b); }
+GRADC_ALWAYS_INLINE inline dual<T, N> operator-(const dual<T, N>& a, const dual<T, N>& b) { return apply_rule<rules::sub>(a, b); }
 template <class T, std::size_t N>
-GRADC_DUAL_INLINE dual<T, N> operator*(const dual<T, N>& a, const dual<T, N>& b) { return apply_rule<rules::mul>(a, b); }
+GRADC_ALWAYS_INLINE inline dual<T, N> operator*(const dual<T, N>& a, const dual<T, N>& b) { return apply_rule<rules::mul>(a, b); }
 template <class T, std::size_t N>
-GRADC_DUAL_INLINE dual<T, N> operator/(const dual<T, N>& a, const dual<T, N>& b) { return apply_rule<rules::div>(a, b); }
+GRADC_ALWAYS_INLINE inline dual<T, N> operator/(const dual<T, N>& a, const dual<T, N>& b) { return apply_rule<rules::div>(a, b); }
 template <class T, std::size_t N>
-GRADC_DUAL_INLINE dual<T, N> operator-(const dual<T, N>& a) { return apply_rule<rules::neg>(a); }
+GRADC_ALWAYS_INLINE inline dual<T, N> operator-(const dual<T, N>& a) { return apply_rule<rules::neg>(a); }
 template <class T, std::size_t N>
-GRADC_DUAL_INLINE dual<T, N> operator+(const dual<T, N>& a) { return a; }
+GRADC_ALWAYS_INLINE inline dual<T, N> operator+(const dual<T, N>& a) { return a; }
 
 /// @}
 template <class T, std::size_t N>
-GRADC_DUAL_INLINE dual<T, N>& dual<T, N>::operator*=(const dual& b) {
+GRADC_ALWAYS_INLINE inline dual<T, N>& dual<T, N>::operator*=(const dual& b) {
     return *this = *this * b;
 }
 
@@ -176,23 +173,23 @@ concept scalar_for = std::is_arithmetic_v<K> || std::is_same_v<K, T>;
 /// @{
 /// A dual number and a constant (its tangent zero), either side.
 template <class T, std::size_t N, scalar_for<T> K>
-GRADC_DUAL_INLINE dual<T, N> operator+(const dual<T, N>& a, K c) { return chain(T(a.value + c), rules::one, a); }
+GRADC_ALWAYS_INLINE inline dual<T, N> operator+(const dual<T, N>& a, K c) { return chain(T(a.value + c), rules::one, a); }
 template <class T, std::size_t N, scalar_for<T> K>
-GRADC_DUAL_INLINE dual<T, N> operator+(K c, const dual<T, N>& a) { return chain(T(c + a.value), rules::one, a); }
+GRADC_ALWAYS_INLINE inline dual<T, N> operator+(K c, const dual<T, N>& a) { return chain(T(c + a.value), rules::one, a); }
 template <class T, std::size_t N, scalar_for<T> K>
-GRADC_DUAL_INLINE dual<T, N> operator-(const dual<T, N>& a, K c) { return chain(T(a.value - c), rules::one, a); }
+GRADC_ALWAYS_INLINE inline dual<T, N> operator-(const dual<T, N>& a, K c) { return chain(T(a.value - c), rules::one, a); }
 template <class T, std::size_t N, scalar_for<T> K>
-GRADC_DUAL_INLINE dual<T, N> operator-(K c, const dual<T, N>& a) { return chain(T(c - a.value), rules::minus_one, a); }
+GRADC_ALWAYS_INLINE inline dual<T, N> operator-(K c, const dual<T, N>& a) { return chain(T(c - a.value), rules::minus_one, a); }
 template <class T, std::size_t N, scalar_for<T> K>
-GRADC_DUAL_INLINE dual<T, N> operator*(const dual<T, N>& a, K c) { return chain(T(a.value * c), T(c), a); }
+GRADC_ALWAYS_INLINE inline dual<T, N> operator*(const dual<T, N>& a, K c) { return chain(T(a.value * c), T(c), a); }
 template <class T, std::size_t N, scalar_for<T> K>
-GRADC_DUAL_INLINE dual<T, N> operator*(K c, const dual<T, N>& a) { return chain(T(c * a.value), T(c), a); }
+GRADC_ALWAYS_INLINE inline dual<T, N> operator*(K c, const dual<T, N>& a) { return chain(T(c * a.value), T(c), a); }
 template <class T, std::size_t N, scalar_for<T> K>
-GRADC_DUAL_INLINE dual<T, N> operator/(const dual<T, N>& a, K c) {
+GRADC_ALWAYS_INLINE inline dual<T, N> operator/(const dual<T, N>& a, K c) {
     return chain(T(a.value / c), rules::div::partial(rules::arg<0>, a.value, T(c), a.value), a);
 }
 template <class T, std::size_t N, scalar_for<T> K>
-GRADC_DUAL_INLINE dual<T, N> operator/(K c, const dual<T, N>& b) {
+GRADC_ALWAYS_INLINE inline dual<T, N> operator/(K c, const dual<T, N>& b) {
     const T y = c / b.value;
     return chain(y, rules::div::partial(rules::arg<1>, T(c), b.value, y), b);
 }
@@ -204,9 +201,9 @@ GRADC_DUAL_INLINE dual<T, N> operator/(K c, const dual<T, N>& b) {
     template <class T, std::size_t N>                                                             \
     auto operator op(const dual<T, N>& a, const dual<T, N>& b) { return a.value op b.value; }     \
     template <class T, std::size_t N, scalar_for<T> K>                                         \
-    GRADC_DUAL_INLINE auto operator op(const dual<T, N>& a, K c) { return a.value op T(c); }                         \
+    GRADC_ALWAYS_INLINE inline auto operator op(const dual<T, N>& a, K c) { return a.value op T(c); }                         \
     template <class T, std::size_t N, scalar_for<T> K>                                         \
-    GRADC_DUAL_INLINE auto operator op(K c, const dual<T, N>& b) { return T(c) op b.value; }
+    GRADC_ALWAYS_INLINE inline auto operator op(K c, const dual<T, N>& b) { return T(c) op b.value; }
 GRADC_DUAL_COMPARISON(<)
 GRADC_DUAL_COMPARISON(<=)
 GRADC_DUAL_COMPARISON(>)
@@ -217,30 +214,30 @@ GRADC_DUAL_COMPARISON(==)
 /// `!=` is true where either value is NaN, on batches too (rules::not_equal_to: xsimd's
 /// batch `!=` is ordered).
 template <class T, std::size_t N>
-GRADC_DUAL_INLINE auto operator!=(const dual<T, N>& a, const dual<T, N>& b) {
+GRADC_ALWAYS_INLINE inline auto operator!=(const dual<T, N>& a, const dual<T, N>& b) {
     return rules::not_equal_to::eval(a.value, b.value);
 }
 /// `!=` of a dual and a number, NaN-aware as above.
 template <class T, std::size_t N, scalar_for<T> K>
-GRADC_DUAL_INLINE auto operator!=(const dual<T, N>& a, K c) {
+GRADC_ALWAYS_INLINE inline auto operator!=(const dual<T, N>& a, K c) {
     return rules::not_equal_to::eval(a.value, T(c));
 }
 /// `!=` of a number and a dual, NaN-aware as above.
 template <class T, std::size_t N, scalar_for<T> K>
-GRADC_DUAL_INLINE auto operator!=(K c, const dual<T, N>& b) {
+GRADC_ALWAYS_INLINE inline auto operator!=(K c, const dual<T, N>& b) {
     return rules::not_equal_to::eval(T(c), b.value);
 }
 
 /// Where the value is NaN (the tangents are not looked at).
 template <class T, std::size_t N>
-GRADC_DUAL_INLINE auto isnan(const dual<T, N>& a) {
+GRADC_ALWAYS_INLINE inline auto isnan(const dual<T, N>& a) {
     using std::isnan;
     return isnan(a.value);
 }
 
 /// Lane by lane `c ? a : b` for a dual of batches (rules::if_else defers to it).
 template <class C, class T, std::size_t N>
-GRADC_DUAL_INLINE dual<T, N> select(const C& c, const dual<T, N>& a, const dual<T, N>& b) {
+GRADC_ALWAYS_INLINE inline dual<T, N> select(const C& c, const dual<T, N>& a, const dual<T, N>& b) {
     dual<T, N> r;
     r.value = rules::if_else<T>(c, a.value, b.value);
     for (std::size_t k = 0; k < N; ++k) r.tangent[k] = rules::if_else<T>(c, a.tangent[k], b.tangent[k]);
@@ -251,12 +248,12 @@ GRADC_DUAL_INLINE dual<T, N> select(const C& c, const dual<T, N>& a, const dual<
 
 #define GRADC_DUAL_UNARY(rule, tensor_op)                 \
     template <class T, std::size_t N>                     \
-    GRADC_DUAL_INLINE dual<T, N> rule(const dual<T, N>& a) {                \
+    GRADC_ALWAYS_INLINE inline dual<T, N> rule(const dual<T, N>& a) {                \
         return apply_rule<rules::rule>(a);                \
     }
 #define GRADC_DUAL_BINARY(rule, tensor_op)                          \
     template <class T, std::size_t N>                               \
-    GRADC_DUAL_INLINE dual<T, N> rule(const dual<T, N>& a, const dual<T, N>& b) {     \
+    GRADC_ALWAYS_INLINE inline dual<T, N> rule(const dual<T, N>& a, const dual<T, N>& b) {     \
         return apply_rule<rules::rule>(a, b);                       \
     }
 GRADC_UNARY_PRIMITIVES(GRADC_DUAL_UNARY)
@@ -267,7 +264,7 @@ GRADC_BINARY_PRIMITIVES(GRADC_DUAL_BINARY)
 /// {sin(a), cos(a)} with one sincos of the value: the sin rule's fused form gives sin and
 /// its partial cos; the cos rule's partial is -sin, the value already at hand.
 template <class T, std::size_t N>
-GRADC_DUAL_INLINE std::pair<dual<T, N>, dual<T, N>> sincos(const dual<T, N>& a) {
+GRADC_ALWAYS_INLINE inline std::pair<dual<T, N>, dual<T, N>> sincos(const dual<T, N>& a) {
     const auto s = rules::sin::eval_with_partials(a.value);
     const T c = s.partial[0];
     return {chain(s.value, c, a), chain(c, T(-s.value), a)};

@@ -18,7 +18,7 @@ namespace gradc::rules {
 /// erf(a) (Erfc = false) or erfc(a) (Erfc = true) given a batch result `r` that may be NaN
 /// far in the tail: beyond |a| = 30 erf is ±1 and erfc is 0 or 2 in float and double.
 template <bool Erfc, class T>
-GRADC_RULE_INLINE T error_function_tail(const T& a, const T& r) {
+GRADC_ALWAYS_INLINE inline T error_function_tail(const T& a, const T& r) {
     if constexpr (!simd_batch<T>) {
         return r;
     } else {
@@ -38,7 +38,7 @@ GRADC_RULE_INLINE T error_function_tail(const T& a, const T& r) {
 /// (docs/static.md, "Accuracy of the rules"). Only batches with such a lane pay for the
 /// erf. Double batches compute erfc near 0 as 1 - erf already.
 template <class T>
-GRADC_RULE_INLINE T erfc_near_zero(const T& a, const T& r) {
+GRADC_ALWAYS_INLINE inline T erfc_near_zero(const T& a, const T& r) {
     if constexpr (!simd_batch<T> || !std::is_same_v<scalar_t<T>, float>) {
         return r;
     } else {

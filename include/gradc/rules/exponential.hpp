@@ -27,9 +27,9 @@ struct exp {
     static constexpr test_domain domain = test_domain::everywhere;
     static constexpr bool complex_form = true;
     template <class T>
-    GRADC_RULE_INLINE static T eval(const T& a) { return exponential(a); }
+    GRADC_ALWAYS_INLINE inline static T eval(const T& a) { return exponential(a); }
     template <class T>
-    GRADC_RULE_INLINE static T partial(arg_t<0>, const T&, const T& y) { return y; }
+    GRADC_ALWAYS_INLINE inline static T partial(arg_t<0>, const T&, const T& y) { return y; }
     /// \endcond
 };
 
@@ -42,11 +42,11 @@ struct exp2 {
     static constexpr reads_t reads{.y = true};
     static constexpr test_domain domain = test_domain::everywhere;
     template <class T>
-    GRADC_RULE_INLINE static T eval(const T& a) {
+    GRADC_ALWAYS_INLINE inline static T eval(const T& a) {
         return power_of_two(a);
     }
     template <class T>
-    GRADC_RULE_INLINE static T partial(arg_t<0>, const T&, const T& y) { return y * scalar_t<T>(std::numbers::ln2); }
+    GRADC_ALWAYS_INLINE inline static T partial(arg_t<0>, const T&, const T& y) { return y * scalar_t<T>(std::numbers::ln2); }
     /// \endcond
 };
 
@@ -60,15 +60,15 @@ struct expm1 {
     static constexpr reads_t reads{.a = true, .y = true};
     static constexpr test_domain domain = test_domain::everywhere;
     template <class T>
-    GRADC_RULE_INLINE static T eval(const T& a) {
-        return keep_zero_sign(a, on_convertible_lanes(a, [](const T& b) GRADC_LAMBDA_INLINE { return exponential_minus_one(b); }));
+    GRADC_ALWAYS_INLINE inline static T eval(const T& a) {
+        return keep_zero_sign(a, on_convertible_lanes(a, [](const T& b) GRADC_ALWAYS_INLINE { return exponential_minus_one(b); }));
     }
     template <class T>
-    GRADC_RULE_INLINE static T partial(arg_t<0>, const T& a, const T& y) {
+    GRADC_ALWAYS_INLINE inline static T partial(arg_t<0>, const T& a, const T& y) {
         using K = scalar_t<T>;
-        return accurate_where<T, on_duals::choose>([&]() GRADC_LAMBDA_INLINE { return y >= K(-0.5); },
-                                                   [&]() GRADC_LAMBDA_INLINE { return T(y + K(1)); },
-                                                   [&]() GRADC_LAMBDA_INLINE { return T(exponential(a)); });
+        return accurate_where<T, on_duals::choose>([&]() GRADC_ALWAYS_INLINE { return y >= K(-0.5); },
+                                                   [&]() GRADC_ALWAYS_INLINE { return T(y + K(1)); },
+                                                   [&]() GRADC_ALWAYS_INLINE { return T(exponential(a)); });
     }
     /// \endcond
 };
@@ -83,9 +83,9 @@ struct log {
     static constexpr test_domain domain = test_domain::positive;
     static constexpr bool complex_form = true;
     template <class T>
-    GRADC_RULE_INLINE static T eval(const T& a) { return logarithm<log_base::e>(a); }
+    GRADC_ALWAYS_INLINE inline static T eval(const T& a) { return logarithm<log_base::e>(a); }
     template <class T>
-    GRADC_RULE_INLINE static T partial(arg_t<0>, const T& a, const T&) { return scalar_t<T>(1) / a; }
+    GRADC_ALWAYS_INLINE inline static T partial(arg_t<0>, const T& a, const T&) { return scalar_t<T>(1) / a; }
     /// \endcond
 };
 
@@ -98,9 +98,9 @@ struct log2 {
     static constexpr reads_t reads{.a = true};
     static constexpr test_domain domain = test_domain::positive;
     template <class T>
-    GRADC_RULE_INLINE static T eval(const T& a) { return logarithm<log_base::two>(a); }
+    GRADC_ALWAYS_INLINE inline static T eval(const T& a) { return logarithm<log_base::two>(a); }
     template <class T>
-    GRADC_RULE_INLINE static T partial(arg_t<0>, const T& a, const T&) {
+    GRADC_ALWAYS_INLINE inline static T partial(arg_t<0>, const T& a, const T&) {
         using K = scalar_t<T>;
         return K(1) / (a * K(std::numbers::ln2));
     }
@@ -117,9 +117,9 @@ struct log10 {
     static constexpr test_domain domain = test_domain::positive;
     static constexpr bool complex_form = true;
     template <class T>
-    GRADC_RULE_INLINE static T eval(const T& a) { return logarithm<log_base::ten>(a); }
+    GRADC_ALWAYS_INLINE inline static T eval(const T& a) { return logarithm<log_base::ten>(a); }
     template <class T>
-    GRADC_RULE_INLINE static T partial(arg_t<0>, const T& a, const T&) {
+    GRADC_ALWAYS_INLINE inline static T partial(arg_t<0>, const T& a, const T&) {
         using K = scalar_t<T>;
         return K(1) / (a * K(std::numbers::ln10));
     }
@@ -135,12 +135,12 @@ struct log1p {
     static constexpr reads_t reads{.a = true};
     static constexpr test_domain domain = test_domain::above_minus_one;
     template <class T>
-    GRADC_RULE_INLINE static T eval(const T& a) {
+    GRADC_ALWAYS_INLINE inline static T eval(const T& a) {
         using std::log1p;
         return keep_zero_sign(a, T(log1p(a)));
     }
     template <class T>
-    GRADC_RULE_INLINE static T partial(arg_t<0>, const T& a, const T&) {
+    GRADC_ALWAYS_INLINE inline static T partial(arg_t<0>, const T& a, const T&) {
         using K = scalar_t<T>;
         return K(1) / (K(1) + a);
     }
@@ -157,9 +157,9 @@ struct sqrt {
     static constexpr test_domain domain = test_domain::positive;
     static constexpr bool complex_form = true;
     template <class T>
-    GRADC_RULE_INLINE static T eval(const T& a) { using std::sqrt; return sqrt(a); }
+    GRADC_ALWAYS_INLINE inline static T eval(const T& a) { using std::sqrt; return sqrt(a); }
     template <class T>
-    GRADC_RULE_INLINE static T partial(arg_t<0>, const T&, const T& y) { return scalar_t<T>(0.5) / y; }
+    GRADC_ALWAYS_INLINE inline static T partial(arg_t<0>, const T&, const T& y) { return scalar_t<T>(0.5) / y; }
     /// \endcond
 };
 
@@ -172,9 +172,9 @@ struct cbrt {
     static constexpr reads_t reads{.y = true};
     static constexpr test_domain domain = test_domain::moderate;
     template <class T>
-    GRADC_RULE_INLINE static T eval(const T& a) { return cube_root(a); }
+    GRADC_ALWAYS_INLINE inline static T eval(const T& a) { return cube_root(a); }
     template <class T>
-    GRADC_RULE_INLINE static T partial(arg_t<0>, const T&, const T& y) {
+    GRADC_ALWAYS_INLINE inline static T partial(arg_t<0>, const T&, const T& y) {
         using K = scalar_t<T>;
         return K(1) / (K(3) * y * y);
     }
@@ -311,16 +311,16 @@ struct pow {
     static constexpr reads_t reads{.a = true, .b = true, .y = true};
     static constexpr test_domain domain = test_domain::positive;
     template <class T>
-    GRADC_RULE_INLINE static T eval(const T& a, const T& b) { return power(a, b); }
+    GRADC_ALWAYS_INLINE inline static T eval(const T& a, const T& b) { return power(a, b); }
     template <class T>
-    GRADC_RULE_INLINE static T partial(arg_t<0>, const T& a, const T& b, const T&) {
+    GRADC_ALWAYS_INLINE inline static T partial(arg_t<0>, const T& a, const T& b, const T&) {
         using K = scalar_t<T>;
         using std::isnan;
         const auto forced_zero = logical_and(b == K(0), logical_or(a == K(0), isnan(a)));
         return if_else<T>(forced_zero, K(0), b * power(kept_branch_operand(forced_zero, a, 1.0), b - K(1)));
     }
     template <class T>
-    GRADC_RULE_INLINE static T partial(arg_t<1>, const T& a, const T& b, const T& y) {
+    GRADC_ALWAYS_INLINE inline static T partial(arg_t<1>, const T& a, const T& b, const T& y) {
         using K = scalar_t<T>;
         const auto forced_zero = logical_and(a == K(0), b >= K(0));
         return if_else<T>(forced_zero, K(0), y * logarithm<log_base::e>(kept_branch_operand(forced_zero, a, 1.0)));

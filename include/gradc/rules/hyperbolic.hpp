@@ -17,14 +17,14 @@ namespace gradc::rules {
 /// sinh(a), with NaN and large lanes of double batches kept from xsimd's integer
 /// conversion (batch_integer_conversion.hpp).
 template <class T>
-GRADC_RULE_INLINE T hyperbolic_sine(const T& a) {
-    return on_convertible_lanes(a, [](const T& b) GRADC_LAMBDA_INLINE { using std::sinh; return T(sinh(b)); });
+GRADC_ALWAYS_INLINE inline T hyperbolic_sine(const T& a) {
+    return on_convertible_lanes(a, [](const T& b) GRADC_ALWAYS_INLINE { using std::sinh; return T(sinh(b)); });
 }
 
 /// cosh(a), as hyperbolic_sine.
 template <class T>
-GRADC_RULE_INLINE T hyperbolic_cosine(const T& a) {
-    return on_convertible_lanes(a, [](const T& b) GRADC_LAMBDA_INLINE { using std::cosh; return T(cosh(b)); });
+GRADC_ALWAYS_INLINE inline T hyperbolic_cosine(const T& a) {
+    return on_convertible_lanes(a, [](const T& b) GRADC_ALWAYS_INLINE { using std::cosh; return T(cosh(b)); });
 }
 
 /// sinh(a);  d/da = cosh(a).
@@ -37,9 +37,9 @@ struct sinh {
     static constexpr test_domain domain = test_domain::everywhere;
     static constexpr bool complex_form = true;
     template <class T>
-    GRADC_RULE_INLINE static T eval(const T& a) { return hyperbolic_sine(a); }
+    GRADC_ALWAYS_INLINE inline static T eval(const T& a) { return hyperbolic_sine(a); }
     template <class T>
-    GRADC_RULE_INLINE static T partial(arg_t<0>, const T& a, const T&) { return hyperbolic_cosine(a); }
+    GRADC_ALWAYS_INLINE inline static T partial(arg_t<0>, const T& a, const T&) { return hyperbolic_cosine(a); }
     /// \endcond
 };
 
@@ -53,9 +53,9 @@ struct cosh {
     static constexpr test_domain domain = test_domain::everywhere;
     static constexpr bool complex_form = true;
     template <class T>
-    GRADC_RULE_INLINE static T eval(const T& a) { return hyperbolic_cosine(a); }
+    GRADC_ALWAYS_INLINE inline static T eval(const T& a) { return hyperbolic_cosine(a); }
     template <class T>
-    GRADC_RULE_INLINE static T partial(arg_t<0>, const T& a, const T&) { return hyperbolic_sine(a); }
+    GRADC_ALWAYS_INLINE inline static T partial(arg_t<0>, const T& a, const T&) { return hyperbolic_sine(a); }
     /// \endcond
 };
 
@@ -76,7 +76,7 @@ struct hyperbolic_tangent {
 /// |a| ≈ 177). (1/cosh(a))² on duals took cosh and its partial sinh, two exponentials,
 /// and two divisions.
 template <class T>
-GRADC_RULE_INLINE T squared_sech_by_exponential(const T& a) {
+GRADC_ALWAYS_INLINE inline T squared_sech_by_exponential(const T& a) {
     using std::abs;
     using K = scalar_t<T>;
     const T m = abs(a);
@@ -104,23 +104,23 @@ struct tanh {
     static constexpr test_domain domain = test_domain::everywhere;
     static constexpr bool complex_form = true;
     template <class T>
-    GRADC_RULE_INLINE static T eval(const T& a) {
+    GRADC_ALWAYS_INLINE inline static T eval(const T& a) {
         if constexpr (simd_batch<T>) {
             return hyperbolic_tangent<T>::value(a);
         } else {
-            return on_convertible_lanes(a, [](const T& b) GRADC_LAMBDA_INLINE { using std::tanh; return T(tanh(b)); });
+            return on_convertible_lanes(a, [](const T& b) GRADC_ALWAYS_INLINE { using std::tanh; return T(tanh(b)); });
         }
     }
     template <class T>
-    GRADC_RULE_INLINE static T partial(arg_t<0>, const T& a, const T& y) {
+    GRADC_ALWAYS_INLINE inline static T partial(arg_t<0>, const T& a, const T& y) {
         using std::abs;
         using K = scalar_t<T>;
         if constexpr (simd_batch<T>) {
             return hyperbolic_tangent<T>::derivative(a, y);
         } else {
-            return accurate_where<T, on_duals::choose>([&]() GRADC_LAMBDA_INLINE { return abs(y) <= K(0.5); },
-                                                       [&]() GRADC_LAMBDA_INLINE { return T(K(1) - y * y); },
-                                                       [&]() GRADC_LAMBDA_INLINE {
+            return accurate_where<T, on_duals::choose>([&]() GRADC_ALWAYS_INLINE { return abs(y) <= K(0.5); },
+                                                       [&]() GRADC_ALWAYS_INLINE { return T(K(1) - y * y); },
+                                                       [&]() GRADC_ALWAYS_INLINE {
                                                            if constexpr (ordered_dual<T>) {
                                                                return squared_sech_by_exponential(a);
                                                            } else {
@@ -131,7 +131,7 @@ struct tanh {
         }
     }
     template <simd_batch T>
-    GRADC_RULE_INLINE static value_and_partials<T, 1> eval_with_partials(const T& a) {
+    GRADC_ALWAYS_INLINE inline static value_and_partials<T, 1> eval_with_partials(const T& a) {
         return hyperbolic_tangent<T>::with_derivative(a);
     }
     /// \endcond
@@ -152,9 +152,9 @@ struct asinh {
     static constexpr test_domain domain = test_domain::everywhere;
     static constexpr bool complex_form = true;
     template <class T>
-    GRADC_RULE_INLINE static T eval(const T& a) { using std::asinh; return asinh(a); }
+    GRADC_ALWAYS_INLINE inline static T eval(const T& a) { using std::asinh; return asinh(a); }
     template <class T>
-    GRADC_RULE_INLINE static T partial(arg_t<0>, const T& a, const T&) {
+    GRADC_ALWAYS_INLINE inline static T partial(arg_t<0>, const T& a, const T&) {
         using std::abs;
         using std::sqrt;
         using K = scalar_t<T>;
@@ -203,7 +203,7 @@ struct acosh {
     static constexpr test_domain domain = test_domain::above_one;
     static constexpr bool complex_form = true;
     template <class T>
-    GRADC_RULE_INLINE static T eval(const T& a) {
+    GRADC_ALWAYS_INLINE inline static T eval(const T& a) {
         using std::acosh;
         if constexpr (simd_batch<T>) {
             // xsimd 8.1's batch acosh takes log(2a) for large |a| without a domain check:
@@ -215,7 +215,7 @@ struct acosh {
         }
     }
     template <class T>
-    GRADC_RULE_INLINE static T partial(arg_t<0>, const T& a, const T&) {
+    GRADC_ALWAYS_INLINE inline static T partial(arg_t<0>, const T& a, const T&) {
         using std::sqrt;
         using K = scalar_t<T>;
         return K(1) / (sqrt(a - K(1)) * sqrt(a + K(1)));
@@ -235,9 +235,9 @@ struct atanh {
     static constexpr test_domain domain = test_domain::inside_unit;
     static constexpr bool complex_form = true;
     template <class T>
-    GRADC_RULE_INLINE static T eval(const T& a) { using std::atanh; return atanh(a); }
+    GRADC_ALWAYS_INLINE inline static T eval(const T& a) { using std::atanh; return atanh(a); }
     template <class T>
-    GRADC_RULE_INLINE static T partial(arg_t<0>, const T& a, const T&) {
+    GRADC_ALWAYS_INLINE inline static T partial(arg_t<0>, const T& a, const T&) {
         using K = scalar_t<T>;
         return K(1) / ((K(1) - a) * (K(1) + a));
     }
@@ -255,16 +255,16 @@ struct sigmoid {
     static constexpr test_domain domain = test_domain::everywhere;
     static constexpr bool complex_form = true;
     template <class T>
-    GRADC_RULE_INLINE static T eval(const T& a) {
+    GRADC_ALWAYS_INLINE inline static T eval(const T& a) {
         using K = scalar_t<T>;
         return K(1) / (K(1) + exponential(T(-a)));
     }
     template <class T>
-    GRADC_RULE_INLINE static T partial(arg_t<0>, const T& a, const T& y) {
+    GRADC_ALWAYS_INLINE inline static T partial(arg_t<0>, const T& a, const T& y) {
         using K = scalar_t<T>;
-        return accurate_where<T>([&]() GRADC_LAMBDA_INLINE { return y <= K(0.5); },
-                                 [&]() GRADC_LAMBDA_INLINE { return y * (K(1) - y); },
-                                 [&]() GRADC_LAMBDA_INLINE { return K(1) / (K(2) + K(2) * hyperbolic_cosine(a)); });
+        return accurate_where<T>([&]() GRADC_ALWAYS_INLINE { return y <= K(0.5); },
+                                 [&]() GRADC_ALWAYS_INLINE { return y * (K(1) - y); },
+                                 [&]() GRADC_ALWAYS_INLINE { return K(1) / (K(2) + K(2) * hyperbolic_cosine(a)); });
     }
     /// \endcond
 };
@@ -280,14 +280,14 @@ struct softplus {
     static constexpr reads_t reads{.a = true};
     static constexpr test_domain domain = test_domain::everywhere;
     template <class T>
-    GRADC_RULE_INLINE static T eval(const T& a) {
+    GRADC_ALWAYS_INLINE inline static T eval(const T& a) {
         using std::abs;
         using std::log1p;
         using K = scalar_t<T>;
         return if_else<T>(a > K(0), a, K(0)) + log1p(exponential(T(-abs(a))));
     }
     template <class T>
-    GRADC_RULE_INLINE static T partial(arg_t<0>, const T& a, const T&) { return sigmoid::eval(a); }
+    GRADC_ALWAYS_INLINE inline static T partial(arg_t<0>, const T& a, const T&) { return sigmoid::eval(a); }
     /// \endcond
 };
 
@@ -302,12 +302,12 @@ struct logit {
     static constexpr reads_t reads{.a = true};
     static constexpr test_domain domain = test_domain::probability;
     template <class T>
-    GRADC_RULE_INLINE static T eval(const T& a) {
+    GRADC_ALWAYS_INLINE inline static T eval(const T& a) {
         using K = scalar_t<T>;
         return logarithm<log_base::e>(T(a / (K(1) - a)));
     }
     template <class T>
-    GRADC_RULE_INLINE static T partial(arg_t<0>, const T& a, const T&) {
+    GRADC_ALWAYS_INLINE inline static T partial(arg_t<0>, const T& a, const T&) {
         using K = scalar_t<T>;
         return if_else<T>(logical_or(a < K(0), a > K(1)), K(std::numeric_limits<K>::quiet_NaN()),
                           K(1) / (a * (K(1) - a)));

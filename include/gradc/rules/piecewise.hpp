@@ -20,9 +20,9 @@ struct abs {
     static constexpr reads_t reads{.a = true};
     static constexpr test_domain domain = test_domain::everywhere;
     template <class T>
-    GRADC_RULE_INLINE static T eval(const T& a) { using std::abs; return abs(a); }
+    GRADC_ALWAYS_INLINE inline static T eval(const T& a) { using std::abs; return abs(a); }
     template <class T>
-    GRADC_RULE_INLINE static T partial(arg_t<0>, const T& a, const T&) {
+    GRADC_ALWAYS_INLINE inline static T partial(arg_t<0>, const T& a, const T&) {
         using K = scalar_t<T>;
         return if_else<T>(a > K(0), K(1), if_else<T>(a < K(0), K(-1), K(0)));
     }
@@ -39,12 +39,12 @@ struct relu {
     static constexpr reads_t reads{.a = true};
     static constexpr test_domain domain = test_domain::everywhere;
     template <class T>
-    GRADC_RULE_INLINE static T eval(const T& a) {
+    GRADC_ALWAYS_INLINE inline static T eval(const T& a) {
         using K = scalar_t<T>;
         return if_else<T>(a <= K(0), K(0), a);
     }
     template <class T>
-    GRADC_RULE_INLINE static auto partial(arg_t<0>, const T& a, const T&) { return gate{a > scalar_t<T>(0)}; }
+    GRADC_ALWAYS_INLINE inline static auto partial(arg_t<0>, const T& a, const T&) { return gate{a > scalar_t<T>(0)}; }
     /// \endcond
 };
 
@@ -61,14 +61,14 @@ struct max {
     static constexpr reads_t reads{.a = true, .b = true};
     static constexpr test_domain domain = test_domain::everywhere;
     template <class T>
-    GRADC_RULE_INLINE static T eval(const T& a, const T& b) {
+    GRADC_ALWAYS_INLINE inline static T eval(const T& a, const T& b) {
         using std::isnan;
         return if_else<T>(logical_or(a >= b, isnan(a)), a, b);
     }
     template <class T>
-    GRADC_RULE_INLINE static T partial(arg_t<0>, const T& a, const T& b, const T&) { return winner_share(a, b); }
+    GRADC_ALWAYS_INLINE inline static T partial(arg_t<0>, const T& a, const T& b, const T&) { return winner_share(a, b); }
     template <class T>
-    GRADC_RULE_INLINE static T partial(arg_t<1>, const T& a, const T& b, const T&) { return winner_share(b, a); }
+    GRADC_ALWAYS_INLINE inline static T partial(arg_t<1>, const T& a, const T& b, const T&) { return winner_share(b, a); }
 
     /// The share of the derivative that goes to `mine`: 0 only where it strictly loses.
     template <class T>
@@ -91,14 +91,14 @@ struct min {
     static constexpr reads_t reads{.a = true, .b = true};
     static constexpr test_domain domain = test_domain::everywhere;
     template <class T>
-    GRADC_RULE_INLINE static T eval(const T& a, const T& b) {
+    GRADC_ALWAYS_INLINE inline static T eval(const T& a, const T& b) {
         using std::isnan;
         return if_else<T>(logical_or(a <= b, isnan(a)), a, b);
     }
     template <class T>
-    GRADC_RULE_INLINE static T partial(arg_t<0>, const T& a, const T& b, const T&) { return max::winner_share(b, a); }
+    GRADC_ALWAYS_INLINE inline static T partial(arg_t<0>, const T& a, const T& b, const T&) { return max::winner_share(b, a); }
     template <class T>
-    GRADC_RULE_INLINE static T partial(arg_t<1>, const T& a, const T& b, const T&) { return max::winner_share(a, b); }
+    GRADC_ALWAYS_INLINE inline static T partial(arg_t<1>, const T& a, const T& b, const T&) { return max::winner_share(a, b); }
     /// \endcond
 };
 
@@ -114,11 +114,11 @@ struct where {
     static constexpr reads_t reads{.a = true};
     static constexpr test_domain domain = test_domain::everywhere;
     template <class C, class T>
-    GRADC_RULE_INLINE static T eval(const C& c, const T& a, const T& b) { return if_else<T>(c, a, b); }
+    GRADC_ALWAYS_INLINE inline static T eval(const C& c, const T& a, const T& b) { return if_else<T>(c, a, b); }
     template <class C, class T>
-    GRADC_RULE_INLINE static auto partial(arg_t<1>, const C& c, const T&, const T&, const T&) { return gate{c}; }
+    GRADC_ALWAYS_INLINE inline static auto partial(arg_t<1>, const C& c, const T&, const T&, const T&) { return gate{c}; }
     template <class C, class T>
-    GRADC_RULE_INLINE static auto partial(arg_t<2>, const C& c, const T&, const T&, const T&) {
+    GRADC_ALWAYS_INLINE inline static auto partial(arg_t<2>, const C& c, const T&, const T&, const T&) {
         return gate{logical_not(c)};
     }
     /// \endcond

@@ -24,7 +24,7 @@ struct with_gaussian;
 /// erf(a) or erfc(a) alone: on batches `with_gaussian`'s (gradc/simd/math.hpp), whose
 /// tail is more accurate than xsimd's, so that `eval` equals the fused value.
 template <error_function F, class T>
-GRADC_RULE_INLINE T error_function_value(const T& a) {
+GRADC_ALWAYS_INLINE inline T error_function_value(const T& a) {
     if constexpr (simd_batch<T>) {
         return with_gaussian<F, T>::value(a);
     } else if constexpr (F == error_function::erf) {
@@ -41,16 +41,16 @@ GRADC_RULE_INLINE T error_function_value(const T& a) {
 /// with NaN and large lanes of double batches kept from xsimd's integer conversion
 /// (batch_integer_conversion.hpp); floats in double, where a² is exact.
 template <class T>
-GRADC_RULE_INLINE T gaussian(const T& a) {
+GRADC_ALWAYS_INLINE inline T gaussian(const T& a) {
     if constexpr (simd_batch<T>) {
         using forms = with_gaussian<error_function::erf, T>;
-        return on_convertible_lanes<forms::keeps_lanes_from_conversion>(a, [](const T& b) GRADC_LAMBDA_INLINE {
+        return on_convertible_lanes<forms::keeps_lanes_from_conversion>(a, [](const T& b) GRADC_ALWAYS_INLINE {
             return with_gaussian<error_function::erf, T>::gaussian(b);
         });
     } else if constexpr (std::is_same_v<T, float>) {
         return float(std::exp(-(double(a) * double(a))));  // as float batches: a² exact
     } else {
-        return on_convertible_lanes(a, [](const T& b) GRADC_LAMBDA_INLINE { using std::exp; return T(exp(-(b * b))); });
+        return on_convertible_lanes(a, [](const T& b) GRADC_ALWAYS_INLINE { using std::exp; return T(exp(-(b * b))); });
     }
 }
 
@@ -83,14 +83,14 @@ struct with_gaussian {
 /// cost the Black-Scholes gradient, two erfc nodes, about 10 % (docs/benchmark-history.md,
 /// "Batch gradient: values and adjoints in registers again").
 template <error_function F, class T>
-GRADC_RULE_INLINE std::pair<T, T> value_and_gaussian(const T& a) {
+GRADC_ALWAYS_INLINE inline std::pair<T, T> value_and_gaussian(const T& a) {
     using forms = with_gaussian<F, T>;
     if constexpr (simd_batch<T>) {
         if (forms::ordinary(a)) [[likely]]
             return forms::apply_ordinary(a);
     }
     const auto [y, g] = on_convertible_lanes<forms::keeps_lanes_from_conversion>(
-        a, [](const T& b) GRADC_LAMBDA_INLINE { return forms::apply(b); });
+        a, [](const T& b) GRADC_ALWAYS_INLINE { return forms::apply(b); });
     return {error_function_tail<F == error_function::erfc>(a, y), g};
 }
 
@@ -103,16 +103,16 @@ struct erf {
     static constexpr reads_t reads{.a = true};
     static constexpr test_domain domain = test_domain::everywhere;
     template <class T>
-    GRADC_RULE_INLINE static T eval(const T& a) {
-        return error_function_tail<false>(a, on_convertible_lanes<with_gaussian<error_function::erf, T>::keeps_lanes_from_conversion>(a, [](const T& b) GRADC_LAMBDA_INLINE { return error_function_value<error_function::erf>(b); }));
+    GRADC_ALWAYS_INLINE inline static T eval(const T& a) {
+        return error_function_tail<false>(a, on_convertible_lanes<with_gaussian<error_function::erf, T>::keeps_lanes_from_conversion>(a, [](const T& b) GRADC_ALWAYS_INLINE { return error_function_value<error_function::erf>(b); }));
     }
     template <class T>
-    GRADC_RULE_INLINE static T partial(arg_t<0>, const T& a, const T&) {
+    GRADC_ALWAYS_INLINE inline static T partial(arg_t<0>, const T& a, const T&) {
         using K = scalar_t<T>;
         return K(std::numbers::inv_sqrtpi * 2) * gaussian(a);
     }
     template <class T>
-    GRADC_RULE_INLINE static value_and_partials<T, 1> eval_with_partials(const T& a) {
+    GRADC_ALWAYS_INLINE inline static value_and_partials<T, 1> eval_with_partials(const T& a) {
         const auto [y, g] = value_and_gaussian<error_function::erf>(a);
         return {y, {scalar_t<T>(std::numbers::inv_sqrtpi * 2) * g}};
     }
@@ -128,17 +128,17 @@ struct erfc {
     static constexpr reads_t reads{.a = true};
     static constexpr test_domain domain = test_domain::everywhere;
     template <class T>
-    GRADC_RULE_INLINE static T eval(const T& a) {
-        const T r = on_convertible_lanes<with_gaussian<error_function::erfc, T>::keeps_lanes_from_conversion>(a, [](const T& b) GRADC_LAMBDA_INLINE { return error_function_value<error_function::erfc>(b); });
+    GRADC_ALWAYS_INLINE inline static T eval(const T& a) {
+        const T r = on_convertible_lanes<with_gaussian<error_function::erfc, T>::keeps_lanes_from_conversion>(a, [](const T& b) GRADC_ALWAYS_INLINE { return error_function_value<error_function::erfc>(b); });
         return error_function_tail<true>(a, erfc_near_zero(a, r));
     }
     template <class T>
-    GRADC_RULE_INLINE static T partial(arg_t<0>, const T& a, const T&) {
+    GRADC_ALWAYS_INLINE inline static T partial(arg_t<0>, const T& a, const T&) {
         using K = scalar_t<T>;
         return K(-std::numbers::inv_sqrtpi * 2) * gaussian(a);
     }
     template <class T>
-    GRADC_RULE_INLINE static value_and_partials<T, 1> eval_with_partials(const T& a) {
+    GRADC_ALWAYS_INLINE inline static value_and_partials<T, 1> eval_with_partials(const T& a) {
         // erfc_near_zero (float, |a| < 1/2) and the far tail (|a| > 30) mend disjoint lanes.
         const auto [y, g] = value_and_gaussian<error_function::erfc>(a);
         return {erfc_near_zero(a, y), {scalar_t<T>(-std::numbers::inv_sqrtpi * 2) * g}};

@@ -36,7 +36,7 @@ enum class log_base { e, two, ten };
 
 /// log, log2 or log10 of `a`, right at subnormal arguments on batches too.
 template <log_base Base, class T>
-GRADC_RULE_INLINE T logarithm(const T& a) {
+GRADC_ALWAYS_INLINE inline T logarithm(const T& a) {
     using std::log;
     using std::log10;
     using std::log2;
@@ -63,7 +63,7 @@ GRADC_RULE_INLINE T logarithm(const T& a) {
 
 /// cbrt(a), right at subnormal arguments (of either sign) on batches too.
 template <class T>
-GRADC_RULE_INLINE T cube_root(const T& a) {
+GRADC_ALWAYS_INLINE inline T cube_root(const T& a) {
     using std::cbrt;
     if constexpr (!simd_batch<T>) {
         return cbrt(a);

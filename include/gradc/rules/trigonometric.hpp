@@ -33,11 +33,11 @@ struct sin {
     static constexpr test_domain domain = test_domain::everywhere;
     static constexpr bool complex_form = true;
     template <class T>
-    GRADC_RULE_INLINE static T eval(const T& a) { using std::sin; return sin(a); }
+    GRADC_ALWAYS_INLINE inline static T eval(const T& a) { using std::sin; return sin(a); }
     template <class T>
-    GRADC_RULE_INLINE static T partial(arg_t<0>, const T& a, const T&) { using std::cos; return cos(a); }
+    GRADC_ALWAYS_INLINE inline static T partial(arg_t<0>, const T& a, const T&) { using std::cos; return cos(a); }
     template <class T>
-    GRADC_RULE_INLINE static value_and_partials<T, 1> eval_with_partials(const T& a) {
+    GRADC_ALWAYS_INLINE inline static value_and_partials<T, 1> eval_with_partials(const T& a) {
         auto [s, c] = sincos(a);
         return {s, {c}};
     }
@@ -54,11 +54,11 @@ struct cos {
     static constexpr test_domain domain = test_domain::everywhere;
     static constexpr bool complex_form = true;
     template <class T>
-    GRADC_RULE_INLINE static T eval(const T& a) { using std::cos; return cos(a); }
+    GRADC_ALWAYS_INLINE inline static T eval(const T& a) { using std::cos; return cos(a); }
     template <class T>
-    GRADC_RULE_INLINE static T partial(arg_t<0>, const T& a, const T&) { using std::sin; return -sin(a); }
+    GRADC_ALWAYS_INLINE inline static T partial(arg_t<0>, const T& a, const T&) { using std::sin; return -sin(a); }
     template <class T>
-    GRADC_RULE_INLINE static value_and_partials<T, 1> eval_with_partials(const T& a) {
+    GRADC_ALWAYS_INLINE inline static value_and_partials<T, 1> eval_with_partials(const T& a) {
         auto [s, c] = sincos(a);
         return {c, {-s}};
     }
@@ -75,9 +75,9 @@ struct tan {
     static constexpr test_domain domain = test_domain::moderate;
     static constexpr bool complex_form = true;
     template <class T>
-    GRADC_RULE_INLINE static T eval(const T& a) { using std::tan; return tan(a); }
+    GRADC_ALWAYS_INLINE inline static T eval(const T& a) { using std::tan; return tan(a); }
     template <class T>
-    GRADC_RULE_INLINE static T partial(arg_t<0>, const T&, const T& y) { return scalar_t<T>(1) + y * y; }
+    GRADC_ALWAYS_INLINE inline static T partial(arg_t<0>, const T&, const T& y) { return scalar_t<T>(1) + y * y; }
     /// \endcond
 };
 
@@ -92,9 +92,9 @@ struct asin {
     static constexpr test_domain domain = test_domain::inside_unit;
     static constexpr bool complex_form = true;
     template <class T>
-    GRADC_RULE_INLINE static T eval(const T& a) { using std::asin; return asin(a); }
+    GRADC_ALWAYS_INLINE inline static T eval(const T& a) { using std::asin; return asin(a); }
     template <class T>
-    GRADC_RULE_INLINE static T partial(arg_t<0>, const T& a, const T&) {
+    GRADC_ALWAYS_INLINE inline static T partial(arg_t<0>, const T& a, const T&) {
         using std::sqrt;
         using K = scalar_t<T>;
         return K(1) / sqrt((K(1) - a) * (K(1) + a));
@@ -112,9 +112,9 @@ struct acos {
     static constexpr test_domain domain = test_domain::inside_unit;
     static constexpr bool complex_form = true;
     template <class T>
-    GRADC_RULE_INLINE static T eval(const T& a) { using std::acos; return acos(a); }
+    GRADC_ALWAYS_INLINE inline static T eval(const T& a) { using std::acos; return acos(a); }
     template <class T>
-    GRADC_RULE_INLINE static T partial(arg_t<0>, const T& a, const T&) {
+    GRADC_ALWAYS_INLINE inline static T partial(arg_t<0>, const T& a, const T&) {
         using std::sqrt;
         using K = scalar_t<T>;
         return K(-1) / sqrt((K(1) - a) * (K(1) + a));
@@ -132,9 +132,9 @@ struct atan {
     static constexpr test_domain domain = test_domain::everywhere;
     static constexpr bool complex_form = true;
     template <class T>
-    GRADC_RULE_INLINE static T eval(const T& a) { using std::atan; return atan(a); }
+    GRADC_ALWAYS_INLINE inline static T eval(const T& a) { using std::atan; return atan(a); }
     template <class T>
-    GRADC_RULE_INLINE static T partial(arg_t<0>, const T& a, const T&) {
+    GRADC_ALWAYS_INLINE inline static T partial(arg_t<0>, const T& a, const T&) {
         using K = scalar_t<T>;
         return K(1) / (K(1) + a * a);
     }
@@ -151,11 +151,11 @@ struct atan2 {
     static constexpr reads_t reads{.a = true, .b = true};
     static constexpr test_domain domain = test_domain::everywhere;
     template <class T>
-    GRADC_RULE_INLINE static T eval(const T& a, const T& b) { return arc_tangent2(a, b); }
+    GRADC_ALWAYS_INLINE inline static T eval(const T& a, const T& b) { return arc_tangent2(a, b); }
     template <class T>
-    GRADC_RULE_INLINE static T partial(arg_t<0>, const T& a, const T& b, const T&) { return b / (a * a + b * b); }
+    GRADC_ALWAYS_INLINE inline static T partial(arg_t<0>, const T& a, const T& b, const T&) { return b / (a * a + b * b); }
     template <class T>
-    GRADC_RULE_INLINE static T partial(arg_t<1>, const T& a, const T& b, const T&) { return -a / (a * a + b * b); }
+    GRADC_ALWAYS_INLINE inline static T partial(arg_t<1>, const T& a, const T& b, const T&) { return -a / (a * a + b * b); }
     /// \endcond
 };
 
@@ -169,11 +169,11 @@ struct hypot {
     static constexpr reads_t reads{.a = true, .b = true, .y = true};
     static constexpr test_domain domain = test_domain::everywhere;
     template <class T>
-    GRADC_RULE_INLINE static T eval(const T& a, const T& b) { return hypotenuse(a, b); }
+    GRADC_ALWAYS_INLINE inline static T eval(const T& a, const T& b) { return hypotenuse(a, b); }
     template <class T>
-    GRADC_RULE_INLINE static T partial(arg_t<0>, const T& a, const T&, const T& y) { return a / y; }
+    GRADC_ALWAYS_INLINE inline static T partial(arg_t<0>, const T& a, const T&, const T& y) { return a / y; }
     template <class T>
-    GRADC_RULE_INLINE static T partial(arg_t<1>, const T&, const T& b, const T& y) { return b / y; }
+    GRADC_ALWAYS_INLINE inline static T partial(arg_t<1>, const T&, const T& b, const T& y) { return b / y; }
     /// \endcond
 };
 

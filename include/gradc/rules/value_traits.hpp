@@ -7,18 +7,9 @@
 
 #include <type_traits>
 
-/// The helpers that give SIMD batches C's special values and accurate partials
-/// (batch_special_values.hpp, subnormal_batch.hpp, accurate_where.hpp) are forced inline:
-/// each tests its lanes (`any`, `all`) and branches, which made g++ keep them out of line
-/// in large kernels, and an out-of-line call passes its batch operands through memory.
-/// Every rule's `eval` and `partial` are forced inline too: in a file with several
-/// kernels g++'s budget for the file's growth by inlining runs out, and it then called
-/// `tanh::eval` and partials out of line (docs/benchmark-history.md, "Cost of keeping NaN
-/// and huge lanes from xsimd's integer conversion").
-#define GRADC_RULE_INLINE [[gnu::always_inline]] inline
-/// The same for a lambda that a rule passes to a helper (the attribute goes after its
-/// parameter list).
-#define GRADC_LAMBDA_INLINE __attribute__((always_inline))
+#include <gradc/always_inline.hpp>
+
+// Rules and their helpers are forced inline: Note [Forced inlining] (gradc/always_inline.hpp).
 
 namespace gradc::rules {
 

@@ -59,7 +59,7 @@ inline constexpr std::array<double, 21> erfc_tail_coefficients{
 /// xsimd 8.1's batch fma is a multiply and an add, not fused, on AVX-512 too, and
 /// Dekker's product of Veltkamp's halves costs twice as many instructions.
 template <class B>
-GRADC_RULE_INLINE B square_rounding(const B& a, const B& hi) {
+GRADC_ALWAYS_INLINE inline B square_rounding(const B& a, const B& hi) {
     constexpr bool is_double = sizeof(scalar_t<B>) == 8;
     using word = std::conditional_t<is_double, std::uint64_t, std::uint32_t>;
     using bits = xsimd::batch<word, typename B::arch_type>;
@@ -76,7 +76,7 @@ GRADC_RULE_INLINE B square_rounding(const B& a, const B& hi) {
 /// subnormal values where x > 26.6 (xsimd's exp gives 0 there, and erfc is not 0 until
 /// 27.3).
 template <class B>
-GRADC_RULE_INLINE B erfc_tail(const B& x, const B& xx, const B& g) {
+GRADC_ALWAYS_INLINE inline B erfc_tail(const B& x, const B& xx, const B& g) {
     using K = scalar_t<B>;
     const B gaussian = g - g * detail::square_rounding(x, xx);  // e^(-xx - lo) = e^(-xx)·(1 - lo) + O(lo²)
     const B t = K(1) / x;

@@ -58,7 +58,7 @@ struct hyperbolic_tangent<xsimd::batch<T, A>> {
 
     /// tanh(m) for m < 0.625 (other lanes: garbage, to be discarded): xsimd's own
     /// rational function (called, not copied; another xsimd major version: its tanh).
-    GRADC_RULE_INLINE static B near_zero(const B& m) {
+    GRADC_ALWAYS_INLINE inline static B near_zero(const B& m) {
 #if XSIMD_VERSION_MAJOR == 8
         using kernel = xsimd::kernel::detail::tanh_kernel<B>;
         if constexpr (std::is_same_v<T, double>) {
@@ -79,7 +79,7 @@ struct hyperbolic_tangent<xsimd::batch<T, A>> {
     /// So tanh needs no clamp (`keeps_lanes_from_conversion`): exp's selects replace those
     /// lanes' results.
     /// Float batches convert with a defined instruction and keep xsimd's ldexp.
-    GRADC_RULE_INLINE static B times_power_of_two(const B& c, const B& k) {
+    GRADC_ALWAYS_INLINE inline static B times_power_of_two(const B& c, const B& k) {
         if constexpr (std::is_same_v<T, double>) {
             using bits = xsimd::batch<std::uint64_t, A>;
             const bits biased = xsimd::bitwise_cast<bits>(k + B(0x1.8p52 + 1023));
@@ -91,7 +91,7 @@ struct hyperbolic_tangent<xsimd::batch<T, A>> {
 
     /// e^x as xsimd's exp computes it, from its range reduction, polynomial and scaling
     /// (called, not copied; another xsimd major version: its exp).
-    GRADC_RULE_INLINE static B exp_inline(const B& x) {
+    GRADC_ALWAYS_INLINE inline static B exp_inline(const B& x) {
 #if XSIMD_VERSION_MAJOR == 8
         namespace xsimd_detail = xsimd::kernel::detail;
         using reducer = xsimd_detail::exp_reduction<T, A, xsimd_detail::exp_tag>;
@@ -113,17 +113,17 @@ struct hyperbolic_tangent<xsimd::batch<T, A>> {
     }
 
     /// s = 1/(1 + e^(2m)), as xsimd's tanh computes it; tanh(m) = 1 - 2s.
-    GRADC_RULE_INLINE static B reciprocal_term(const B& m) { return B(T(1)) / (B(T(1)) + exp_inline(m + m)); }
+    GRADC_ALWAYS_INLINE inline static B reciprocal_term(const B& m) { return B(T(1)) / (B(T(1)) + exp_inline(m + m)); }
 
     /// tanh(m) = 1 - 2s, as xsimd's tanh computes it.
-    GRADC_RULE_INLINE static B far_from_zero(const B& s) { return xsimd::fma(B(T(-2)), s, B(T(1))); }
+    GRADC_ALWAYS_INLINE inline static B far_from_zero(const B& s) { return xsimd::fma(B(T(-2)), s, B(T(1))); }
 
     /// 1/cosh²(m) = 4s(1 - s); where e^(2m) overflows or nearly (m beyond 354 in double,
     /// 44 in float), 4e^(-2m) from the batch `exp`'s edge path, which keeps its normal
     /// and subnormal values (4s(1 - s) would be 0 there). The test costs a comparison
     /// per batch; the mlp benchmark's gradient measured 3.31–3.52 ms with it against
     /// 3.00–3.12 without, within its noise between builds (docs/benchmark-history.md).
-    GRADC_RULE_INLINE static B derivative_far_from_zero(const B& m, const B& s) {
+    GRADC_ALWAYS_INLINE inline static B derivative_far_from_zero(const B& m, const B& s) {
         const B d = B(T(4)) * s * (B(T(1)) - s);
         const auto underflowing = m > B(T(std::is_same_v<T, double> ? 354 : 44));
         if (xsimd::any(underflowing)) [[unlikely]]
@@ -134,14 +134,14 @@ struct hyperbolic_tangent<xsimd::batch<T, A>> {
     /// ±tanh(m) with b's sign, from the lanes' tanh(m) away from zero (`far`) and, where
     /// `small`, near it: as xsimd's tanh assembles it.
     template <class Small>
-    GRADC_RULE_INLINE static B signed_value(const B& b, const B& m, const Small& small, const B& far) {
+    GRADC_ALWAYS_INLINE inline static B signed_value(const B& b, const B& m, const Small& small, const B& far) {
         if (!xsimd::any(small)) return xsimd::copysign(far, b);
         return xsimd::copysign(xsimd::select(small, near_zero(m), far), b);
     }
 
     /// tanh(a).
-    GRADC_RULE_INLINE static B value(const B& a) {
-        return on_convertible_lanes<keeps_lanes_from_conversion>(a, [](const B& b) GRADC_LAMBDA_INLINE {
+    GRADC_ALWAYS_INLINE inline static B value(const B& a) {
+        return on_convertible_lanes<keeps_lanes_from_conversion>(a, [](const B& b) GRADC_ALWAYS_INLINE {
             const B m = xsimd::abs(b);
             const auto small = m < B(T(detail::tanh_rational_limit));
             if (xsimd::all(small)) return xsimd::copysign(near_zero(m), b);
@@ -150,8 +150,8 @@ struct hyperbolic_tangent<xsimd::batch<T, A>> {
     }
 
     /// d tanh/da given y = tanh(a) as `value` computes it.
-    GRADC_RULE_INLINE static B derivative(const B& a, const B& y) {
-        return on_convertible_lanes<keeps_lanes_from_conversion>(a, [&y](const B& b) GRADC_LAMBDA_INLINE {
+    GRADC_ALWAYS_INLINE inline static B derivative(const B& a, const B& y) {
+        return on_convertible_lanes<keeps_lanes_from_conversion>(a, [&y](const B& b) GRADC_ALWAYS_INLINE {
             const B m = xsimd::abs(b);
             const auto small = m < B(T(detail::tanh_rational_limit));
             const B cheap = B(T(1)) - y * y;
@@ -161,8 +161,8 @@ struct hyperbolic_tangent<xsimd::batch<T, A>> {
     }
 
     /// {tanh(a), d tanh/da}: equal to `value` and `derivative`, with one exponential.
-    GRADC_RULE_INLINE static value_and_partials<B, 1> with_derivative(const B& a) {
-        const auto [y, d] = on_convertible_lanes<keeps_lanes_from_conversion>(a, [](const B& b) GRADC_LAMBDA_INLINE {
+    GRADC_ALWAYS_INLINE inline static value_and_partials<B, 1> with_derivative(const B& a) {
+        const auto [y, d] = on_convertible_lanes<keeps_lanes_from_conversion>(a, [](const B& b) GRADC_ALWAYS_INLINE {
             const B m = xsimd::abs(b);
             const auto small = m < B(T(detail::tanh_rational_limit));
             // Both forms on every lane, then a select: branches on the lanes here split

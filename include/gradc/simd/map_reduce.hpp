@@ -183,7 +183,7 @@ private:
     /// the padding lanes of the partial batch (a selection, so that padding never reaches
     /// the sum). Boundary slots that are the same at every point are counted, not summed.
     template <class Keep>
-    GRADC_INLINE void add_batch(const std::array<B, arity>& x, sums& s, Keep keep) const {
+    GRADC_ALWAYS_INLINE inline void add_batch(const std::array<B, arity>& x, sums& s, Keep keep) const {
         typename P::template values<B> v = invariant_values_;
         const auto lin = split::primal_varying(k_.bound(), x.data(), v);
         typename P::template derivatives<B> a;
@@ -194,7 +194,7 @@ private:
             if (split::plan.boundary[b] && !split::plan.counted[b]) s.boundary[b] += keep(a[b]);
     }
 
-    GRADC_INLINE std::array<B, arity> load(std::size_t i) const {
+    GRADC_ALWAYS_INLINE inline std::array<B, arity> load(std::size_t i) const {
         std::array<B, arity> x = parameters_;
         for (std::size_t v = 0; v < arity; ++v)
             if (!layout::is_parameter[v]) x[v] = B::load_unaligned(data_[layout::position[v]] + i);

@@ -184,19 +184,19 @@ private:
 
     /// Node I's value from the invariant part, when it is invariant.
     template <std::size_t I>
-    GRADC_INLINE void copy_invariant(typename P::template values<D>& v) const {
+    GRADC_ALWAYS_INLINE inline void copy_invariant(typename P::template values<D>& v) const {
         if constexpr (split::invariant[I]) v[I] = invariant_values_[I];
     }
 
     template <class Keep>
-    GRADC_INLINE void add_batch(const std::array<D, arity>& x, sums& s, Keep keep) const {
+    GRADC_ALWAYS_INLINE inline void add_batch(const std::array<D, arity>& x, sums& s, Keep keep) const {
         // The invariant values are copied node by node, not as one array: the array of
         // duals of batches is W + 1 times that of the first-order map-reduce (16 KB for
         // 50 nodes and 4 parameters on AVX-512), and copied whole it was copied at
         // every batch, which cost more than the nodes hoisted (on that kernel 84 ns
         // per point against 72 copied node by node, measured 2026-11-26).
         typename P::template values<D> v;
-        [&]<std::size_t... I>(std::index_sequence<I...>) GRADC_INLINE_LAMBDA {
+        [&]<std::size_t... I>(std::index_sequence<I...>) GRADC_ALWAYS_INLINE {
             (copy_invariant<I>(v), ...);
         }(std::make_index_sequence<P::size>{});
         const auto lin = split::primal_varying(k_.bound(), x.data(), v);
@@ -211,7 +211,7 @@ private:
         }
     }
 
-    GRADC_INLINE std::array<D, arity> load(std::size_t i) const {
+    GRADC_ALWAYS_INLINE inline std::array<D, arity> load(std::size_t i) const {
         std::array<D, arity> x = parameters_;
         for (std::size_t v = 0; v < arity; ++v)
             if (!layout::is_parameter[v]) x[v] = D(B::load_unaligned(data_[layout::position[v]] + i));
