@@ -20,7 +20,7 @@ Tensor finish(Tensor t, const TensorOptions& o) {
 
 template <class V>
 Tensor from_values(const V* values, std::size_t n, const Shape& sizes, ScalarType dt) {
-    Tensor t = empty_tensor(sizes, dt);
+    Tensor t = uninitialized_tensor(sizes, dt);  // every element written below, or an error
     if (static_cast<std::int64_t>(n) != t.numel())
         throw Error("gradc: tensor: " + std::to_string(n) + " values cannot fill shape " + shape_string(sizes));
     dispatch(dt, [&](auto tag) {
@@ -69,14 +69,15 @@ Tensor from_vector(const std::vector<double>& values, const Shape& sizes, Tensor
     return finish(from_values(values.data(), values.size(), sizes, options.dtype()), options);
 }
 
+// Uninitialised, as LibTorch's `empty`: the caller writes every element before reading.
 Tensor empty(const Shape& sizes, TensorOptions options) {
-    return finish(empty_tensor(sizes, options.dtype()), options);
+    return finish(uninitialized_tensor(sizes, options.dtype()), options);
 }
 
-Tensor zeros(const Shape& sizes, TensorOptions options) { return empty(sizes, options); }
+Tensor zeros(const Shape& sizes, TensorOptions options) { return finish(zeroed_tensor(sizes, options.dtype()), options); }
 
 Tensor full(const Shape& sizes, double value, TensorOptions options) {
-    Tensor t = empty_tensor(sizes, options.dtype());
+    Tensor t = uninitialized_tensor(sizes, options.dtype());
     detail::fill_raw(t, value);
     return finish(t, options);
 }

@@ -61,9 +61,17 @@ tensor_list jvp_by_transposition(std::string_view op, const tensor_list& inputs,
 /// Whether forward_ad::detail::ForceFallback is alive on this thread.
 bool fallback_forced();
 
-/// record() when an input has a tangent: records the backward node as usual, then gives
-/// the outputs their tangents and the node's saved outputs theirs.
-std::shared_ptr<Node> record_with_tangents(std::string_view op, const tensor_list& inputs, const tensor_list& outputs,
-                                           const tensor_list& saved, BackwardFormula formula, const JvpFormula& jvp);
+/// The backward formula the JVP falls back on (by transposition, `jvp_by_transposition`):
+/// a copy of `formula` when the operation has no JVP formula or the fallback is forced,
+/// else none. Taken before the backward node takes the formula.
+BackwardFormula jvp_fallback(const BackwardFormula& formula, const JvpFormula& jvp);
+
+/// The second half of record() when an input has a tangent, after it built the backward
+/// node (`node`, null when nothing requires grad): gives the outputs their tangents, from
+/// `jvp` or from `fallback`, and the node's saved tensors theirs (for forward over
+/// reverse).
+void propagate_tangents(const std::shared_ptr<Node>& node, std::string_view op, const tensor_list& inputs,
+                        const tensor_list& outputs, const tensor_list& saved, const BackwardFormula& fallback,
+                        const JvpFormula& jvp);
 
 }  // namespace gradc::autograd::forward_ad::detail

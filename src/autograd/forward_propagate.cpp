@@ -145,16 +145,15 @@ tensor_list output_tangents(std::string_view op, const tensor_list& inputs, cons
     return result;
 }
 
-std::shared_ptr<Node> record_with_tangents(std::string_view op, const tensor_list& inputs, const tensor_list& outputs,
-                                           const tensor_list& saved, BackwardFormula formula, const JvpFormula& jvp) {
-    const BackwardFormula transposable = (jvp && !fallback_forced()) ? nullptr : formula;
-    std::shared_ptr<Node> node;
-    {
-        IgnoreTangents hide;  // record() below sees no tangent: the backward node only
-        node = record(op, inputs, outputs, saved, std::move(formula));
-    }
+BackwardFormula jvp_fallback(const BackwardFormula& formula, const JvpFormula& jvp) {
+    return (jvp && !fallback_forced()) ? nullptr : formula;
+}
+
+void propagate_tangents(const std::shared_ptr<Node>& node, std::string_view op, const tensor_list& inputs,
+                        const tensor_list& outputs, const tensor_list& saved, const BackwardFormula& fallback,
+                        const JvpFormula& jvp) {
     Vjp vjp;
-    if (transposable)
+    if (fallback)
         vjp = [&](const tensor_list& g, const std::vector<bool>& needed) {
             // Saved outputs as aliases: a tangent whose graph held its own primal would own itself.
             tensor_list s = saved;
@@ -162,12 +161,12 @@ std::shared_ptr<Node> record_with_tangents(std::string_view op, const tensor_lis
                 for (const auto& o : outputs)
                     if (t.defined() && t.is_same(o)) t = history_alias(o);
             NeedsNode needs(needed, sink());
-            return transposable(g, BackwardContext{s, needs});
+            return fallback(g, BackwardContext{s, needs});
         };
     const tensor_list t = output_tangents(op, inputs, outputs, jvp, vjp);
     for (std::size_t o = 0; o < outputs.size(); ++o)
         if (t[o].defined()) set_tangent(outputs[o], t[o]);
-    if (!node) return node;
+    if (!node) return;
     // Backward unpacks saved outputs as new aliases: they take their tangent with them
     // (detached, for the same reason as the aliases above), for forward over reverse.
     auto& vars = static_cast<FormulaNode&>(*node).saved_variables();
@@ -179,7 +178,6 @@ std::shared_ptr<Node> record_with_tangents(std::string_view op, const tensor_lis
         for (const auto& o : outputs) is_output = is_output || saved[k].is_same(o);
         vars[k].set_forward_grad(is_output ? tangent.detach() : tangent, active_level());
     }
-    return node;
 }
 
 }  // namespace gradc::autograd::forward_ad::detail

@@ -116,12 +116,12 @@ bool should_record(std::initializer_list<const Tensor*> inputs) {
 
 tensor_list TensorRefs::to_list() const { return tensor_list(begin(), end()); }
 
-std::shared_ptr<Node> record(std::string_view op_name, TensorRefs inputs, TensorRefs outputs, TensorRefs saved,
-                             BackwardFormula formula, JvpFormula jvp) {
-    if (forward_ad::detail::any_tangent(inputs))
-        return forward_ad::detail::record_with_tangents(op_name, inputs.to_list(), outputs.to_list(), saved.to_list(),
-                                                        std::move(formula), jvp);
-    if (!compute_requires_grad(inputs)) return nullptr;
+namespace {
+
+/// The backward node of an operation: its edges to the inputs' histories, the outputs'
+/// history, and the saved tensors with their roles (an input's name, an output).
+std::shared_ptr<Node> new_formula_node(std::string_view op_name, TensorRefs inputs, TensorRefs outputs,
+                                       TensorRefs saved, BackwardFormula formula) {
     auto node = std::make_shared<FormulaNode>(op_name, std::move(formula));
     auto& edges = node->mutable_next_edges();
     edges.reserve(inputs.size());
@@ -153,6 +153,24 @@ std::shared_ptr<Node> record(std::string_view op_name, TensorRefs inputs, Tensor
         saved_variables.emplace_back(s, role.kind == Role::kOutput);
         roles.push_back(role);
     }
+    return node;
+}
+
+}  // namespace
+
+// The backward node first, then the forward-mode tangents (PyTorch's generated code
+// does the same, in sequence): neither half calls the other.
+std::shared_ptr<Node> record(std::string_view op_name, TensorRefs inputs, TensorRefs outputs, TensorRefs saved,
+                             BackwardFormula formula, JvpFormula jvp) {
+    const bool tangents = forward_ad::detail::any_tangent(inputs);
+    const bool backward = compute_requires_grad(inputs);
+    if (!tangents && !backward) return nullptr;
+    // Kept before the node takes the formula: the JVP may fall back on it.
+    BackwardFormula fallback = tangents ? forward_ad::detail::jvp_fallback(formula, jvp) : nullptr;
+    std::shared_ptr<Node> node = backward ? new_formula_node(op_name, inputs, outputs, saved, std::move(formula)) : nullptr;
+    if (tangents)
+        forward_ad::detail::propagate_tangents(node, op_name, inputs.to_list(), outputs.to_list(), saved.to_list(),
+                                               fallback, jvp);
     return node;
 }
 

@@ -131,7 +131,7 @@ Tensor cat(const tensor_list& tensors, std::int64_t dim) {
     }
     Shape out_sizes = first.sizes();
     out_sizes[d] = total;
-    Tensor out = empty_tensor(out_sizes, dt);
+    Tensor out = zeroed_tensor(out_sizes, dt);
     std::vector<std::int64_t> offsets;
     std::int64_t offset = 0;
     for (const auto& t : tensors) {
@@ -192,7 +192,7 @@ Tensor index_select(const Tensor& a, std::int64_t dim, const Tensor& index_in) {
                                 dst + (o * n + i) * shape.inner);
         });
     } else {
-        out = empty_tensor(out_sizes, a.dtype());
+        out = zeroed_tensor(out_sizes, a.dtype());
         for (std::int64_t i = 0; i < n; ++i) {
             const std::int64_t size = a.dim() > 0 ? a.sizes()[d] : 1;
             check_range(idx[i], size, "index_select", d);
@@ -261,7 +261,7 @@ Tensor gather(const Tensor& a, std::int64_t dim, const Tensor& index_in) {
     check_gather_shapes(a, d, index, "gather");
     const bool rows = a.dim() > 0 && a.is_contiguous() && same_outside(a.sizes(), index.sizes(), d);
     if (rows) check_all(index.data_ptr<std::int64_t>(), index.numel(), a.sizes()[std::size_t(d)], "gather", d);
-    Tensor out = rows ? uninitialized_tensor(index.sizes(), a.dtype()) : empty_tensor(index.sizes(), a.dtype());
+    Tensor out = rows ? uninitialized_tensor(index.sizes(), a.dtype()) : zeroed_tensor(index.sizes(), a.dtype());
     dispatch(a.dtype(), [&](auto tag) {
         using T = typename decltype(tag)::type;
         const T* src = static_cast<const T*>(a.raw_data());

@@ -58,7 +58,7 @@ kernels::strided_matrices<T> matrices_of(const Tensor& t, bool vector_is_row) {
 // (a transposed view is not copied).
 Tensor batched_product(const Tensor& a, const Tensor& b, std::int64_t batch, std::int64_t m, std::int64_t k,
                        std::int64_t n, Shape out_sizes) {
-    Tensor c = empty_tensor(out_sizes, a.dtype());
+    Tensor c = zeroed_tensor(out_sizes, a.dtype());
     dispatch_floating(a.dtype(), "matmul", [&](auto tag) {
         using T = typename decltype(tag)::type;
         kernels::gemm(matrices_of<T>(a, true), matrices_of<T>(b, false), static_cast<T*>(c.raw_data()), batch, m, k, n);

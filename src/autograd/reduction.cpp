@@ -126,7 +126,7 @@ Tensor prod_others(const Tensor& x, const Tensor& y, const Shape& keep, const Sh
     if (GradMode::is_enabled() && x.requires_grad()) return prod_others_differentiable(x, in, dims);
     NoGradGuard no_grad;
     Plan q = plan(x, dims, true, "prod backward", x.dtype());
-    Tensor others = empty_tensor(q.data.sizes(), x.dtype());
+    Tensor others = zeroed_tensor(q.data.sizes(), x.dtype());
     dispatch_floating(x.dtype(), "prod backward", [&](auto tag) {
         using T = typename decltype(tag)::type;
         const T* src = static_cast<const T*>(q.data.raw_data());

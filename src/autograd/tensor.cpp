@@ -73,7 +73,7 @@ Tensor new_tensor(const Shape& sizes, ScalarType dtype, bool zero) {
 }
 }  // namespace
 
-Tensor empty_tensor(const Shape& sizes, ScalarType dtype) { return new_tensor(sizes, dtype, true); }
+Tensor zeroed_tensor(const Shape& sizes, ScalarType dtype) { return new_tensor(sizes, dtype, true); }
 Tensor uninitialized_tensor(const Shape& sizes, ScalarType dtype) { return new_tensor(sizes, dtype, false); }
 
 Tensor alias_with_geometry(const Tensor& base, Shape sizes, Shape strides, std::int64_t offset) {
@@ -83,7 +83,7 @@ Tensor alias_with_geometry(const Tensor& base, Shape sizes, Shape strides, std::
     return Tensor(std::move(impl));
 }
 
-Tensor::Tensor(double value) : Tensor(empty_tensor({}, kFloat64)) {
+Tensor::Tensor(double value) : Tensor(zeroed_tensor({}, kFloat64)) {
     *reinterpret_cast<double*>(impl_->data()) = value;
     impl_->wrapped_number = true;
 }

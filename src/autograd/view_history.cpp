@@ -24,7 +24,7 @@ using autograd::forward_ad::detail::IgnoreTangents;
 namespace detail {
 
 Tensor embed_strided(const Tensor& g, const Shape& base_sizes, const Shape& sizes, const Shape& strides, std::int64_t offset) {
-    Tensor out = empty_tensor(base_sizes, g.dtype());
+    Tensor out = zeroed_tensor(base_sizes, g.dtype());
     add_into(alias_with_geometry(out, sizes, strides, offset), g);
     return autograd::record_single_output("as_strided_scatter", {g}, out, {},
                              [sizes, strides, offset](const tensor_list& gg, const BackwardContext&) -> tensor_list {

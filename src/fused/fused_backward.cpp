@@ -84,7 +84,7 @@ tensor_list batch_vjp(const block_programs& p, const tensor_list& inputs, const 
             t.tensor = uninitialized_tensor(g.sizes, g.dtype);
         } else {
             t.how = gradient_target::summed;
-            t.tensor = empty_tensor(x.sizes(), g.dtype);  // zeros
+            t.tensor = zeroed_tensor(x.sizes(), g.dtype);  // zeros
             t.strides = summed_strides(x.sizes(), g.sizes);
             t.scratch = summed++;
         }

@@ -273,6 +273,21 @@ TEST_CASE("factories take an integer size; ones({}) stays 0-dim", "[autograd][li
     CHECK(torch::zeros({2, 3}, torch::requires_grad(true)).requires_grad());
 }
 
+TEST_CASE("empty is LibTorch's: storage to write before reading, with the options given", "[autograd][libtorch]") {
+    // Its contents are unspecified (uninitialised, as LibTorch's); what it guarantees is
+    // the shape, the dtype, requires_grad, and that written values read back.
+    torch::Tensor t = torch::empty({2, 3}, torch::TensorOptions().dtype(torch::kFloat64).requires_grad(true));
+    CHECK(t.sizes() == torch::Shape{2, 3});
+    CHECK(t.dtype() == torch::kFloat64);
+    CHECK(t.requires_grad());
+    CHECK(t.is_leaf());
+    torch::Tensor f = torch::empty(4, torch::dtype(torch::kFloat32));
+    float* data = f.data_ptr<float>();
+    for (int i = 0; i < 4; ++i) data[i] = 0.5f * float(i);
+    CHECK(f.sum().item<double>() == 3.0);
+    CHECK(torch::zeros({64}).abs().sum().item<double>() == 0.0);  // zeros still zero-fills
+}
+
 TEST_CASE("reductions over one integer dimension; member forms of free functions", "[autograd][libtorch]") {
     auto m = ref("spelling.m", {2, 3});
     CHECK_THAT(values(m.sum(0)), matches_float("spelling.sum0"));

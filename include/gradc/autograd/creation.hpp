@@ -73,7 +73,8 @@ Tensor from_blob(void* data, const Shape& sizes, const Shape& strides, std::func
                  TensorOptions options = {});
 
 /// @}
-/// Factories as LibTorch's: uninitialised, 0, 1 or `value` everywhere.
+/// Factories as LibTorch's: uninitialised (`empty`: write every element before reading
+/// one), 0, 1 or `value` everywhere.
 /// @{
 Tensor empty(const Shape& sizes, TensorOptions options = {});
 Tensor zeros(const Shape& sizes, TensorOptions options = {});

@@ -114,8 +114,9 @@ std::int64_t shape_numel(const Shape& sizes);
 std::string shape_string(const Shape& sizes);
 
 /// A new contiguous tensor filled with zeros, with no history.
-Tensor empty_tensor(const Shape& sizes, ScalarType dtype);
-/// The same without the zero fill, for kernels that write every element.
+Tensor zeroed_tensor(const Shape& sizes, ScalarType dtype);
+/// The same without the zero fill, for kernels that write every element (what the
+/// public `gradc::empty` returns, as LibTorch's `empty`).
 Tensor uninitialized_tensor(const Shape& sizes, ScalarType dtype);
 /// A tensor sharing `base`'s storage and version counter with the given geometry, no history.
 Tensor alias_with_geometry(const Tensor& base, Shape sizes, Shape strides, std::int64_t offset);
