@@ -49,6 +49,7 @@
 #include "reference.hpp"
 #include "second_order.hpp"
 #include "term_scale.hpp"
+#include "coverage.hpp"
 
 namespace gradc::difftest {
 

@@ -21,11 +21,16 @@ import argparse
 import os
 import random
 import re
+import sys
 
-UNARY = ["exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sqrt", "cbrt", "sin", "cos", "tan",
-         "asin", "acos", "atan", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "sigmoid", "softplus",
-         "logit", "erf", "erfc", "abs", "relu"]
-BINARY = ["pow", "atan2", "hypot", "maximum", "minimum"]
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import primitives  # noqa: E402  (tools/primitives.py)
+
+# The rule table's primitives, by the names the three modes share (the tensor names:
+# reference.hpp forwards maximum/minimum to the static mode's max/min), read from
+# include/gradc/rules/list.hpp, the one list (tools/primitives.py).
+UNARY = [tensor_op for _, tensor_op in primitives.unary()]
+BINARY = [tensor_op for _, tensor_op in primitives.binary()]
 ARITHMETIC = ["+", "-", "*", "/"]
 COMPARISONS = ["<", "<=", ">", ">=", "==", "!="]
 LITERALS = ["2.0", "-2.0", "0.5", "-0.5", "3.0", "-1.0", "1.0", "0.25", "-3.5", "1e-3", "10.0", "3", "-2"]

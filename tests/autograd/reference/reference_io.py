@@ -4,8 +4,12 @@ as a C++ header and its .cpp (a map from names to flat lists of doubles; complex
 interleaved as re, im; NaN and infinities as std::numeric_limits)."""
 import math
 import os
+import sys
 
 import torch
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "tools"))
+import primitives  # noqa: E402  (tools/primitives.py: the rule table's one list)
 
 # The rule table's unary functions, each with points inside its domain.
 general = [-1.3, -0.4, 0.25, 0.8, 1.7]
@@ -27,6 +31,18 @@ UNARY = {
     "erf": (torch.erf, general), "erfc": (torch.erfc, general),
     "abs": (torch.abs, general), "relu": (torch.relu, general), "neg": (torch.neg, general),
 }
+
+
+def check_unary_covers_the_rule_table():
+    """Every one-operand primitive of include/gradc/rules/list.hpp (tools/primitives.py)
+    has its entry in UNARY, so that test_unary's PyTorch values cover the whole table."""
+    missing = [rule for rule, _ in primitives.unary() if rule not in UNARY]
+    if missing:
+        raise SystemExit("reference_io.py: UNARY has no entry (torch function and points) for the rule(s) "
+                         + ", ".join(missing) + " of include/gradc/rules/list.hpp")
+
+
+check_unary_covers_the_rule_table()
 
 
 def flat_values(t):
