@@ -27,7 +27,7 @@ if [ ! -d "$build" ]; then
 fi
 # The build's progress (ninja's line per step) to stderr; stdout is the table.
 { meson compile -C "$build" -j "${GRADC_BENCH_JOBS:-2}" bench/gradc-bench 2>&1; echo $? > "$build/compile-status"; } |
-    grep -E "^\[[0-9]+/[0-9]+\]|error" >&2 || true
+    grep --line-buffered -E "^\[[0-9]+/[0-9]+\]|error" >&2 || true
 if [ "$(cat "$build/compile-status")" != 0 ]; then
     echo "bench/run.sh: building the benchmark failed (meson compile -C $build bench/gradc-bench shows why)" >&2
     exit 1
