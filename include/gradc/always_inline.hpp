@@ -10,7 +10,7 @@
 ///    must see one straight-line body with its values in registers; g++ kept a large
 ///    kernel's sweeps out of line and sent every node's value through memory. The steps
 ///    themselves are not forced: they are small and inlined anyway, and forcing them made
-///    g++'s inliner cost seconds per thousand nodes (docs/static.md, "Compile time");
+///    g++'s inliner cost seconds per thousand nodes (docs/architecture.md, "Compile time");
 ///  - every rule's `eval` and `partial`, and the helpers that give SIMD batches C's
 ///    special values and accurate partials (rules/): each helper tests its lanes and
 ///    branches, which made g++ keep it out of line in large kernels, and in a file with

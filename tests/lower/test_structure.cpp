@@ -274,7 +274,7 @@ TEST_CASE("every expression type says whether it is a condition; other types are
 
 TEST_CASE("only a node of array shape has element access; a graph is extended by a free template", "[lower][structure]") {
     // Member templates in a class instantiated per node cost g++ a walk over the
-    // node's whole subtree (docs/static.md, "Compile time"): a scalar node has none.
+    // node's whole subtree (docs/architecture.md, "Compile time"): a scalar node has none.
     using gradc::expr::entry_access;
     using gradc::expr::no_entry_access;
     auto [s, v] = gradc::variables(gradc::scalar, gradc::vec<3>);

@@ -11,7 +11,7 @@
 /// operands' graphs already exist, so building a graph never recurses into the
 /// expression; the lowering reads the finished graph. A walk started from the finished
 /// expression instead recurses once per level of nesting, and a chain of a few hundred
-/// levels exceeded the compilers' template depth (docs/static.md, "Compile time").
+/// levels exceeded the compilers' template depth (docs/architecture.md, "Compile time").
 ///
 /// Nothing here is a variable or a function instantiated on the expression: counts are
 /// enumerators, tables are class-type template arguments (expr/pack.hpp says why).
@@ -112,7 +112,7 @@ struct extension<true, G, Literals, Index, Before, entry_list<Run...>, entry_lis
 /// and each type named there, still dependent on the member's own parameters, is looked
 /// up with a walk over all its arguments, the enclosing graph's included, down through
 /// every node type below. The walks grew with the depth; as members, they took a fifth
-/// of the instructions of building a 600-node chain (docs/static.md, "Compile time").
+/// of the instructions of building a 600-node chain (docs/architecture.md, "Compile time").
 template <class G, std::size_t AddedLiterals, class NewIndex, class... More>
 struct extend;
 template <std::size_t L, class Index, class Before, class... Run, std::size_t AddedLiterals, class NewIndex, class... More>
@@ -132,7 +132,7 @@ using extended_t = typename extend<G, AddedLiterals, NewIndex, More...>::type;
 /// other's, to merge equal subtrees. A search written as templates (a step per run of
 /// nodes, each expanding a comparison over the run) instantiates a class per run for
 /// every key looked up, each with the run's nodes as its arguments: time and memory
-/// grew with the square of the nodes (docs/static.md, "Compile time"). Instead, each
+/// grew with the square of the nodes (docs/architecture.md, "Compile time"). Instead, each
 /// graph searched has a `key_table`: a class with one empty base `key_slot<Key,
 /// position>` per node of its last run and the table of the graph before it as a
 /// further base. A key's position is then deduced by overload resolution,

@@ -208,7 +208,7 @@ inline constexpr bool is_variable<array_variable<I, Set>> = true;  ///< An array
 /// writes out the message of every substitution failure in a constraint, the failing
 /// type's name included, even when nobody reads it; asking a node of a chain for a
 /// member it lacked cost a name as long as the chain at every level, and time that grew
-/// with the square of the nodes (docs/static.md, "Compile time").
+/// with the square of the nodes (docs/architecture.md, "Compile time").
 template <class E>
 concept Condition = bool(E::is_condition);
 

@@ -9,7 +9,7 @@
 /// the empty graph is taken as it is. Merged in the order written, `t0 + (t1 + (t2 +
 /// ...))` (a C++ fold `(terms + ...)`, or any formula built from the back of a list)
 /// relocates the whole right-hand side at every level: time and memory grow with the
-/// square of the nodes (docs/static.md, "Compile time"). So an operand whose graph is
+/// square of the nodes (docs/architecture.md, "Compile time"). So an operand whose graph is
 /// large (more than `graph_run_length` nodes) and larger than the first operand's is
 /// merged first and the others after it: each merge relocates only the smaller
 /// operands, as in a merge of the smaller into the larger set, and building a graph
@@ -126,7 +126,7 @@ using operands_merged =
 /// values in the square of its literals across its locals, and building it copies as
 /// many. Inlined, those copies gave the optimizer millions of scalars to split out of
 /// arrays (clang's scalar replacement of aggregates took two thirds of the compile time
-/// of a 2,000-node Horner polynomial, docs/static.md, "Compile time"). A join of more
+/// of a 2,000-node Horner polynomial, docs/architecture.md, "Compile time"). A join of more
 /// than `inline_literal_limit` values therefore runs out of line, where the arrays stay
 /// in memory; smaller joins, every kernel of ordinary size, are inlined as before. The
 /// join runs once, when the expression is built, never when a kernel is called.

@@ -42,7 +42,7 @@ namespace gradc::lower {
 /// expanding it to machine code, and one function holding every node of a 1,000-node
 /// kernel made its optimiser take much of its compile time; clang kept a third more
 /// memory for one body (the 2,049-node tree: 1,437 MB against 838 MB with pieces;
-/// docs/static.md, "Compile time"). A kernel that large keeps its values in memory
+/// docs/architecture.md, "Compile time"). A kernel that large keeps its values in memory
 /// anyway, so the calls cost nothing measurable; a smaller one stays one straight-line
 /// body. (Clang used to keep one body: when the pieces named their nodes by position
 /// with `__type_pack_element`, it kept the whole node list per use; each piece now
@@ -75,7 +75,7 @@ constexpr std::array<bool, sizeof...(Nodes)> fusable_nodes(flat<Nodes...>) {
 /// g++ 12 checks whether the arguments of the member's class are dependent, in time
 /// proportional to their number. A partial specialization's arguments are its deduced
 /// parameters, here one per node, and the members are read at every node: time grew
-/// with the square of the nodes (docs/static.md, "Compile time"). The primary's
+/// with the square of the nodes (docs/architecture.md, "Compile time"). The primary's
 /// arguments are three types, whose dependence g++ remembers.
 template <class Flat, class OutputNodes, class Wrt>
 struct program {

@@ -8,7 +8,7 @@
 /// lists every node of the kernel, so the names of all pieces together grew with the
 /// square of the nodes, and both compilers mangle every name they emit (g++ in time
 /// that grows faster than the name's length). A piece's name now holds 128 nodes and
-/// 128 table entries whatever the kernel's size (docs/static.md, "Compile time").
+/// 128 table entries whatever the kernel's size (docs/architecture.md, "Compile time").
 
 #include <array>
 #include <cstddef>

@@ -248,7 +248,7 @@ struct node_sweep {
 /// adjoint's tangents without a product rule. All of it is written out here rather than
 /// in helpers per edge: each would be one more function per edge for the compiler to
 /// instantiate and inline; with the calls for edges a sweep skips, they were a third of
-/// the functions of a large kernel (docs/static.md, "Compile time").
+/// the functions of a large kernel (docs/architecture.md, "Compile time").
 template <std::size_t I, edge_step E, class R, class... Operands, class V, class D, std::size_t S>
 inline void apply_edge(apply<R, Operands...>, const V& v, std::array<D, S>& d) {
     static_assert(E.on, "gradc: apply_edge called for an edge the sweep does not apply");
