@@ -4,7 +4,7 @@
 /// significand, 11 bits more than double). Points are drawn inside each rule's test
 /// domain, spread over magnitudes from 1e-12 to ~300 and towards the domain's edges;
 /// points where the long-double result is not a finite normal number of the lane type
-/// are skipped. Prints a Markdown table (docs/static.md, "Accuracy of the rules").
+/// are skipped. Prints a Markdown table (docs/reliability.md, "Accuracy of the rules").
 ///
 ///     build/tools/rule_accuracy [points per rule, default 20000] [seed, default 1]
 

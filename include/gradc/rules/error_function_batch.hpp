@@ -35,7 +35,7 @@ GRADC_ALWAYS_INLINE inline T error_function_tail(const T& a, const T& r) {
 /// libraries do near 0. xsimd's float erfc there is a polynomial in a/(1+a) that is
 /// 3–5 ulps low (1 - 2⁻²³ at 0); 1 - erf(a) loses at most one bit to cancellation, since
 /// erfc ≥ 0.48 there, and measured 1–3 ulps against the double erfc rounded to float
-/// (docs/static.md, "Accuracy of the rules"). Only batches with such a lane pay for the
+/// (docs/reliability.md, "Accuracy of the rules"). Only batches with such a lane pay for the
 /// erf. Double batches compute erfc near 0 as 1 - erf already.
 template <class T>
 GRADC_ALWAYS_INLINE inline T erfc_near_zero(const T& a, const T& r) {

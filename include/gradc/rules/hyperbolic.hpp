@@ -87,7 +87,7 @@ GRADC_ALWAYS_INLINE inline T squared_sech_by_exponential(const T& a) {
 
 /// tanh(a);  d/da = 1 - y² where |y| <= 1/2, 1/cosh²(a) elsewhere (and for complex
 /// numbers and tensors): 1 - y² cancels as |y| → 1 and kept only the error of y (2e-5
-/// relative at |a| = 13), 1/cosh² has no cancellation (docs/static.md, "Accuracy").
+/// relative at |a| = 13), 1/cosh² has no cancellation (docs/reliability.md, "Accuracy of the rules").
 /// 1/cosh² is formed as (1/cosh)², which is a normal or subnormal number rather than 0
 /// where cosh² overflows (|a| > 355.4 in double). Batches take the derivative from the
 /// s = 1/(1 + e^(2|a|)) of xsimd's tanh, as 4s(1 - s), where |a| ≥ 0.625
