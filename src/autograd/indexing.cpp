@@ -38,33 +38,6 @@ Tensor raw_select(const Tensor& t, std::int64_t dim, std::int64_t i) {
     return alias_with_geometry(t, s, st, off);
 }
 
-// For each element of `index` (same rank as t), calls f(offset in t of the addressed
-// element, linear position in index/src).
-template <class F>
-void for_each_indexed(const Tensor& t, std::int64_t dim, const Tensor& index, const char* op, F f) {
-    const Shape& is = index.sizes();
-    const std::int64_t nd = index.dim();
-    const auto* idx = index.data_ptr<std::int64_t>();
-    Shape coord(nd, 0);
-    for (std::int64_t lin = 0; lin < index.numel(); ++lin) {
-        std::int64_t offset = 0;
-        for (std::int64_t d = 0; d < nd; ++d) {
-            std::int64_t c = coord[d];
-            if (d == dim) {
-                c = idx[lin];
-                check_range(c, t.sizes()[d], op, d);
-                if (c < 0) c += t.sizes()[d];
-            }
-            offset += c * t.strides()[d];
-        }
-        f(offset, lin);
-        for (std::int64_t d = nd - 1; d >= 0; --d) {
-            if (++coord[d] < is[d]) break;
-            coord[d] = 0;
-        }
-    }
-}
-
 // A row-major tensor seen as [outer, size of dim, inner]: the fast loops below walk it so,
 // where the general ones build an alias per slice or recompute each element's coordinates
 // (a hundred times slower per element on a bundle-adjustment gather).
@@ -96,6 +69,58 @@ bool same_outside(const Shape& a, const Shape& b, std::int64_t dim) {
     for (std::size_t k = 0; k < a.size(); ++k)
         if (std::int64_t(k) != dim && a[k] != b[k]) return false;
     return true;
+}
+
+// For each row of a contiguous tensor seen as [outer, size, inner] that `idx` picks (n
+// indices, all checked first): f(offset of the picked row, offset of row i in a tensor of
+// [outer, n, inner]). Rows are `inner` elements long.
+template <class F>
+void for_each_selected_row(const around_dim& shape, const std::int64_t* idx, std::int64_t n, const char* op,
+                           std::int64_t dim, F f) {
+    check_all(idx, n, shape.size, op, dim);
+    for (std::int64_t o = 0; o < shape.outer; ++o)
+        for (std::int64_t i = 0; i < n; ++i)
+            f((o * shape.size + wrapped(idx[i], shape.size)) * shape.inner, (o * n + i) * shape.inner);
+}
+
+// For each element of `index` (same rank as t), calls f(offset in t of the addressed
+// element, linear position in index/src).
+template <class F>
+void for_each_indexed(const Tensor& t, std::int64_t dim, const Tensor& index, const char* op, F f) {
+    const auto* idx = index.data_ptr<std::int64_t>();
+    if (t.dim() > 0 && t.is_contiguous() && same_outside(t.sizes(), index.sizes(), dim)) {
+        // Both walked as [outer, ·, inner], every index checked before the first call.
+        const around_dim shape = split_at(t.sizes(), dim);
+        const std::int64_t m = index.sizes()[std::size_t(dim)];
+        check_all(idx, index.numel(), shape.size, op, dim);
+        for (std::int64_t o = 0; o < shape.outer; ++o)
+            for (std::int64_t j = 0; j < m; ++j) {
+                const std::int64_t at = (o * m + j) * shape.inner;
+                for (std::int64_t k = 0; k < shape.inner; ++k)
+                    f((o * shape.size + wrapped(idx[at + k], shape.size)) * shape.inner + k, at + k);
+            }
+        return;
+    }
+    const Shape& is = index.sizes();
+    const std::int64_t nd = index.dim();
+    Shape coord(nd, 0);
+    for (std::int64_t lin = 0; lin < index.numel(); ++lin) {
+        std::int64_t offset = 0;
+        for (std::int64_t d = 0; d < nd; ++d) {
+            std::int64_t c = coord[d];
+            if (d == dim) {
+                c = idx[lin];
+                check_range(c, t.sizes()[d], op, d);
+                if (c < 0) c += t.sizes()[d];
+            }
+            offset += c * t.strides()[d];
+        }
+        f(offset, lin);
+        for (std::int64_t d = nd - 1; d >= 0; --d) {
+            if (++coord[d] < is[d]) break;
+            coord[d] = 0;
+        }
+    }
 }
 
 void check_gather_shapes(const Tensor& t, std::int64_t dim, const Tensor& index, const char* op) {
@@ -180,16 +205,14 @@ Tensor index_select(const Tensor& a, std::int64_t dim, const Tensor& index_in) {
     Tensor out;
     if (a.dim() > 0 && a.is_contiguous()) {
         const around_dim shape = split_at(a.sizes(), d);
-        check_all(idx, n, shape.size, "index_select", d);
         out = uninitialized_tensor(out_sizes, a.dtype());
         dispatch(a.dtype(), [&](auto tag) {
             using T = typename decltype(tag)::type;
             const T* src = static_cast<const T*>(a.raw_data());
             T* dst = static_cast<T*>(out.raw_data());
-            for (std::int64_t o = 0; o < shape.outer; ++o)
-                for (std::int64_t i = 0; i < n; ++i)
-                    std::copy_n(src + (o * shape.size + wrapped(idx[i], shape.size)) * shape.inner, shape.inner,
-                                dst + (o * n + i) * shape.inner);
+            for_each_selected_row(shape, idx, n, "index_select", d, [&](std::int64_t picked, std::int64_t at) {
+                std::copy_n(src + picked, shape.inner, dst + at);
+            });
         });
     } else {
         out = zeroed_tensor(out_sizes, a.dtype());
@@ -220,19 +243,15 @@ Tensor index_add(const Tensor& self, std::int64_t dim, const Tensor& index_in, c
     const std::int64_t n = index.numel();
     if (self.dim() > 0 && out.is_contiguous() && out.dtype() != kBool) {
         const around_dim shape = split_at(out.sizes(), d);
-        check_all(idx, n, shape.size, "index_add", d);
         const Tensor s = detail::contiguous_as(src, out.dtype());
         dispatch(out.dtype(), [&](auto tag) {
             using T = typename decltype(tag)::type;
             if constexpr (!std::is_same_v<T, bool>) {
                 const T* ps = static_cast<const T*>(s.raw_data());
                 T* po = static_cast<T*>(out.raw_data());
-                for (std::int64_t o = 0; o < shape.outer; ++o)
-                    for (std::int64_t i = 0; i < n; ++i) {
-                        T* to = po + (o * shape.size + wrapped(idx[i], shape.size)) * shape.inner;
-                        const T* from = ps + (o * n + i) * shape.inner;
-                        for (std::int64_t k = 0; k < shape.inner; ++k) to[k] += from[k];
-                    }
+                for_each_selected_row(shape, idx, n, "index_add", d, [&](std::int64_t picked, std::int64_t at) {
+                    for (std::int64_t k = 0; k < shape.inner; ++k) po[picked + k] += ps[at + k];
+                });
             }
         });
     } else {
@@ -259,26 +278,12 @@ Tensor gather(const Tensor& a, std::int64_t dim, const Tensor& index_in) {
     Tensor index = index_vector(index_in, "gather");
     const std::int64_t d = detail::wrap_dim(dim, a.dim(), "gather");
     check_gather_shapes(a, d, index, "gather");
-    const bool rows = a.dim() > 0 && a.is_contiguous() && same_outside(a.sizes(), index.sizes(), d);
-    if (rows) check_all(index.data_ptr<std::int64_t>(), index.numel(), a.sizes()[std::size_t(d)], "gather", d);
-    Tensor out = rows ? uninitialized_tensor(index.sizes(), a.dtype()) : zeroed_tensor(index.sizes(), a.dtype());
+    Tensor out = uninitialized_tensor(index.sizes(), a.dtype());  // every element written, or an error
     dispatch(a.dtype(), [&](auto tag) {
         using T = typename decltype(tag)::type;
         const T* src = static_cast<const T*>(a.raw_data());
         T* dst = static_cast<T*>(out.raw_data());
-        if (rows) {
-            const around_dim shape = split_at(a.sizes(), d);
-            const std::int64_t m = index.sizes()[std::size_t(d)];
-            const auto* idx = index.data_ptr<std::int64_t>();
-            for (std::int64_t o = 0; o < shape.outer; ++o)
-                for (std::int64_t j = 0; j < m; ++j) {
-                    const std::int64_t at = (o * m + j) * shape.inner;
-                    for (std::int64_t k = 0; k < shape.inner; ++k)
-                        dst[at + k] = src[(o * shape.size + wrapped(idx[at + k], shape.size)) * shape.inner + k];
-                }
-        } else {
-            for_each_indexed(a, d, index, "gather", [&](std::int64_t off, std::int64_t lin) { dst[lin] = src[off]; });
-        }
+        for_each_indexed(a, d, index, "gather", [&](std::int64_t off, std::int64_t lin) { dst[lin] = src[off]; });
     });
     const Shape in = a.sizes();
     return autograd::record_single_output("gather", {a, index}, out, {index}, [in, d](const tensor_list& g, const BackwardContext& ctx) -> tensor_list {
@@ -301,20 +306,7 @@ Tensor scatter_add(const Tensor& self, std::int64_t dim, const Tensor& index_in,
         if constexpr (!std::is_same_v<T, bool>) {
             const T* ps = static_cast<const T*>(s.raw_data());
             T* po = static_cast<T*>(out.raw_data());
-            if (out.dim() > 0 && out.is_contiguous() && same_outside(out.sizes(), index.sizes(), d)) {
-                const around_dim shape = split_at(out.sizes(), d);
-                const std::int64_t m = index.sizes()[std::size_t(d)];
-                const auto* idx = index.data_ptr<std::int64_t>();
-                check_all(idx, index.numel(), shape.size, "scatter_add", d);
-                for (std::int64_t o = 0; o < shape.outer; ++o)
-                    for (std::int64_t j = 0; j < m; ++j) {
-                        const std::int64_t at = (o * m + j) * shape.inner;
-                        for (std::int64_t k = 0; k < shape.inner; ++k)
-                            po[(o * shape.size + wrapped(idx[at + k], shape.size)) * shape.inner + k] += ps[at + k];
-                    }
-            } else {
-                for_each_indexed(out, d, index, "scatter_add", [&](std::int64_t off, std::int64_t lin) { po[off] += ps[lin]; });
-            }
+            for_each_indexed(out, d, index, "scatter_add", [&](std::int64_t off, std::int64_t lin) { po[off] += ps[lin]; });
         }
     });
     return autograd::record_single_output("scatter_add", {self, index, src}, out, {index}, [d](const tensor_list& g, const BackwardContext& ctx) -> tensor_list {

@@ -20,6 +20,19 @@ bool same(const gradc::Tensor& a, const gradc::Tensor& b) {
     return a.sizes() == b.sizes() && gradc::equal(a.contiguous(), b.contiguous());
 }
 
+// op on the contiguous values and on their strided view: the same result, and the same
+// gradient of a random weighting of it.
+template <class Op>
+void check_both_walks(const gradc::Tensor& rows, const gradc::Tensor& strided, Op op) {
+    const gradc::Tensor a = op(rows);
+    const gradc::Tensor b = op(strided);
+    CHECK(same(a, b));
+    const gradc::Tensor weights = gradc::randn(a.sizes());
+    const gradc::Tensor ga = gradc::autograd::grad({(a * weights).sum()}, {rows})[0];
+    const gradc::Tensor gb = gradc::autograd::grad({(b * weights).sum()}, {strided})[0];
+    CHECK(same(ga, gb));
+}
+
 }  // namespace
 
 TEST_CASE("index_select by rows agrees with the general walk, values and gradients", "[autograd][indexing]") {
@@ -28,13 +41,7 @@ TEST_CASE("index_select by rows agrees with the general walk, values and gradien
         auto [rows, strided] = both_layouts({3, 4, 5});
         const std::int64_t size = rows.size(dim);
         const gradc::Tensor index = gradc::tensor_i64({0, size - 1, -1, 1, 1});
-        const gradc::Tensor a = gradc::index_select(rows, dim, index);
-        const gradc::Tensor b = gradc::index_select(strided, dim, index);
-        CHECK(same(a, b));
-        const gradc::Tensor weights = gradc::randn(a.sizes());
-        const gradc::Tensor ga = gradc::autograd::grad({(a * weights).sum()}, {rows})[0];
-        const gradc::Tensor gb = gradc::autograd::grad({(b * weights).sum()}, {strided})[0];
-        CHECK(same(ga, gb));
+        check_both_walks(rows, strided, [&](const gradc::Tensor& t) { return gradc::index_select(t, dim, index); });
     }
 }
 
@@ -45,13 +52,7 @@ TEST_CASE("gather by rows agrees with the general walk, values and gradients", "
         gradc::Shape index_sizes = rows.sizes();
         index_sizes[std::size_t(dim)] = 6;
         const gradc::Tensor index = gradc::randint(-rows.size(dim), rows.size(dim), index_sizes);
-        const gradc::Tensor a = gradc::gather(rows, dim, index);
-        const gradc::Tensor b = gradc::gather(strided, dim, index);
-        CHECK(same(a, b));
-        const gradc::Tensor weights = gradc::randn(a.sizes());
-        const gradc::Tensor ga = gradc::autograd::grad({(a * weights).sum()}, {rows})[0];
-        const gradc::Tensor gb = gradc::autograd::grad({(b * weights).sum()}, {strided})[0];
-        CHECK(same(ga, gb));
+        check_both_walks(rows, strided, [&](const gradc::Tensor& t) { return gradc::gather(t, dim, index); });
     }
 }
 
