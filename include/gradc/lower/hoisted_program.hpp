@@ -149,28 +149,31 @@ struct hoisted_program {
         return std::pair{c, k};
     }();
 
-    /// How node I is evaluated: once per call (Once) or per batch; fused in a derivative
-    /// program where P fuses it. Literals are evaluated per batch, not carried.
+    /// How each node is evaluated: once per call (Once) or per batch; fused in a
+    /// derivative program where P fuses it. Literals are evaluated per batch, not carried.
     template <class T, bool Once, bool Derivative>
-    static constexpr step::evaluation how(std::size_t i) {
-        const bool literal = P::desc[i].kind != node_kind::primitive && P::desc[i].kind != node_kind::variable;
-        const bool here = Once ? invariant[i] : !invariant[i] || literal;
-        if (!here) return step::evaluation::skip;
-        return Derivative && P::template fused<T>.fused[i] ? step::evaluation::fused : step::evaluation::plain;
-    }
+    static constexpr std::array<step::evaluation, size> evaluation = [] {
+        std::array<step::evaluation, size> how{};
+        for (std::size_t i = 0; i < size; ++i) {
+            const bool literal = P::desc[i].kind != node_kind::primitive && P::desc[i].kind != node_kind::variable;
+            const bool here = Once ? invariant[i] : !invariant[i] || literal;
+            how[i] = !here                                               ? step::evaluation::skip
+                     : Derivative && P::template fused<T>.fused[i] ? step::evaluation::fused
+                                                                   : step::evaluation::plain;
+        }
+        return how;
+    }();
 
     /// Once per call: the invariant nodes' values at x (whose varying entries are not
     /// read), and for a derivative program their partials.
     template <bool Derivative, class T, class Literals>
     GRADC_ALWAYS_INLINE inline static void prepare(const Literals& literals, const T* x, values<T>& v) {
-        [&]<class... N, std::size_t... I>(flat<N...>, std::index_sequence<I...>) GRADC_ALWAYS_INLINE {
-            (void)std::initializer_list<int>{
-                (step::evaluate<I, how<T, true, Derivative>(I), P::template fused<T>.node_slots[I], P::activity[I]>(
-                     N{}, literals, x, v),
-                 0)...};
-            if constexpr (Derivative)
+        P::template evaluate_by<evaluation<T, true, Derivative>>(literals, x, v);
+        if constexpr (Derivative) {
+            [&]<class... N, std::size_t... I>(flat<N...>, std::index_sequence<I...>) GRADC_ALWAYS_INLINE {
                 (void)std::initializer_list<int>{(step::store_partials<I, partials<T>.node_slots[I]>(N{}, v), 0)...};
-        }(nodes{}, std::make_index_sequence<size>{});
+            }(nodes{}, std::make_index_sequence<size>{});
+        }
     }
 
     /// Per batch: what `prepare` computed (`once`), then the other nodes at x.
@@ -180,12 +183,7 @@ struct hoisted_program {
         [&]<std::size_t... k>(std::index_sequence<k...>) GRADC_ALWAYS_INLINE {
             (void)std::initializer_list<int>{((v[c.first[k]] = once[c.first[k]]), 0)...};
         }(std::make_index_sequence<c.second>{});
-        [&]<class... N, std::size_t... I>(flat<N...>, std::index_sequence<I...>) GRADC_ALWAYS_INLINE {
-            (void)std::initializer_list<int>{
-                (step::evaluate<I, how<T, false, Derivative>(I), P::template fused<T>.node_slots[I], P::activity[I]>(
-                     N{}, literals, x, v),
-                 0)...};
-        }(nodes{}, std::make_index_sequence<size>{});
+        P::template evaluate_by<evaluation<T, false, Derivative>>(literals, x, v);
     }
 
     // ---- the sweeps: P's, reading the stored partials ------------------------------

@@ -225,14 +225,7 @@ struct map_reduce_split_of {
 
     template <part Part, class T, class Literals>
     GRADC_ALWAYS_INLINE inline static void primal_part(const Literals& literals, const T* x, typename P::template values<T>& v) {
-        [&]<class... N, std::size_t... I>(flat<N...>, std::index_sequence<I...>) GRADC_ALWAYS_INLINE {
-            (void)std::initializer_list<int>{
-                (step::evaluate<I, evaluation<Part, T>[I],
-                                evaluation<Part, T>[I] == step::evaluation::fused ? P::template fused<T>.node_slots[I]
-                                                                                  : step::partial_slots{},
-                                P::activity[I]>(N{}, literals, x, v),
-                 0)...};
-        }(nodes{}, std::make_index_sequence<size>{});
+        P::template evaluate_by<evaluation<Part, T>>(literals, x, v);
     }
 
     /// The invariant nodes' values (once per call).

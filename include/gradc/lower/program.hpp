@@ -248,6 +248,21 @@ struct program {
         }
     }
 
+    /// The nodes' values by the table How, one `step::evaluation` per node (plain, fused,
+    /// fixed or skip): how the split programs evaluate part of this program, the rest
+    /// once per call (lower/map_reduce_split.hpp, lower/hoisted_program.hpp). The table is
+    /// a reference, as for `tangent_by`.
+    template <const auto& How, class T, class Literals, class V>
+    GRADC_ALWAYS_INLINE inline static void evaluate_by(const Literals& literals, const T* x, V& v) {
+        [&]<class... N, std::size_t... I>(flat<N...>, std::index_sequence<I...>) GRADC_ALWAYS_INLINE {
+            (void)std::initializer_list<int>{
+                (step::evaluate<I, How[I],
+                                How[I] == step::evaluation::fused ? fused<T>.node_slots[I] : step::partial_slots{},
+                                activity[I]>(N{}, literals, x, v),
+                 0)...};
+        }(nodes{}, std::make_index_sequence<size>{});
+    }
+
     /// What the sweeps need from the primal: the values and the fused partials (each
     /// sweep computes every other edge's partial once from the values), and the forward
     /// table of the copies of equal subexpressions (null when there are none).
