@@ -109,6 +109,16 @@ TEST_CASE("map_reduce defers the triangular product's edge to x - mu and the edg
     check_sums(k, filled<6>(-0.5, 0.5, 7), filled<3>(-1, 1, 8));
 }
 
+TEST_CASE("map_reduce of a Gaussian log-likelihood through cholesky, solve and log_det",
+          "[arrays][batch][map_reduce][decompositions]") {
+    // S and its factor are computed once per call; per point, a triangular solve of x − μ.
+    auto [S, mu, x] = gradc::variables(gradc::mat<3, 3>, gradc::vec<3>, gradc::vec<3>);
+    const auto v = x - mu;
+    const auto f = -0.5 * log_det(S) - 0.5 * squared_norm(solve(cholesky(S), v)) + 0.1 * sum(cumsum(v));
+    const auto k = gradc::compile(f, gradc::wrt(S, mu));
+    check_sums(k, std::array<double, 9>{2, 0.3, -0.2, 0.3, 1.5, 0.1, -0.2, 0.1, 1.2}, filled<3>(-1, 1, 4));
+}
+
 TEST_CASE("a node whose adjoint is summed may also receive per-point edges", "[arrays][batch][map_reduce]") {
     // v = x − μ reaches the output through W·v (deferred: W is a parameter) and through
     // v·v (per point: the partial is 2v): its summed adjoint holds both.

@@ -99,3 +99,15 @@ TEST_CASE("array Hessians against differences of the gradient", "[arrays][second
     check_hessian(gradc::compile(gradc::sum_over<3>([W = W, x = x, b = b](auto k) { return exp(dot(row(W, k), x)) * b[k]; })), wv, bv,
                   xv, pv);
 }
+
+TEST_CASE("Hessians through cumsum, cholesky, solve and log_det", "[arrays][second_order][decompositions]") {
+    auto [A, b] = gradc::variables(gradc::mat<3, 3>, gradc::vec<3>);
+    // Not symmetric, its symmetric part positive definite; a zero leading entry is no
+    // use here (cholesky needs a positive one), so solve's pivoting is covered below.
+    const std::array<double, 9> av{4, 1.3, 0.5, 0.9, 3, 0.2, 0.4, 0.35, 2};
+    const auto bv = filled<3>(-1, 1, 5);
+    check_hessian(gradc::compile(log_det(A) + dot(solve(A, b), cumsum(b)) + sum(sin(cholesky(A)))), av, bv);
+    // A row swap at the first pivot: the Hessian of the pivoted elimination.
+    const std::array<double, 9> swapped{0.1, 2, 1, 1, 1, 1, 2, 1, 0.5};
+    check_hessian(gradc::compile(squared_norm(solve(A, b)) + sum(cumsum(solve(A, b * b)))), swapped, bv);
+}

@@ -2,7 +2,8 @@
 /// \file
 /// Functions on array expressions, found by argument-dependent lookup: products
 /// (`matvec`, `matmul`, `dot`, `outer`, `transpose`, `hadamard`), reductions (`sum`,
-/// `mean`, `squared_norm`, `max`, `min`, `log_sum_exp`) and `softmax`; parts (`row`,
+/// `mean`, `squared_norm`, `max`, `min`, `log_sum_exp`) and `softmax`; prefix sums and
+/// factorisations (`cumsum`, `cholesky`, `solve`, `log_det`); parts (`row`,
 /// `col`, `segment`, `diag`, `lower_triangular`) and wholes (`concat`, `stack`); and the
 /// compile-time loop `gradc::sum_over<K>`. Each checks its operands' shapes first and
 /// says in words what it needs; the operations themselves are in rules/arrays/.
@@ -11,12 +12,15 @@
 #include <type_traits>
 #include <utility>
 
+#include <gradc/expr/functions.hpp>
 #include <gradc/expr/nodes.hpp>
 #include <gradc/expr/operators.hpp>
 #include <gradc/expr/shape_errors.hpp>
 #include <gradc/rules/arithmetic.hpp>
 #include <gradc/rules/arrays/access.hpp>
 #include <gradc/rules/arrays/building.hpp>
+#include <gradc/rules/arrays/decompositions.hpp>
+#include <gradc/rules/arrays/prefix_sums.hpp>
 #include <gradc/rules/arrays/products.hpp>
 #include <gradc/rules/arrays/reductions.hpp>
 
@@ -98,6 +102,45 @@ template <Expression A>
 constexpr auto softmax(const A& a) {
     static_assert(A::shape.is_vector() || shapes_are<A::shape>::fine, "gradc::softmax(x): x must be a vector");
     return make_node<arrays::softmax>(a);
+}
+
+// ---- prefix sums and factorisations -----------------------------------------------
+
+/// The prefix sums yᵢ = x₀ + … + xᵢ of a vector (torch.cumsum of a 1-D tensor).
+template <Expression A>
+constexpr auto cumsum(const A& a) {
+    static_assert(A::shape.is_vector() || shapes_are<A::shape>::fine, "gradc::cumsum(x): x must be a vector");
+    return make_node<arrays::cumsum>(a);
+}
+
+/// The lower-triangular L with L·Lᵀ = ½(A + Aᵀ), for a square A whose symmetric part is
+/// positive definite (NaN entries otherwise): rules/arrays/decompositions.hpp.
+template <Expression A>
+constexpr auto cholesky(const A& a) {
+    static_assert((A::shape.is_matrix() && A::shape.rows == A::shape.cols) || shapes_are<A::shape>::fine,
+                  "gradc::cholesky(A): A must be a square matrix, mat<n, n>");
+    return make_node<arrays::cholesky>(a);
+}
+
+/// X with A·X = B: A a mat<n, n>, B a vec<n> or a mat<n, m> (LU with partial pivoting;
+/// infinite or NaN entries for a singular A).
+template <Expression A, Expression B>
+constexpr auto solve(const A& a, const B& b) {
+    static_assert((A::shape.is_matrix() && A::shape.rows == A::shape.cols && !B::shape.is_scalar() &&
+                   B::shape.rows == A::shape.rows) ||
+                      shapes_are<A::shape, B::shape>::fine,
+                  "gradc::solve(A, b): A must be a square mat<n, n> and b a vec<n> or a mat<n, m> (shapes_are<...> below "
+                  "lists the shapes)");
+    return make_node<arrays::solve>(a, b);
+}
+
+/// log det A of a symmetric positive-definite A, as 2·Σᵢ log Lᵢᵢ of its Cholesky factor
+/// (so it reads ½(A + Aᵀ), and is NaN where that is not positive definite).
+template <Expression A>
+constexpr auto log_det(const A& a) {
+    static_assert((A::shape.is_matrix() && A::shape.rows == A::shape.cols) || shapes_are<A::shape>::fine,
+                  "gradc::log_det(A): A must be a square matrix, mat<n, n>");
+    return 2.0 * sum(log(diag(cholesky(a))));
 }
 
 // ---- parts -------------------------------------------------------------------------
@@ -252,12 +295,15 @@ constexpr auto concat_over(F&& f) {
     }(std::make_index_sequence<K>{});
 }
 
+using expr::cholesky;
 using expr::col;
 using expr::concat;
+using expr::cumsum;
 using expr::diag;
 using expr::dot;
 using expr::element;
 using expr::hadamard;
+using expr::log_det;
 using expr::log_sum_exp;
 using expr::lower_triangular;
 using expr::matmul;
@@ -266,6 +312,7 @@ using expr::mean;
 using expr::outer;
 using expr::row;
 using expr::segment;
+using expr::solve;
 using expr::softmax;
 using expr::squared_norm;
 using expr::stack;
