@@ -4,10 +4,10 @@
 // the wrong thing: spans of different lengths (also beside variables given by
 // gradc::broadcast), a wrong number of spans, an empty list of
 // spans, outputs that overlap each other or overlap an input shifted, a wrong number of
-// parameters, array arguments of the wrong size. Each must throw the documented type
-// (std::invalid_argument for batch arguments, gradc::Error for array arguments) with a
-// message naming the call, the argument, what it got and what it expected, and leave
-// every buffer (inputs and outputs) as it was. Scalar kernels' one-point calls take
+// parameters, array arguments of the wrong size. Each must throw gradc::Error, the one
+// type of every bad run-time argument (docs/reliability.md), with a message naming the
+// call, the argument, what it got and what it expected, and leave every buffer (inputs
+// and outputs) as it was. Scalar kernels' one-point calls take
 // compile-time arrays: their misuse does not compile (tests/lower/compile_fail).
 //
 // What is not an error is checked after the table: empty spans (N = 0), an output that
@@ -48,12 +48,9 @@ struct Buffers {
     bool operator==(const Buffers&) const = default;
 };
 
-enum class Kind { invalid_argument, gradc_error };
-
 struct BadInput {
     std::string name;
     std::function<void(Buffers&)> call;
-    Kind kind;
     std::vector<std::string> fragments;
 };
 
@@ -72,158 +69,156 @@ std::vector<BadInput> static_table() {
     auto [W, v] = gradc::variables(gradc::mat<2, 2>, gradc::vec<2>);
     const auto ak = gradc::compile(sum(tanh(W * v)), gradc::wrt(W));
 
-    const auto I = Kind::invalid_argument;
-    const auto E = Kind::gradc_error;
     std::vector<BadInput> t;
     // ---- scalar kernels: value_batch --------------------------------------------------
     t.push_back({"value_batch: spans of different lengths", [k](Buffers& s) {
                      k.value_batch(in2{s.a, std::span<const double>(s.b).first(n - 1)}, std::span<double>(s.values));
-                 }, I, {"gradc value_batch:", "`in[1]`", "19 entries", "expected 20"}});
+                 }, {"gradc value_batch:", "`in[1]`", "19 entries", "expected 20"}});
     t.push_back({"value_batch: three spans for two variables", [k](Buffers& s) {
                      k.value_batch(std::array<std::span<const double>, 3>{s.a, s.b, s.c}, std::span<double>(s.values));
-                 }, I, {"gradc value_batch:", "`in`", "3 spans", "expected 2", "one per variable"}});
+                 }, {"gradc value_batch:", "`in`", "3 spans", "expected 2", "one per variable"}});
     t.push_back({"value_batch: an empty list of spans", [k](Buffers& s) {
                      k.value_batch(std::vector<std::span<const double>>{}, std::span<double>(s.values));
-                 }, I, {"gradc value_batch:", "`in`", "0 spans", "expected 2"}});
+                 }, {"gradc value_batch:", "`in`", "0 spans", "expected 2"}});
     t.push_back({"value_batch: an empty output for 20 points", [k](Buffers& s) {
                      k.value_batch(in2{s.a, s.b}, std::span<double>());
-                 }, I, {"gradc value_batch:", "`values`", "0 entries", "expected 20"}});
+                 }, {"gradc value_batch:", "`values`", "0 entries", "expected 20"}});
     t.push_back({"value_batch: the output is an input shifted by one", [k](Buffers& s) {
                      k.value_batch(in2{std::span<const double>(s.big).first(n), s.b}, std::span<double>(s.big).subspan(1, n));
-                 }, I, {"gradc value_batch:", "`values` overlaps `in[0]`", "20 entries", "exactly the same span"}});
+                 }, {"gradc value_batch:", "`values` overlaps `in[0]`", "20 entries", "exactly the same span"}});
     // ---- gradient_batch ---------------------------------------------------------------
     t.push_back({"gradient_batch: one gradient span for two wrt variables", [k](Buffers& s) {
                      k.gradient_batch(in2{s.a, s.b}, std::span<double>(s.values),
                                       std::array<std::span<double>, 1>{s.g1});
-                 }, I, {"gradc gradient_batch:", "`grad`", "1 spans", "expected 2", "one per wrt variable"}});
+                 }, {"gradc gradient_batch:", "`grad`", "1 spans", "expected 2", "one per wrt variable"}});
     t.push_back({"gradient_batch: a gradient span one too long", [k](Buffers& s) {
                      k.gradient_batch(in2{s.a, s.b}, std::span<double>(s.values),
                                       out2{s.g1, std::span<double>(s.big).first(n + 1)});
-                 }, I, {"gradc gradient_batch:", "`grad[1]`", "21 entries", "expected 20"}});
+                 }, {"gradc gradient_batch:", "`grad[1]`", "21 entries", "expected 20"}});
     t.push_back({"gradient_batch: values and grad[0] are the same span", [k](Buffers& s) {
                      k.gradient_batch(in2{s.a, s.b}, std::span<double>(s.values), out2{s.values, s.g2});
-                 }, I, {"gradc gradient_batch:", "`values` overlaps `grad[0]`", "share no memory with another output"}});
+                 }, {"gradc gradient_batch:", "`values` overlaps `grad[0]`", "share no memory with another output"}});
     t.push_back({"gradient_batch: two gradient spans overlap", [k](Buffers& s) {
                      k.gradient_batch(in2{s.a, s.b}, std::span<double>(s.values),
                                       out2{std::span<double>(s.big).first(n), std::span<double>(s.big).subspan(5, n)});
-                 }, I, {"gradc gradient_batch:", "`grad[0]` overlaps `grad[1]`"}});
+                 }, {"gradc gradient_batch:", "`grad[0]` overlaps `grad[1]`"}});
     t.push_back({"gradient_batch: a gradient overlaps an input shifted back", [k](Buffers& s) {
                      k.gradient_batch(in2{s.a, std::span<const double>(s.big).subspan(3, n)}, std::span<double>(s.values),
                                       out2{s.g1, std::span<double>(s.big).first(n)});
-                 }, I, {"gradc gradient_batch:", "`grad[1]` overlaps `in[1]`"}});
+                 }, {"gradc gradient_batch:", "`grad[1]` overlaps `in[1]`"}});
     // ---- jvp_batch and vjp_batch ------------------------------------------------------
     t.push_back({"jvp_batch: one tangent span for two wrt variables", [two](Buffers& s) {
                      two.jvp_batch(in2{s.a, s.b}, std::array<std::span<const double>, 1>{s.c}, out2{s.values, s.g1},
                                    out2{s.g2, s.g3});
-                 }, I, {"gradc jvp_batch:", "`tangents_in`", "1 spans", "expected 2"}});
+                 }, {"gradc jvp_batch:", "`tangents_in`", "1 spans", "expected 2"}});
     t.push_back({"jvp_batch: a tangent output that is a value output", [two](Buffers& s) {
                      two.jvp_batch(in2{s.a, s.b}, in2{s.c, s.c}, out2{s.values, s.g1}, out2{s.g2, s.g1});
-                 }, I, {"gradc jvp_batch:", "`values[1]` overlaps `tangents_out[1]`"}});
+                 }, {"gradc jvp_batch:", "`values[1]` overlaps `tangents_out[1]`"}});
     t.push_back({"vjp_batch: a weight span short", [two](Buffers& s) {
                      two.vjp_batch(in2{s.a, s.b}, in2{s.c, std::span<const double>(s.c).first(3)}, out2{s.g1, s.g2});
-                 }, I, {"gradc vjp_batch:", "`weights[1]`", "3 entries", "expected 20"}});
+                 }, {"gradc vjp_batch:", "`weights[1]`", "3 entries", "expected 20"}});
     t.push_back({"vjp_batch: a gradient that overlaps a weight shifted", [two](Buffers& s) {
                      two.vjp_batch(in2{s.a, s.b}, in2{s.c, std::span<const double>(s.big).subspan(1, n)},
                                    out2{std::span<double>(s.big).first(n), s.g2});
-                 }, I, {"gradc vjp_batch:", "`grad[0]` overlaps `weights[1]`"}});
+                 }, {"gradc vjp_batch:", "`grad[0]` overlaps `weights[1]`"}});
     // ---- hessian_batch, hvp_batch (second order) ---------------------------------------
     t.push_back({"hessian_batch: two Hessian spans for the three of a 2x2 upper triangle", [k](Buffers& s) {
                      k.hessian_batch(in2{s.a, s.b}, std::span<double>(s.values), out2{s.g1, s.g2}, out2{s.g3, s.c});
-                 }, I, {"gradc hessian_batch:", "`hess`", "2 spans", "expected 3", "upper triangle"}});
+                 }, {"gradc hessian_batch:", "`hess`", "2 spans", "expected 3", "upper triangle"}});
     t.push_back({"hessian_batch: a Hessian entry written over a gradient", [k](Buffers& s) {
                      k.hessian_batch(in2{s.a, s.b}, std::span<double>(s.values), out2{s.g1, s.g2},
                                      std::array<std::span<double>, 3>{s.g3, s.g2, std::span<double>(s.big).first(n)});
-                 }, I, {"gradc hessian_batch:", "`grad[1]` overlaps `hess[1]`"}});
+                 }, {"gradc hessian_batch:", "`grad[1]` overlaps `hess[1]`"}});
     t.push_back({"hvp_batch: a direction span short", [k](Buffers& s) {
                      k.hvp_batch(in2{s.a, s.b}, in2{s.c, std::span<const double>(s.c).first(n - 2)},
                                  std::span<double>(s.values), out2{s.g1, s.g2}, out2{s.g3, std::span<double>(s.big).first(n)});
-                 }, I, {"gradc hvp_batch:", "`v_in[1]`", "18 entries", "expected 20"}});
+                 }, {"gradc hvp_batch:", "`v_in[1]`", "18 entries", "expected 20"}});
     t.push_back({"hvp_batch: the product written over the direction shifted", [k](Buffers& s) {
                      k.hvp_batch(in2{s.a, s.b}, in2{s.c, std::span<const double>(s.big).subspan(2, n)},
                                  std::span<double>(s.values), out2{s.g1, s.g2}, out2{s.g3, std::span<double>(s.big).first(n)});
-                 }, I, {"gradc hvp_batch:", "`hvp_out[1]` overlaps `v_in[1]`"}});
+                 }, {"gradc hvp_batch:", "`hvp_out[1]` overlaps `v_in[1]`"}});
     // ---- broadcast arguments (the tuple form) -------------------------------------------
     t.push_back({"value_batch: a broadcast variable beside a short span, and values for 20 points", [ll](Buffers& s) {
                      ll.value_batch(std::tuple{std::span<const double>(s.a), gradc::broadcast(0.5),
                                                std::span<const double>(s.b).first(n - 1)},
                                     std::span<double>(s.values));
-                 }, I, {"gradc value_batch:", "`in[2]`", "19 entries", "expected 20", "as many as `in[0]`"}});
+                 }, {"gradc value_batch:", "`in[2]`", "19 entries", "expected 20", "as many as `in[0]`"}});
     t.push_back({"gradient_batch: the values one short of the span beside a broadcast", [k](Buffers& s) {
                      k.gradient_batch(std::tuple{gradc::broadcast(0.5), std::span<const double>(s.b)},
                                       std::span<double>(s.values).first(n - 1), out2{s.g1, s.g2});
-                 }, I, {"gradc gradient_batch:", "`values`", "19 entries", "expected 20"}});
+                 }, {"gradc gradient_batch:", "`values`", "19 entries", "expected 20"}});
     t.push_back({"gradient_batch: a gradient span long, the points counted from in[1]", [k](Buffers& s) {
                      k.gradient_batch(std::tuple{gradc::broadcast(0.5), std::span<const double>(s.b)},
                                       std::span<double>(s.values), out2{s.g1, std::span<double>(s.big).first(n + 1)});
-                 }, I, {"gradc gradient_batch:", "`grad[1]`", "21 entries", "expected 20", "as many as `in[1]`"}});
+                 }, {"gradc gradient_batch:", "`grad[1]`", "21 entries", "expected 20", "as many as `in[1]`"}});
     t.push_back({"gradient_batch: a gradient over the span beside a broadcast, shifted", [k](Buffers& s) {
                      k.gradient_batch(std::tuple{gradc::broadcast(0.5), std::span<const double>(s.big).subspan(2, n)},
                                       std::span<double>(s.values), out2{s.g1, std::span<double>(s.big).first(n)});
-                 }, I, {"gradc gradient_batch:", "`grad[1]` overlaps `in[1]`"}});
+                 }, {"gradc gradient_batch:", "`grad[1]` overlaps `in[1]`"}});
     t.push_back({"jvp_batch: a short tangent beside a broadcast one", [two](Buffers& s) {
                      two.jvp_batch(std::tuple{gradc::broadcast(0.5), std::span<const double>(s.b)},
                                    std::tuple{std::span<const double>(s.c).first(n - 1), gradc::broadcast(1.0)},
                                    out2{s.values, s.g1}, out2{s.g2, s.g3});
-                 }, I, {"gradc jvp_batch:", "`tangents_in[0]`", "19 entries", "expected 20", "as many as `in[1]`"}});
+                 }, {"gradc jvp_batch:", "`tangents_in[0]`", "19 entries", "expected 20", "as many as `in[1]`"}});
     t.push_back({"jvp_batch: every variable broadcast, the tangents of different lengths", [two](Buffers& s) {
                      two.jvp_batch(std::tuple{gradc::broadcast(0.5), gradc::broadcast(2.0)},
                                    std::tuple{std::span<const double>(s.c), std::span<const double>(s.a).first(4)},
                                    out2{s.values, s.g1}, out2{s.g2, s.g3});
-                 }, I, {"gradc jvp_batch:", "`tangents_in[1]`", "4 entries", "expected 20", "as many as `tangents_in[0]`"}});
+                 }, {"gradc jvp_batch:", "`tangents_in[1]`", "4 entries", "expected 20", "as many as `tangents_in[0]`"}});
     t.push_back({"vjp_batch: a short weight beside a broadcast one", [two](Buffers& s) {
                      two.vjp_batch(in2{s.a, s.b}, std::tuple{gradc::broadcast(1.0), std::span<const double>(s.c).first(3)},
                                    out2{s.g1, s.g2});
-                 }, I, {"gradc vjp_batch:", "`weights[1]`", "3 entries", "expected 20"}});
+                 }, {"gradc vjp_batch:", "`weights[1]`", "3 entries", "expected 20"}});
     t.push_back({"hessian_batch: a short span after a broadcast", [ll](Buffers& s) {
                      ll.hessian_batch(std::tuple{std::span<const double>(s.a), gradc::broadcast(0.5),
                                                  std::span<const double>(s.b).first(n - 1)},
                                       std::span<double>(s.values), out2{s.g1, s.g2},
                                       std::array<std::span<double>, 3>{s.g3, s.c, std::span<double>(s.big).first(n)});
-                 }, I, {"gradc hessian_batch:", "`in[2]`", "19 entries", "expected 20"}});
+                 }, {"gradc hessian_batch:", "`in[2]`", "19 entries", "expected 20"}});
     t.push_back({"hvp_batch: a broadcast direction and a short one", [k](Buffers& s) {
                      k.hvp_batch(std::tuple{gradc::broadcast(0.5), std::span<const double>(s.b)},
                                  std::tuple{gradc::broadcast(1.0), std::span<const double>(s.c).first(n - 2)},
                                  std::span<double>(s.values), out2{s.g1, s.g2}, out2{s.g3, std::span<double>(s.big).first(n)});
-                 }, I, {"gradc hvp_batch:", "`v_in[1]`", "18 entries", "expected 20"}});
+                 }, {"gradc hvp_batch:", "`v_in[1]`", "18 entries", "expected 20"}});
     // ---- map_reduce -------------------------------------------------------------------
     t.push_back({"map_reduce: three parameters for two", [ll](Buffers& s) {
                      (void)ll.map_reduce(std::array<std::span<const double>, 1>{s.c}, std::vector{0.0, 1.0, 2.0});
-                 }, I, {"gradc map_reduce:", "`theta`", "3 entries", "expected 2", "one per wrt variable"}});
+                 }, {"gradc map_reduce:", "`theta`", "3 entries", "expected 2", "one per wrt variable"}});
     t.push_back({"map_reduce: no parameters", [ll](Buffers& s) {
                      (void)ll.map_reduce(std::array<std::span<const double>, 1>{s.c}, std::vector<double>{});
-                 }, I, {"gradc map_reduce:", "`theta`", "0 entries", "expected 2"}});
+                 }, {"gradc map_reduce:", "`theta`", "0 entries", "expected 2"}});
     t.push_back({"map_reduce: two data spans for one data variable", [ll](Buffers& s) {
                      (void)ll.map_reduce(in2{s.c, s.a}, std::array{0.0, 1.0});
-                 }, I, {"gradc map_reduce:", "`data`", "2 spans", "expected 1", "not in wrt"}});
+                 }, {"gradc map_reduce:", "`data`", "2 spans", "expected 1", "not in wrt"}});
     t.push_back({"map_reduce_hessian: one parameter for two", [ll](Buffers& s) {
                      (void)ll.map_reduce_hessian(std::array<std::span<const double>, 1>{s.c}, std::array{0.0});
-                 }, I, {"gradc map_reduce_hessian:", "`theta`", "1 entries", "expected 2"}});
+                 }, {"gradc map_reduce_hessian:", "`theta`", "1 entries", "expected 2"}});
     t.push_back({"map_reduce_hessian_diagonal: three parameters for two", [ll](Buffers& s) {
                      (void)ll.map_reduce_hessian_diagonal(std::array<std::span<const double>, 1>{s.c}, std::array{0.0, 1.0, 2.0});
-                 }, I, {"gradc map_reduce_hessian_diagonal:", "`theta`", "3 entries", "expected 2"}});
+                 }, {"gradc map_reduce_hessian_diagonal:", "`theta`", "3 entries", "expected 2"}});
     // ---- array kernels ----------------------------------------------------------------
     t.push_back({"array gradient: a matrix argument with 3 entries for 2x2", [ak](Buffers&) {
                      (void)ak.gradient(std::vector<double>{1, 2, 3}, std::array{1.0, 2.0});
-                 }, E, {"gradc kernel gradient:", "argument 0 has 3 entries", "expected 4"}});
+                 }, {"gradc kernel gradient:", "argument 0 has 3 entries", "expected 4"}});
     t.push_back({"array value: an empty vector argument", [ak](Buffers&) {
                      (void)ak.value(std::array{1.0, 2.0, 3.0, 4.0}, std::vector<double>{});
-                 }, E, {"gradc kernel value:", "argument 1 has 0 entries", "expected 2"}});
+                 }, {"gradc kernel value:", "argument 1 has 0 entries", "expected 2"}});
     t.push_back({"array hessian_diagonal: a vector argument with 3 entries for 2", [ak](Buffers&) {
                      (void)ak.hessian_diagonal(std::array{1.0, 2.0, 3.0, 4.0}, std::vector<double>{1, 2, 3});
-                 }, E, {"gradc kernel hessian_diagonal:", "argument 1 has 3 entries", "expected 2"}});
+                 }, {"gradc kernel hessian_diagonal:", "argument 1 has 3 entries", "expected 2"}});
     t.push_back({"array vjp: weights of the wrong size", [ak](Buffers&) {
                      (void)ak.vjp(std::tuple{std::array{1.0, 2.0, 3.0, 4.0}, std::array{1.0, 2.0}}, std::vector<double>{1, 2});
-                 }, E, {"gradc kernel vjp:", "2 entries", "expected 1"}});
+                 }, {"gradc kernel vjp:", "2 entries", "expected 1"}});
     t.push_back({"array gradient_batch: spans for a missing entry", [ak](Buffers& s) {
                      const std::vector<std::span<const double>> in{s.a, s.b, s.c, s.a, s.b};  // 6 entries needed
                      std::array<std::span<double>, 4> g{s.g1, s.g2, s.g3, std::span<double>(s.big).first(n)};
                      ak.gradient_batch(in, std::span<double>(s.values), g);
-                 }, I, {"gradc gradient_batch:", "`in`", "5 spans", "expected 6"}});
+                 }, {"gradc gradient_batch:", "`in`", "5 spans", "expected 6"}});
     t.push_back({"array gradient_batch: values overlap a gradient", [ak](Buffers& s) {
                      const std::vector<std::span<const double>> in{s.a, s.b, s.c, s.a, s.b, s.c};
                      std::array<std::span<double>, 4> g{s.g1, s.g2, s.g3, std::span<double>(s.big).first(n)};
                      ak.gradient_batch(in, std::span<double>(s.big).subspan(n - 1, n), g);
-                 }, I, {"gradc gradient_batch:", "`values` overlaps `grad[3]`"}});
+                 }, {"gradc gradient_batch:", "`values` overlaps `grad[3]`"}});
     t.push_back({"array gradient_batch: a gradient overlaps a span of a variable after a broadcast one", [ak](Buffers& s) {
                      // W broadcast (entries 0-3 of the one-list numbering), x per point (entries 4, 5):
                      // the message numbers x's second span as the one-list form would.
@@ -231,10 +226,10 @@ std::vector<BadInput> static_table() {
                      std::array<std::span<double>, 4> g{std::span<double>(s.big).subspan(1, n), s.g1, s.g2, s.g3};
                      ak.gradient_batch(std::tuple{gradc::broadcast(std::array{1.0, 2.0, 3.0, 4.0}), x},
                                        std::span<double>(s.values), g);
-                 }, I, {"gradc gradient_batch:", "`grad[0]` overlaps `in[5]`"}});
+                 }, {"gradc gradient_batch:", "`grad[0]` overlaps `in[5]`"}});
     t.push_back({"array map_reduce: a parameter of the wrong size", [ak](Buffers& s) {
                      (void)ak.map_reduce(in2{s.a, s.b}, std::vector<double>{1, 2, 3});
-                 }, E, {"map_reduce", "3 entries", "expected 4"}});
+                 }, {"map_reduce", "3 entries", "expected 4"}});
     return t;
 }
 
@@ -248,19 +243,13 @@ TEST_CASE("static mode: every bad run-time argument is an error naming the call,
         Buffers buffers;
         const Buffers before = buffers;
         std::string message;
-        bool right_type = false;
         try {
             row.call(buffers);
-        } catch (const std::invalid_argument& e) {
-            message = e.what();
-            right_type = row.kind == Kind::invalid_argument;
         } catch (const gradc::Error& e) {
             message = e.what();
-            right_type = row.kind == Kind::gradc_error;
-        }
+        }  // any other type escapes the test: one type for every bad argument
         INFO("message: " << message);
         REQUIRE_FALSE(message.empty());
-        CHECK(right_type);
         for (const auto& fragment : row.fragments) CHECK_THAT(message, Contains(fragment));
         CHECK(buffers == before);
     }

@@ -119,10 +119,10 @@ TEST_CASE("dispatch runs the widest architecture this CPU runs", "[simd][dispatc
     CHECK(std::string(got.arch) == (gradc::simd::runs_on_this_cpu<xsimd::avx2>() ? "avx2" : "sse2"));
 }
 
-TEST_CASE("dispatch lets the batch calls' std::invalid_argument through", "[simd][dispatch]") {
+TEST_CASE("dispatch lets the batch calls' gradc::Error through", "[simd][dispatch]") {
     auto in = random_inputs<double>(20, 3);
     in.x[1].resize(19);
     auto got = make_outputs<double>(20);
     CHECK_THROWS_AS(gradc::simd::dispatch([&](auto arch) { run_batch_calls(arch, in, got); }),
-                    std::invalid_argument);
+                    gradc::Error);
 }

@@ -97,5 +97,7 @@ TEST_CASE("the thread settings", "[simd][threads]") {
     REQUIRE_THROWS_WITH(gradc::set_num_threads(0), "gradc::set_num_threads: got 0, expected at least 1");
     CHECK(gradc::get_num_threads() == 3);
     REQUIRE_THROWS_WITH(gradc::threads{-2}, "gradc::threads: got -2, expected at least 1");
+    REQUIRE_THROWS_AS(gradc::set_num_threads(0), gradc::Error);  // the one type of every bad argument
+    REQUIRE_THROWS_AS(gradc::threads{0}, gradc::Error);
     gradc::set_num_threads(before);
 }

@@ -52,7 +52,7 @@ class first_order_function final : public ::ceres::FirstOrderFunction {
 public:
     /// `data`: one array per variable not in wrt(...), in variable order, all of one
     /// length (the number of points); a wrong count or length throws
-    /// std::invalid_argument naming it, as `k.map_reduce` does.
+    /// gradc::Error naming it, as `k.map_reduce` does.
     template <simd::span_list Data>
     first_order_function(const Kernel& k, const Data& data, Option option = {}) : kernel_(k), option_(option) {
         using T = simd::span_list_value_t<Data>;

@@ -10,9 +10,10 @@
 /// and map-reduce sums in a tree fixed by the number of points (parallel/reduce.hpp).
 
 #include <atomic>
-#include <stdexcept>
 #include <string>
 #include <thread>
+
+#include <gradc/error.hpp>
 
 #ifdef GRADC_HAS_TBB
 #include <oneapi/tbb/info.h>
@@ -29,7 +30,7 @@ inline std::atomic<int>& thread_setting() {
 
 /// Threads for the batch calls and map-reduce from now on (n ≥ 1).
 inline void set_num_threads(int n) {
-    if (n < 1) throw std::invalid_argument("gradc::set_num_threads: got " + std::to_string(n) + ", expected at least 1");
+    if (n < 1) throw Error("gradc::set_num_threads: got " + std::to_string(n) + ", expected at least 1");
     detail::thread_setting().store(n, std::memory_order_relaxed);
 }
 
@@ -63,7 +64,7 @@ struct threads {
     Arch arch{};  ///< The architecture of the call.
     /// `n` threads (at least 1), architecture `a`.
     explicit threads(int n, Arch a = {}) : count(n), arch(a) {
-        if (n < 1) throw std::invalid_argument("gradc::threads: got " + std::to_string(n) + ", expected at least 1");
+        if (n < 1) throw Error("gradc::threads: got " + std::to_string(n) + ", expected at least 1");
     }
 };
 /// A thread count without an architecture (the default).
@@ -72,7 +73,7 @@ struct threads<void> {
     int count;  ///< The number of threads.
     /// `n` threads (at least 1).
     explicit threads(int n) : count(n) {
-        if (n < 1) throw std::invalid_argument("gradc::threads: got " + std::to_string(n) + ", expected at least 1");
+        if (n < 1) throw Error("gradc::threads: got " + std::to_string(n) + ", expected at least 1");
     }
 };
 threads(int) -> threads<void>;  ///< `threads{4}`.

@@ -6,7 +6,7 @@
 /// A list of spans is any sized random-access range (a std::array, a std::vector, a span)
 /// whose entries are contiguous sized ranges of float or double: `std::span`s, or the
 /// `std::vector`s and `std::array`s that users hold their points in. Its length is checked
-/// at run time, so a wrong count is a `std::invalid_argument` naming the argument, like a
+/// at run time, so a wrong count is a `gradc::Error` naming the argument, like a
 /// wrong span length. An output list is written through its entries: a list of spans of
 /// non-const values, or a non-const list of vectors. The read arguments may also be
 /// tuples of spans and `gradc::broadcast(x)` (simd/point_inputs.hpp).
@@ -16,10 +16,10 @@
 #include <functional>
 #include <ranges>
 #include <span>
-#include <stdexcept>
 #include <string>
 #include <type_traits>
 
+#include <gradc/error.hpp>
 #include <gradc/simd/config.hpp>
 
 namespace gradc::simd {
@@ -56,7 +56,7 @@ concept mutable_span_list = detail::list_of_arrays<R> && !std::is_const_v<detail
 namespace detail {
 
 [[noreturn]] inline void bad_argument(const char* call, const std::string& what) {
-    throw std::invalid_argument(std::string("gradc ") + call + ": " + what);
+    throw Error(std::string("gradc ") + call + ": " + what);
 }
 
 /// A span as a message names it: `in[0]`, or a name alone (`data[0]`, `values`).

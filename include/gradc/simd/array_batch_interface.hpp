@@ -13,7 +13,7 @@
 /// scalar kernels (simd/tail.hpp). A kernel with a workspace (lower/array_workspace.hpp)
 /// is claimed once per chunk of points: each chunk runs on a copy of the per-batch
 /// function, whose lease starts unclaimed. A wrong span count or length throws
-/// std::invalid_argument naming the argument, before anything is written.
+/// gradc::Error naming the argument, before anything is written.
 
 #include <array>
 #include <cstddef>

@@ -18,7 +18,7 @@
 /// Lanes are points: the kernel's lowered programs run on `xsimd::batch<T, A>` with T the
 /// lane type of the spans (float or double). Every span holds one entry per point; spans
 /// may be unaligned and any length N ≥ 0. A wrong number of spans or a span of the wrong
-/// length throws `std::invalid_argument` naming the argument, before anything is written.
+/// length throws `gradc::Error` naming the argument, before anything is written.
 /// An optional last argument picks the architecture (`xsimd::avx2{}`); by default the
 /// widest the compiler targets.
 

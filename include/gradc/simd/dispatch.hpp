@@ -29,7 +29,7 @@
 /// architecture with those cpp_args (tests/simd/meson.build does this). Put the baseline
 /// objects first on the link line: inline functions that do not depend on the
 /// architecture (std::, span checks) are emitted in every file, and the linker keeps the
-/// first copy, which must be the baseline one. Exceptions (std::invalid_argument from the
+/// first copy, which must be the baseline one. Exceptions (gradc::Error from the
 /// argument checks) pass through `dispatch`.
 
 #include <cstdint>

@@ -10,7 +10,7 @@
 ///     auto d = k.map_reduce_hessian_diagonal(data, theta); // Σ f, Σ ∇θ f, diag Σ ∇²θ f
 ///     auto g = k.map_reduce_gauss_newton(data, theta); // Σ r², Jᵀr, JᵀJ (r the output)
 ///
-/// Wrong counts and lengths throw `std::invalid_argument` naming the argument, before
+/// Wrong counts and lengths throw `gradc::Error` naming the argument, before
 /// anything is written. `in` and `v_in` may be std::tuples of spans and
 /// `gradc::broadcast(x)` (simd/point_inputs.hpp). An optional last argument picks the
 /// architecture or the threads.
