@@ -80,7 +80,7 @@ TEST_CASE("run-time indices: second order", "[arrays][access][runtime-index][sec
     for (std::size_t a = 0; a < 3; ++a)
         for (std::size_t b = 0; b < 3; ++b) {
             const bool off = (a == i && b == j) || (a == j && b == i);
-            CHECK(h.hessian[a * 3 + b] == (off ? wv[i * 3 + j] : 0.0));
+            CHECK(h.hessian[a][b] == (off ? wv[i * 3 + j] : 0.0));
         }
     CHECK(h.value == xv[i] * xv[j] * wv[i * 3 + j]);
     const auto v = k.hvp(std::tie(wv, xv), std::tie(xv));

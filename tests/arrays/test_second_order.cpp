@@ -40,8 +40,8 @@ void check_hessian(const K& k, const Args&... args) {
                 const auto gu = flat_gradient(up), gd = flat_gradient(down);
                 for (std::size_t i = 0; i < W; ++i) {
                     INFO("row " << i << " column " << column);
-                    close(h.hessian[i * W + column], (gu[i] - gd[i]) / (2 * step), 1e-6, 1e-7);
-                    close(h.hessian[i * W + column], h.hessian[column * W + i], 1e-12, 1e-14);
+                    close(h.hessian[i][column], (gu[i] - gd[i]) / (2 * step), 1e-6, 1e-7);
+                    close(h.hessian[i][column], h.hessian[column][i], 1e-12, 1e-14);
                 }
             }
         };
@@ -65,7 +65,7 @@ void check_hessian(const K& k, const Args&... args) {
         at = 0;
         std::apply([&](const auto&... gj) { ((copy_entries(gj, hg, at)), ...); }, h.gradient);
         for (std::size_t i = 0; i < W; ++i) {
-            CHECK(d[i] == h.hessian[i * W + i]);
+            CHECK(d[i] == h.hessian[i][i]);
             CHECK(g[i] == hg[i]);
         }
     }
@@ -78,7 +78,7 @@ void check_hessian(const K& k, const Args&... args) {
     std::apply([&](const auto&... a) { ((copy_entries(a, got, at)), ...); }, hv.hvp);
     for (std::size_t i = 0; i < W; ++i) {
         double expected = 0;
-        for (std::size_t c = 0; c < W; ++c) expected += h.hessian[i * W + c] * v[c];
+        for (std::size_t c = 0; c < W; ++c) expected += h.hessian[i][c] * v[c];
         close(got[i], expected, 1e-12, 1e-13);
     }
 }

@@ -8,8 +8,8 @@
 ///     k.hvp(std::tie(args...), std::tie(v...))   {value, gradient, hvp}: H·v, v one per wrt variable
 ///     k.hessian(args...)                          {value, gradient, hessian}
 ///
-/// The Hessian is over the wrt variables' entries in order (a matrix's row-major), as a
-/// std::array of W·W values, row-major and symmetric. It is computed in sweeps of
+/// The Hessian is over the wrt variables' entries in order (a matrix's row-major), W rows
+/// of W values indexed `hessian[i][j]` as a scalar kernel's, and symmetric. It is computed in sweeps of
 /// `hessian_directions` directions at once, each a dual gradient program, so a dual never
 /// carries more than that many tangents: the sweeps' workspaces stay small for large W.
 
@@ -28,7 +28,7 @@ template <class T, class Gradient, std::size_t W>
 struct array_hessian_result {
     T value;  ///< The value.
     Gradient gradient;  ///< The gradient, one entry per wrt variable.
-    std::array<T, W * W> hessian;  ///< Row-major: hessian[i * W + j] = ∂²f / ∂wᵢ∂wⱼ.
+    std::array<std::array<T, W>, W> hessian;  ///< hessian[i][j] = ∂²f / ∂wᵢ∂wⱼ, as a scalar kernel's.
 };
 
 /// `k.hessian_diagonal(args...)` of an array kernel.
@@ -71,7 +71,7 @@ public:
         array_hessian_result<T, typename Kernel::template gradient_tuple<T>, W> r{};
         std::array<T, W> grad;
         unit_sweeps(a.pointers.data(), r.value, grad, [&](std::size_t column, const std::array<T, W>& entries) {
-            for (std::size_t i = 0; i < W; ++i) r.hessian[i * W + column] = entries[i];
+            for (std::size_t i = 0; i < W; ++i) r.hessian[i][column] = entries[i];
         });
         scatter_gradient(grad.data(), r.gradient);
         return r;
