@@ -8,8 +8,9 @@
 ///     k.gradient(W, b, x)           {value, std::tuple of one gradient per wrt variable}
 ///     k.jvp(std::tie(W, b, x), std::tie(dW, db))   {value, tangent}: dx one per wrt variable
 ///     k.vjp(std::tie(W, b, x), w)   {value, gradient tuple}: w of the output's shape
+///     k.jacobian(W, b, x)           {value, jacobian[i][j]} (lower/array_jacobian.hpp)
 ///
-/// The pointer forms `value_at`, `gradient_at`, `tangent_at` serve the batch executors
+/// The pointer forms `value_at`, `gradient_at`, `adjoint_at`, `tangent_at` serve the batch executors
 /// (simd/array_batch_interface.hpp), which run them on SIMD batches. Every call keeps
 /// the nodes' values and adjoints on the stack, or in the kernel's workspace when they
 /// exceed the stack budget (lower/array_workspace.hpp).
@@ -227,6 +228,14 @@ public:
         const T* w = &weight;
         workspace_lease lease(workspace_.pool());
         run_adjoint(lease, x, &value, &w, grad);
+    }
+
+    /// values[m] ← output m; grad[j] ← Σₘ wₘᵀ·∂(output m)/∂(wrt variable j), cleared first.
+    template <class T>
+    void adjoint_at(const T* const* x, T* const* values, const T* const* w, T* const* grad) const {
+        clear_wrt(grad);
+        workspace_lease lease(workspace_.pool());
+        run_adjoint(lease, x, values, w, grad);
     }
 
     /// values[m] ← output m, tangents[m] ← its tangent for the wrt tangents dx[j].
