@@ -25,52 +25,11 @@
 #include <gradc/lower/array_arguments.hpp>
 #include <gradc/lower/array_program.hpp>
 #include <gradc/lower/array_results.hpp>
+#include <gradc/lower/array_shapes.hpp>
 #include <gradc/lower/array_workspace.hpp>
 
 namespace gradc::lower {
 
-// Type computations behind array_kernel's result types: machinery, left out of the API
-// reference.
-/// \cond INTERNAL
-template <dims... S>
-struct shape_list {};
-
-/// A std::tuple of one value per shape (T or std::array<T, size>), and of one buffer
-/// per shape (std::array<T, size>).
-template <class T, class Shapes>
-struct value_tuple;
-template <class T, dims... S>
-struct value_tuple<T, shape_list<S...>> {
-    using type = std::tuple<array_value_t<T, S>...>;
-};
-template <class T, class Shapes>
-struct buffer_tuple;
-template <class T, dims... S>
-struct buffer_tuple<T, shape_list<S...>> {
-    using type = std::tuple<std::array<T, S.size()>...>;
-};
-
-/// The shapes of a program's arguments, wrt variables and outputs, as shape lists.
-template <class Program, class Seq>
-struct argument_shapes;
-template <class Program, std::size_t... j>
-struct argument_shapes<Program, std::index_sequence<j...>> {
-    using type = shape_list<Program::set::shapes[j]...>;
-};
-template <class Program, class Seq>
-struct wrt_shapes;
-template <class Program, std::size_t... j>
-struct wrt_shapes<Program, std::index_sequence<j...>> {
-    using type = shape_list<Program::set::shapes[Program::wrt_variables[j]]...>;
-};
-template <class Program, class Seq>
-struct output_shapes;
-template <class Program, std::size_t... m>
-struct output_shapes<Program, std::index_sequence<m...>> {
-    using type = shape_list<Program::L.shape[Program::output_node(m)]...>;
-};
-
-/// \endcond
 /// The one-point half of an array kernel (`gradc::compile` of an expression over
 /// `gradc::variables(shape...)`): value, gradient, jvp, vjp at one point; docs/static.md, "Arrays".
 template <class Program, std::size_t LiteralCount>
@@ -233,21 +192,15 @@ public:
     /// values[m] ← output m; grad[j] ← Σₘ wₘᵀ·∂(output m)/∂(wrt variable j), cleared first.
     template <class T>
     void adjoint_at(const T* const* x, T* const* values, const T* const* w, T* const* grad) const {
-        clear_wrt(grad);
         workspace_lease lease(workspace_.pool());
-        run_adjoint(lease, x, values, w, grad);
+        adjoint_in(lease, x, values, w, grad);
     }
 
     /// values[m] ← output m, tangents[m] ← its tangent for the wrt tangents dx[j].
     template <class T>
     GRADC_ALWAYS_INLINE inline void tangent_at(const T* const* x, const T* const* dx, T* const* values, T* const* tangents) const {
         workspace_lease lease(workspace_.pool());
-        node_storage<plan, T, true> s(lease);
-        const array_frame<T, arity> f{x, s.values(), literals_.data(), forward_.data()};
-        Program::primal(f);
-        copy_outputs(f, values);
-        const derivative_frame<T> df{const_cast<T* const*>(dx), s.derivatives()};
-        Program::tangent(f, df, tangents);
+        tangent_in(lease, x, dx, values, tangents);
     }
 
     // How calls read their arguments and claim the workspace: used by the batch and
@@ -259,7 +212,17 @@ public:
     /// An unclaimed lease on the workspace: a batch call's per-chunk claim.
     workspace_lease lease() const { return workspace_lease(workspace_.pool()); }
 
-    /// value_at and gradient_at with the arrays in the lease's storage (or on the stack).
+    /// The pointer forms with the arrays in the lease's storage (or on the stack).
+    template <class T>
+    GRADC_ALWAYS_INLINE inline void tangent_in(workspace_lease& lease, const T* const* x, const T* const* dx,
+                                               T* const* values, T* const* tangents) const {
+        node_storage<plan, T, true> s(lease);
+        const array_frame<T, arity> f{x, s.values(), literals_.data(), forward_.data()};
+        Program::primal(f);
+        copy_outputs(f, values);
+        const derivative_frame<T> df{const_cast<T* const*>(dx), s.derivatives()};
+        Program::tangent(f, df, tangents);
+    }
     template <class T>
     GRADC_ALWAYS_INLINE inline void value_in(workspace_lease& lease, const T* const* x, T* const* out) const {
         node_storage<plan, T, false> s(lease);
@@ -273,6 +236,12 @@ public:
         const T* w = &one;
         clear_wrt(grad);
         run_adjoint(lease, x, &value, &w, grad);
+    }
+    template <class T>
+    GRADC_ALWAYS_INLINE inline void adjoint_in(workspace_lease& lease, const T* const* x, T* const* values,
+                                               const T* const* w, T* const* grad) const {
+        clear_wrt(grad);
+        run_adjoint(lease, x, values, w, grad);
     }
 
     // ---- the calls' arguments, for the calls of other files (second order) -----------

@@ -6,6 +6,8 @@
 ///
 ///     k.value_batch(in, values);             values: one span per output entry
 ///     k.gradient_batch(in, values, grad);    grad: one span per entry of each wrt variable
+///     k.jvp_batch(in, tangents_in, values, tangents_out)   J·dx at every point
+///     k.vjp_batch(in, weights, grad);        wᵀ·J at every point
 ///     auto r = k.map_reduce(data, W, b);     Σᵢ f(θ, xᵢ) and its gradient (a tuple, as k.gradient)
 ///     double s = k.map_reduce_value(data, W, b);   Σᵢ f(θ, xᵢ) alone
 ///
@@ -101,6 +103,87 @@ public:
             threads_of(option));
     }
 
+    /// values and tangents_out = J(xᵢ)·dxᵢ at every point: `tangents_in` one span per
+    /// entry of each wrt variable (wrt order), `values` and `tangents_out` one span per
+    /// output entry (all outputs, in order), or one span each for a kernel with one scalar
+    /// output. Tangents are given per point (a list of spans); `in` as for value_batch.
+    template <class In, span_list TangentsIn, class Values, class TangentsOut, call_option A = default_arch>
+    void jvp_batch(const In& in, const TangentsIn& tangents_in, Values&& values, TangentsOut&& tangents_out,
+                   A option = {}) const {
+        using T = typename detail::input_lane<In>::type;
+        static_assert(std::is_same_v<span_list_value_t<TangentsIn>, T>,
+                      "gradc jvp_batch: `tangents_in` must hold the same lane type as `in`");
+        constexpr auto per_point = detail::per_point_variables<K, In>();
+        const auto x = detail::batch_inputs<K, T, per_point>("jvp_batch", in);
+        constexpr std::size_t M = output_entries(), W = K::wrt_entries, P = std::remove_cvref_t<decltype(x)>::per_point_count;
+        const auto dx = detail::checked_pointers<T, W>("jvp_batch", "tangents_in", "one per entry of each wrt variable",
+                                                       tangents_in, x.n);
+        const auto v = detail::output_pointers<T, M>("jvp_batch", "values", "one per output entry",
+                                                     std::forward<Values>(values), x.n);
+        const auto t = detail::output_pointers<T, M>("jvp_batch", "tangents_out", "one per output entry",
+                                                     std::forward<TangentsOut>(tangents_out), x.n);
+        detail::check_no_overlap("jvp_batch", x.n, detail::read_group<T>("in", x.spans_in_order()),
+                                 detail::read_group<T>("tangents_in", dx), detail::written_group<T>("values", v, M == 1),
+                                 detail::written_group<T>("tangents_out", t, M == 1));
+        const auto read = concatenated(x.per_point, dx);
+        std::array<T*, 2 * M> out;
+        for (std::size_t e = 0; e < M; ++e) {
+            out[e] = v[e];
+            out[M + e] = t[e];
+        }
+        using B = xsimd::batch<T, arch_of<A>>;
+        const auto fixed = x.template broadcast_batches<B>();
+        detail::run_batches<arch_of<A>>(
+            x.n, read, out,
+            [&, lease = self().lease()](const std::array<B, P + W>& p) mutable {
+                const auto args = x.arguments(p, fixed);
+                const auto d = detail::wrt_pointers<K>(p.data() + P);
+                std::array<B, 2 * M> y;
+                const auto vo = output_pointers(y.data()), to = output_pointers(y.data() + M);
+                self().tangent_in(lease, args.data(), d.data(), vo.data(), to.data());
+                return y;
+            },
+            threads_of(option));
+    }
+
+    /// grad = Σₘ wₘ(xᵢ)ᵀ·Jₘ(xᵢ) at every point: `weights` one span per output entry (all
+    /// outputs, in order), `grad` one span per entry of each wrt variable (wrt order); the
+    /// backward pass of a batch of points, the weights their incoming adjoints.
+    template <class In, span_list Weights, class Grad, call_option A = default_arch>
+    void vjp_batch(const In& in, const Weights& weights, Grad&& grad, A option = {}) const {
+        static_assert(mutable_span_list<Grad>,
+                      "gradc vjp_batch: `grad` must be a list of spans or vectors (one per entry of each wrt "
+                      "variable) that can be written, not const");
+        using T = typename detail::input_lane<In>::type;
+        static_assert(std::is_same_v<span_list_value_t<Weights>, T> && std::is_same_v<span_list_value_t<Grad>, T>,
+                      "gradc vjp_batch: `weights` and `grad` must hold the same lane type as `in`");
+        constexpr auto per_point = detail::per_point_variables<K, In>();
+        const auto x = detail::batch_inputs<K, T, per_point>("vjp_batch", in);
+        constexpr std::size_t M = output_entries(), W = K::wrt_entries, P = std::remove_cvref_t<decltype(x)>::per_point_count;
+        const auto w = detail::checked_pointers<T, M>("vjp_batch", "weights", "one per output entry", weights, x.n);
+        const auto g = detail::checked_pointers<T, W>("vjp_batch", "grad", "one per entry of each wrt variable",
+                                                      std::forward<Grad>(grad), x.n);
+        detail::check_no_overlap("vjp_batch", x.n, detail::read_group<T>("in", x.spans_in_order()),
+                                 detail::read_group<T>("weights", w), detail::written_group<T>("grad", g));
+        const auto read = concatenated(x.per_point, w);
+        constexpr std::size_t G = W == 0 ? 1 : W;  // named here: g++ 12 fails inside the lambda
+        using B = xsimd::batch<T, arch_of<A>>;
+        const auto fixed = x.template broadcast_batches<B>();
+        detail::run_batches<arch_of<A>>(
+            x.n, read, g,
+            [&, lease = self().lease()](const std::array<B, P + M>& p) mutable {
+                const auto args = x.arguments(p, fixed);
+                const auto wp = output_pointers(p.data() + P);
+                std::array<B, G> y;
+                std::array<B, M> values;
+                const auto vo = output_pointers(values.data());
+                const auto gp = detail::wrt_pointers<K>(y.data());
+                self().adjoint_in(lease, args.data(), vo.data(), wp.data(), gp.data());
+                return y;
+            },
+            threads_of(option));
+    }
+
     /// Σᵢ f(θ, xᵢ) and its gradient with respect to θ, for a kernel compiled with
     /// `gradc::wrt(parameters...)`: `data` holds one span per entry of each variable not
     /// in wrt (variable order), θ one argument per wrt variable (wrt order), as the
@@ -155,6 +238,21 @@ private:
         return n;
     }
     const Kernel& self() const { return static_cast<const Kernel&>(*this); }
+    /// Pointers to each output's entries within one flat array of all output entries.
+    template <class P>
+    static auto output_pointers(P* flat) {
+        std::array<P*, K::output_count> p{};
+        for (std::size_t m = 0, at = 0; m < K::output_count; at += K::output_shape(m).size(), ++m) p[m] = flat + at;
+        return p;
+    }
+    /// The per-point spans of two arguments as one list, for run_batches.
+    template <class T, std::size_t A, std::size_t B>
+    static std::array<const T*, A + B> concatenated(const std::array<const T*, A>& a, const std::array<const T*, B>& b) {
+        std::array<const T*, A + B> r;
+        for (std::size_t i = 0; i < A; ++i) r[i] = a[i];
+        for (std::size_t i = 0; i < B; ++i) r[A + i] = b[i];
+        return r;
+    }
 };
 
 }  // namespace gradc::simd
