@@ -96,31 +96,9 @@ public:
         return r;
     }
 
-private:
-    const Kernel& self() const { return static_cast<const Kernel&>(*this); }
-
-    template <class V, class... X>
-    auto hvp_with(const V& v, const X&... x) const {
-        using T = typename Kernel::template call_lane_t<X...>;
-        constexpr std::size_t W = Kernel::wrt_entries;
-        const typename Kernel::template arguments<T> a("hvp", x...);
-        const auto vp = Kernel::template wrt_arguments<T>("hvp", v);
-        std::array<T, W> flat_v;
-        std::size_t at = 0;
-        for (std::size_t j = 0; j < Kernel::wrt_count; ++j)
-            for (std::size_t e = 0; e < Kernel::wrt_shape(j).size(); ++e) flat_v[at++] = vp.pointers[j][e];
-        std::array<std::array<T, W>, 1> column{};
-        T value;
-        std::array<T, W> grad;
-        sweep<T, 1>(a.pointers.data(), 0, [&](std::size_t i, std::size_t) { return flat_v[i]; }, value, grad, column,
-                    false);
-        array_hvp_result<T, typename Kernel::template gradient_tuple<T>> r{};
-        r.value = value;
-        scatter_gradient(grad.data(), r.gradient);
-        scatter_gradient(column[0].data(), r.hvp);
-        return r;
-    }
-
+    // The dual sweeps behind every call, also run on SIMD batches by the batch calls
+    // (simd/array_second_order_batch.hpp): never named in user code.
+    /// \cond INTERNAL
     /// The whole Hessian's dual sweeps, `hessian_directions` unit directions each: the value,
     /// the flat gradient, and `column(j, entries)` for each column j of the Hessian.
     template <class T, class Grad, class Column>
@@ -169,6 +147,33 @@ private:
             grad[i] = g[i].value;
             for (std::size_t d = 0; d < D; ++d) columns[d][i] = g[i].tangent[d];
         }
+    }
+
+    /// \endcond
+
+private:
+    const Kernel& self() const { return static_cast<const Kernel&>(*this); }
+
+    template <class V, class... X>
+    auto hvp_with(const V& v, const X&... x) const {
+        using T = typename Kernel::template call_lane_t<X...>;
+        constexpr std::size_t W = Kernel::wrt_entries;
+        const typename Kernel::template arguments<T> a("hvp", x...);
+        const auto vp = Kernel::template wrt_arguments<T>("hvp", v);
+        std::array<T, W> flat_v;
+        std::size_t at = 0;
+        for (std::size_t j = 0; j < Kernel::wrt_count; ++j)
+            for (std::size_t e = 0; e < Kernel::wrt_shape(j).size(); ++e) flat_v[at++] = vp.pointers[j][e];
+        std::array<std::array<T, W>, 1> column{};
+        T value;
+        std::array<T, W> grad;
+        sweep<T, 1>(a.pointers.data(), 0, [&](std::size_t i, std::size_t) { return flat_v[i]; }, value, grad, column,
+                    false);
+        array_hvp_result<T, typename Kernel::template gradient_tuple<T>> r{};
+        r.value = value;
+        scatter_gradient(grad.data(), r.gradient);
+        scatter_gradient(column[0].data(), r.hvp);
+        return r;
     }
 
     static constexpr std::size_t no_wrt = static_cast<std::size_t>(-1);

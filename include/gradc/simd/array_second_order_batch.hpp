@@ -1,0 +1,137 @@
+#pragma once
+/// \file
+/// The second-order batch calls of an array kernel with one scalar output (a base of
+/// gradc::array_kernel), as scalar kernels have them (simd/second_order_interface.hpp):
+///
+///     k.hessian_batch(in, values, grad, hess);        hess: one span per entry (i, j), i ≤ j, of
+///                                                     the upper triangle, row-major: W(W+1)/2
+///     k.hvp_batch(in, v_in, values, grad, hvp_out);   H(xₚ)·vₚ at every point
+///
+/// W is the number of wrt entries (each wrt variable flattened row-major, in wrt order),
+/// and `grad`, `v_in` and `hvp_out` hold one span per wrt entry. `in` is what value_batch
+/// takes (a list of spans, or a tuple with `gradc::broadcast(x)`); `v_in` is a list of
+/// spans. The one-point calls' dual sweeps (lower/array_second_order.hpp) run on duals of
+/// SIMD batches, one point per lane. Counts and lengths are checked first (gradc::Error).
+
+#include <array>
+#include <cstddef>
+#include <type_traits>
+#include <utility>
+
+#include <gradc/simd/array_arguments.hpp>
+#include <gradc/simd/call_options.hpp>
+#include <gradc/simd/config.hpp>
+#include <gradc/simd/tail.hpp>
+
+namespace gradc::simd {
+
+/// The Hessian and Hessian-vector batch calls of an array kernel.
+template <class Kernel>
+class array_second_order_batch {
+public:
+    /// The value, the gradient and the Hessian's upper triangle at every point.
+    template <class In, class Values, class Grad, class Hess, call_option A = default_arch>
+    void hessian_batch(const In& in, Values&& values, Grad&& grad, Hess&& hess, A option = {}) const {
+        static_assert(K::output_count == 1 && K::output_shape(0).is_scalar(),
+                      "gradc kernel: hessian_batch() is for a kernel with one scalar output");
+        using T = typename detail::input_lane<In>::type;
+        constexpr auto per_point = detail::per_point_variables<K, In>();
+        const auto x = detail::batch_inputs<K, T, per_point>("hessian_batch", in);
+        constexpr std::size_t W = K::wrt_entries, H = W * (W + 1) / 2;
+        constexpr std::size_t P = std::remove_cvref_t<decltype(x)>::per_point_count;
+        const auto v = detail::output_pointers<T, 1>("hessian_batch", "values", "", std::forward<Values>(values), x.n);
+        const auto g = detail::checked_pointers<T, W>("hessian_batch", "grad", "one per entry of each wrt variable",
+                                                      std::forward<Grad>(grad), x.n);
+        const auto h = detail::checked_pointers<T, H>("hessian_batch", "hess",
+                                                      "one per entry of the Hessian's upper triangle, W(W+1)/2",
+                                                      std::forward<Hess>(hess), x.n);
+        detail::check_no_overlap("hessian_batch", x.n, detail::read_group<T>("in", x.spans_in_order()),
+                                 detail::written_group<T>("values", v, true), detail::written_group<T>("grad", g),
+                                 detail::written_group<T>("hess", h));
+        std::array<T*, 1 + W + H> out;
+        out[0] = v[0];
+        for (std::size_t j = 0; j < W; ++j) out[1 + j] = g[j];
+        for (std::size_t t = 0; t < H; ++t) out[1 + W + t] = h[t];
+        using B = xsimd::batch<T, arch_of<A>>;
+        // The lambda's array types are named out here: g++ 12 fails on them spelled inside.
+        using loaded = std::array<B, P>;
+        using results = std::array<B, 1 + W + H>;
+        using entries_t = std::array<B, W>;
+        const auto fixed = x.template broadcast_batches<B>();
+        detail::run_batches<arch_of<A>>(
+            x.n, x.per_point, out,
+            [&](const loaded& p) {
+                const auto args = x.arguments(p, fixed);
+                results y;
+                entries_t grad_b;
+                self().unit_sweeps(args.data(), y[0], grad_b, [&](std::size_t column, const entries_t& entries) {
+                    // Column c holds H(i, c) for every i; the upper triangle keeps i ≤ c.
+                    for (std::size_t i = 0; i <= column; ++i) y[1 + W + triangle_index(i, column)] = entries[i];
+                });
+                for (std::size_t j = 0; j < W; ++j) y[1 + j] = grad_b[j];
+                return y;
+            },
+            threads_of(option));
+    }
+
+    /// The value, the gradient and H·v at every point, v one span per wrt entry.
+    template <class In, span_list VIn, class Values, class Grad, class Hvp, call_option A = default_arch>
+    void hvp_batch(const In& in, const VIn& v_in, Values&& values, Grad&& grad, Hvp&& hvp_out, A option = {}) const {
+        static_assert(K::output_count == 1 && K::output_shape(0).is_scalar(),
+                      "gradc kernel: hvp_batch() is for a kernel with one scalar output");
+        using T = typename detail::input_lane<In>::type;
+        static_assert(std::is_same_v<span_list_value_t<VIn>, T>, "gradc hvp_batch: `v_in` must hold the same lane type as `in`");
+        constexpr auto per_point = detail::per_point_variables<K, In>();
+        const auto x = detail::batch_inputs<K, T, per_point>("hvp_batch", in);
+        constexpr std::size_t W = K::wrt_entries, P = std::remove_cvref_t<decltype(x)>::per_point_count;
+        const auto d = detail::checked_pointers<T, W>("hvp_batch", "v_in", "one per entry of each wrt variable", v_in, x.n);
+        const auto v = detail::output_pointers<T, 1>("hvp_batch", "values", "", std::forward<Values>(values), x.n);
+        const auto g = detail::checked_pointers<T, W>("hvp_batch", "grad", "one per entry of each wrt variable",
+                                                      std::forward<Grad>(grad), x.n);
+        const auto hv = detail::checked_pointers<T, W>("hvp_batch", "hvp_out", "one per entry of each wrt variable",
+                                                       std::forward<Hvp>(hvp_out), x.n);
+        detail::check_no_overlap("hvp_batch", x.n, detail::read_group<T>("in", x.spans_in_order()),
+                                 detail::read_group<T>("v_in", d), detail::written_group<T>("values", v, true),
+                                 detail::written_group<T>("grad", g), detail::written_group<T>("hvp_out", hv));
+        std::array<const T*, P + W> read;
+        for (std::size_t e = 0; e < P; ++e) read[e] = x.per_point[e];
+        for (std::size_t e = 0; e < W; ++e) read[P + e] = d[e];
+        std::array<T*, 1 + 2 * W> out;
+        out[0] = v[0];
+        for (std::size_t j = 0; j < W; ++j) {
+            out[1 + j] = g[j];
+            out[1 + W + j] = hv[j];
+        }
+        using B = xsimd::batch<T, arch_of<A>>;
+        using loaded = std::array<B, P + W>;  // named out here, as in hessian_batch
+        using results = std::array<B, 1 + 2 * W>;
+        using entries_t = std::array<B, W>;
+        const auto fixed = x.template broadcast_batches<B>();
+        detail::run_batches<arch_of<A>>(
+            x.n, read, out,
+            [&](const loaded& p) {
+                const auto args = x.arguments(p, fixed);
+                results y;
+                entries_t grad_b;
+                std::array<entries_t, 1> column;
+                self().template sweep<B, 1>(
+                    args.data(), 0, [&](std::size_t i, std::size_t) { return p[P + i]; }, y[0], grad_b, column, false);
+                for (std::size_t j = 0; j < W; ++j) {
+                    y[1 + j] = grad_b[j];
+                    y[1 + W + j] = column[0][j];
+                }
+                return y;
+            },
+            threads_of(option));
+    }
+
+private:
+    using K = Kernel;
+    const Kernel& self() const { return static_cast<const Kernel&>(*this); }
+    /// The position of (i, j), i ≤ j, in the upper triangle row by row.
+    static constexpr std::size_t triangle_index(std::size_t i, std::size_t j) {
+        return i * K::wrt_entries - i * (i + 1) / 2 + j;
+    }
+};
+
+}  // namespace gradc::simd
