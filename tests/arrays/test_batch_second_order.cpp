@@ -99,3 +99,60 @@ TEST_CASE("hessian_batch with a broadcast parameter, in float, and bad counts", 
     CHECK_THROWS_WITH(k.hvp_batch(std::forward_as_tuple(gradc::broadcast(a), bs), v1, values, grad, hv),
                       Catch::Matchers::Contains("v_in") && Catch::Matchers::Contains("expected 2"));
 }
+
+TEST_CASE("map_reduce_hessian, its diagonal and Gauss-Newton of an array kernel", "[arrays][map_reduce][second_order]") {
+    // A Gaussian log-likelihood in θ = (S, μ), with x the data: Σ over points against
+    // loops over the one-point calls, on partial leaves and two threads.
+    auto [S, mu, x] = gradc::variables(gradc::mat<2, 2>, gradc::vec<2>, gradc::vec<2>);
+    const auto v = x - mu;
+    const auto k = gradc::compile(-0.5 * log_det(S) - 0.5 * squared_norm(solve(cholesky(S), v)), gradc::wrt(S, mu));
+    const auto r = gradc::compile(dot(row<0>(S), v) - mu[gradc::index<1>] * x[gradc::index<0>], gradc::wrt(S, mu));
+    const std::array<double, 4> sv{1.5, 0.2, 0.2, 0.9};
+    const std::array<double, 2> mv{0.1, -0.3};
+    constexpr std::size_t W = 6;
+    for (std::size_t n : {1, 7, 8, 1001, 5003}) {
+        std::vector<std::vector<double>> data(2, std::vector<double>(n));
+        for (std::size_t i = 0; i < n; ++i)
+            for (std::size_t e = 0; e < 2; ++e) data[e][i] = std::sin(0.37 * double(i) + double(e));
+        double value = 0, rr = 0;
+        std::array<double, W> g{}, jtr{};
+        std::array<std::array<double, W>, W> h{}, jtj{};
+        for (std::size_t i = 0; i < n; ++i) {
+            const std::array<double, 2> xv{data[0][i], data[1][i]};
+            const auto hi = k.hessian(sv, mv, xv);
+            value += hi.value;
+            for (std::size_t e = 0; e < 4; ++e) g[e] += std::get<0>(hi.gradient)[e];
+            for (std::size_t e = 0; e < 2; ++e) g[4 + e] += std::get<1>(hi.gradient)[e];
+            for (std::size_t a = 0; a < W; ++a)
+                for (std::size_t b = 0; b < W; ++b) h[a][b] += hi.hessian[a][b];
+            const auto gi = r.gradient(sv, mv, xv);
+            std::array<double, W> row{};
+            for (std::size_t e = 0; e < 4; ++e) row[e] = std::get<0>(gi.gradient)[e];
+            for (std::size_t e = 0; e < 2; ++e) row[4 + e] = std::get<1>(gi.gradient)[e];
+            rr += gi.value * gi.value;
+            for (std::size_t a = 0; a < W; ++a) {
+                jtr[a] += gi.value * row[a];
+                for (std::size_t b = 0; b < W; ++b) jtj[a][b] += row[a] * row[b];
+            }
+        }
+        INFO("n = " << n);
+        const auto m = k.map_reduce_hessian(data, sv, mv);
+        const auto m2 = k.map_reduce_hessian(data, sv, mv, gradc::threads{2});
+        const auto d = k.map_reduce_hessian_diagonal(data, sv, mv);
+        const auto gn = r.map_reduce_gauss_newton(data, sv, mv);
+        close(m.value, value, 1e-12, 1e-12);
+        for (std::size_t e = 0; e < 4; ++e) close(std::get<0>(m.gradient)[e], g[e], 1e-12, 1e-11);
+        for (std::size_t e = 0; e < 2; ++e) close(std::get<1>(m.gradient)[e], g[4 + e], 1e-12, 1e-11);
+        for (std::size_t a = 0; a < W; ++a)
+            for (std::size_t b = 0; b < W; ++b) close(m.hessian[a][b], h[a][b], 1e-12, 1e-11);
+        CHECK(m2.hessian == m.hessian);  // the sum tree does not depend on the threads
+        CHECK(m2.value == m.value);
+        for (std::size_t e = 0; e < 4; ++e) CHECK(std::get<0>(d.diagonal)[e] == m.hessian[e][e]);
+        for (std::size_t e = 0; e < 2; ++e) CHECK(std::get<1>(d.diagonal)[e] == m.hessian[4 + e][4 + e]);
+        close(gn.value, rr, 1e-12, 1e-12);
+        for (std::size_t a = 0; a < W; ++a) {
+            close(gn.jtr[a], jtr[a], 1e-12, 1e-11);
+            for (std::size_t b = 0; b < W; ++b) close(gn.jtj[a][b], jtj[a][b], 1e-12, 1e-11);
+        }
+    }
+}

@@ -72,6 +72,20 @@ const T* entries_of(const std::array<T, N>& v) {
     return v.data();
 }
 
+/// Copies the first entries of `flat` into v; returns how many.
+template <class T, class V>
+std::size_t copy_flat(const T* flat, V& v) {
+    T* p = entries_of(v);
+    for (std::size_t e = 0; e < sizeof(V) / sizeof(T); ++e) p[e] = flat[e];
+    return sizeof(V) / sizeof(T);
+}
+/// Flat entries into a tuple of values in order (a gradient tuple: T or std::array each).
+template <class T, class Tuple>
+void scatter_flat(const T* flat, Tuple& t) {
+    std::size_t at = 0;
+    std::apply([&](auto&... v) { ((at += copy_flat(flat + at, v)), ...); }, t);
+}
+
 /// Sets every entry of a value to zero.
 template <class T>
 void clear(T& v) {

@@ -73,7 +73,7 @@ public:
         unit_sweeps(a.pointers.data(), r.value, grad, [&](std::size_t column, const std::array<T, W>& entries) {
             for (std::size_t i = 0; i < W; ++i) r.hessian[i][column] = entries[i];
         });
-        scatter_gradient(grad.data(), r.gradient);
+        scatter_flat(grad.data(), r.gradient);
         return r;
     }
 
@@ -91,8 +91,8 @@ public:
         std::array<T, W> grad, diagonal;
         unit_sweeps(a.pointers.data(), r.value, grad,
                     [&](std::size_t column, const std::array<T, W>& entries) { diagonal[column] = entries[column]; });
-        scatter_gradient(grad.data(), r.gradient);
-        scatter_gradient(diagonal.data(), r.diagonal);
+        scatter_flat(grad.data(), r.gradient);
+        scatter_flat(diagonal.data(), r.diagonal);
         return r;
     }
 
@@ -171,8 +171,8 @@ private:
                     false);
         array_hvp_result<T, typename Kernel::template gradient_tuple<T>> r{};
         r.value = value;
-        scatter_gradient(grad.data(), r.gradient);
-        scatter_gradient(column[0].data(), r.hvp);
+        scatter_flat(grad.data(), r.gradient);
+        scatter_flat(column[0].data(), r.hvp);
         return r;
     }
 
@@ -181,17 +181,6 @@ private:
         for (std::size_t j = 0; j < Kernel::wrt_count; ++j)
             if (Kernel::wrt_variables[j] == v) return j;
         return no_wrt;
-    }
-
-    template <class T, class Tuple>
-    static void scatter_gradient(const T* flat, Tuple& t) {
-        std::size_t at = 0;
-        std::apply([&](auto&... g) { ((copy_into(flat, at, g)), ...); }, t);
-    }
-    template <class T, class G>
-    static void copy_into(const T* flat, std::size_t& at, G& g) {
-        T* p = entries_of(g);
-        for (std::size_t e = 0; e < sizeof(G) / sizeof(T); ++e) p[e] = flat[at++];
     }
 };
 

@@ -29,6 +29,7 @@
 #include <gradc/lower/array_workspace.hpp>
 #include <gradc/parallel/reduce.hpp>
 #include <gradc/simd/arguments.hpp>
+#include <gradc/simd/array_map_reduce_inputs.hpp>
 #include <gradc/simd/config.hpp>
 #include <gradc/simd/tail.hpp>
 
@@ -52,51 +53,15 @@ auto array_map_reduce(const Kernel& k, const Data& data, const Theta& theta, int
     constexpr std::size_t L = B::size;
     constexpr std::size_t W = Kernel::wrt_entries;
     constexpr std::size_t arity = Kernel::arity;
-    // Where each variable comes from: its position among the wrt variables or the data.
-    static constexpr const auto& is_parameter = lower::is_wrt_variable<Kernel>;
-    static constexpr auto data_offset = [] {
-        std::array<std::size_t, arity> o{};
-        std::size_t at = 0;
-        for (std::size_t v = 0; v < arity; ++v) {
-            o[v] = at;
-            if (!is_parameter[v]) at += Kernel::shapes[v].size();
-        }
-        return o;
-    }();
-    static constexpr std::size_t D = [] {
-        std::size_t n = 0;
-        for (std::size_t v = 0; v < arity; ++v)
-            if (!is_parameter[v]) n += Kernel::shapes[v].size();
-        return n;
-    }();
-
-    const std::size_t n = point_count(data);
-    const auto d_in = checked_pointers<T, D>("map_reduce", "data", "one per entry of each variable not in wrt(...)", data,
-                                          n, "data[0]");
-    // θ, checked and broadcast once: one batch per entry, in wrt order.
-    std::array<B, W == 0 ? 1 : W> parameters{};
-    [&]<std::size_t... j>(std::index_sequence<j...>) {
-        std::size_t at = 0;
-        auto take = [&]<std::size_t J>(std::integral_constant<std::size_t, J>, const auto& x) {
-            constexpr lower::dims S = Kernel::wrt_shape(J);
-            static_assert(lower::argument_fits<decltype(x), S>(),
-                          "gradc kernel: map_reduce(): a parameter does not fit its wrt variable's shape");
-            std::array<T, S.size()> buffer;
-            const T* v = lower::argument_pointer<T, S>("map_reduce", J, x, buffer);
-            for (std::size_t e = 0; e < S.size(); ++e) parameters[at + e] = B(v[e]);
-            at += S.size();
-        };
-        (take(std::integral_constant<std::size_t, j>{}, std::get<j>(theta)), ...);
-    }(std::make_index_sequence<Kernel::wrt_count>{});
-    static constexpr auto parameter_offset = [] {
-        std::array<std::size_t, arity> o{};
-        std::size_t at = 0;
-        for (std::size_t j = 0; j < Kernel::wrt_count; ++j) {
-            o[Kernel::wrt_variables[j]] = at;
-            at += Kernel::wrt_shape(j).size();
-        }
-        return o;
-    }();
+    const array_map_reduce_inputs<Kernel, T, B> in("map_reduce", data, theta);
+    using inputs = array_map_reduce_inputs<Kernel, T, B>;
+    static constexpr const auto& is_parameter = inputs::is_parameter;
+    static constexpr const auto& data_offset = inputs::data_offset;
+    static constexpr const auto& parameter_offset = inputs::parameter_offset;
+    static constexpr std::size_t D = inputs::D;
+    const std::size_t n = in.n;
+    const auto& d_in = in.data;
+    const auto& parameters = in.parameters;
 
     // The split: nodes that vary with the data, and the others, evaluated once here.
     using P = typename Kernel::program;
@@ -138,9 +103,7 @@ auto array_map_reduce(const Kernel& k, const Data& data, const Theta& theta, int
     auto leaf = [&](std::size_t c) {
         const std::size_t begin = c * points_per_chunk, end = std::min(n, begin + points_per_chunk);
         std::array<B, D == 0 ? 1 : D> x;
-        std::array<const B*, arity> args;
-        for (std::size_t v = 0; v < arity; ++v)
-            args[v] = is_parameter[v] ? parameters.data() + parameter_offset[v] : x.data() + data_offset[v];
+        const std::array<const B*, arity> args = in.arguments(x);
         lower::workspace_lease lease = k.lease();  // one claim per leaf of points_per_chunk points
         lower::node_storage<typename Kernel::plan, B, true> storage(lease);
         B* values = storage.values();

@@ -6,6 +6,13 @@
 ///     k.hessian_batch(in, values, grad, hess);        hess: one span per entry (i, j), i ≤ j, of
 ///                                                     the upper triangle, row-major: W(W+1)/2
 ///     k.hvp_batch(in, v_in, values, grad, hvp_out);   H(xₚ)·vₚ at every point
+///     auto h = k.map_reduce_hessian(data, W, b);      Σ f, Σ ∇θ f, Σ ∇²θ f (hessian[i][j])
+///     auto d = k.map_reduce_hessian_diagonal(data, W, b);   Σ f, Σ ∇θ f, its diagonal
+///     auto g = k.map_reduce_gauss_newton(data, W, b); Σ r², Jᵀr, JᵀJ (r the output)
+///
+/// The map-reduces take their arguments as `map_reduce` does (simd/array_map_reduce.hpp:
+/// one span per entry of each data variable, θ one argument per wrt variable, an optional
+/// call option last) and sum as simd/array_second_order_map_reduce.hpp says.
 ///
 /// W is the number of wrt entries (each wrt variable flattened row-major, in wrt order),
 /// and `grad`, `v_in` and `hvp_out` hold one span per wrt entry. `in` is what value_batch
@@ -18,7 +25,10 @@
 #include <type_traits>
 #include <utility>
 
+#include <gradc/lower/array_second_order.hpp>
+#include <gradc/lower/results.hpp>
 #include <gradc/simd/array_arguments.hpp>
+#include <gradc/simd/array_second_order_map_reduce.hpp>
 #include <gradc/simd/call_options.hpp>
 #include <gradc/simd/config.hpp>
 #include <gradc/simd/tail.hpp>
@@ -66,7 +76,7 @@ public:
                 entries_t grad_b;
                 self().unit_sweeps(args.data(), y[0], grad_b, [&](std::size_t column, const entries_t& entries) {
                     // Column c holds H(i, c) for every i; the upper triangle keeps i ≤ c.
-                    for (std::size_t i = 0; i <= column; ++i) y[1 + W + triangle_index(i, column)] = entries[i];
+                    for (std::size_t i = 0; i <= column; ++i) y[1 + W + detail::upper_triangle_index(W, i, column)] = entries[i];
                 });
                 for (std::size_t j = 0; j < W; ++j) y[1 + j] = grad_b[j];
                 return y;
@@ -125,13 +135,81 @@ public:
             threads_of(option));
     }
 
+    /// Σᵢ f(θ, xᵢ), its θ-gradient (a tuple, as `gradient`) and its θ-Hessian over the wrt
+    /// entries, `hessian[i][j]` (an array_hessian_result, as `hessian`).
+    template <span_list Data, class... Theta>
+    auto map_reduce_hessian(const Data& data, const Theta&... theta) const {
+        return sums<detail::second_order_sum::hessian>("map_reduce_hessian", data, theta...);
+    }
+    /// Σᵢ f(θ, xᵢ), its θ-gradient and the diagonal of its θ-Hessian, each shaped as the
+    /// gradient (an array_hessian_diagonal_result, as `hessian_diagonal`).
+    template <span_list Data, class... Theta>
+    auto map_reduce_hessian_diagonal(const Data& data, const Theta&... theta) const {
+        return sums<detail::second_order_sum::diagonal>("map_reduce_hessian_diagonal", data, theta...);
+    }
+    /// For a kernel whose output is a residual rᵢ = r(θ, xᵢ): Σ rᵢ², Jᵀr and JᵀJ over the
+    /// points and the wrt entries (a gauss_newton_result, flat as scalar kernels' is).
+    template <span_list Data, class... Theta>
+    auto map_reduce_gauss_newton(const Data& data, const Theta&... theta) const {
+        return sums<detail::second_order_sum::gauss_newton>("map_reduce_gauss_newton", data, theta...);
+    }
+
 private:
     using K = Kernel;
-    const Kernel& self() const { return static_cast<const Kernel&>(*this); }
-    /// The position of (i, j), i ≤ j, in the upper triangle row by row.
-    static constexpr std::size_t triangle_index(std::size_t i, std::size_t j) {
-        return i * K::wrt_entries - i * (i + 1) / 2 + j;
+    /// A second-order map-reduce: θ one argument per wrt variable, maybe a call option
+    /// last; the sums unpacked into the call's result.
+    template <detail::second_order_sum What, class Data, class... Theta>
+    auto sums(const char* call, const Data& data, const Theta&... theta) const {
+        static_assert(K::output_count == 1 && K::output_shape(0).is_scalar(),
+                      "gradc kernel: a second-order map-reduce sums a kernel with one scalar output");
+        static_assert(K::wrt_count < K::arity,
+                      "gradc kernel: map-reduce needs per-point data: compile the kernel with "
+                      "gradc::wrt(parameters...) so that the variables not listed are the data");
+        using T = span_list_value_t<Data>;
+        constexpr std::size_t W = K::wrt_entries;
+        const auto s = [&] {
+            if constexpr (sizeof...(Theta) == K::wrt_count + 1) {
+                const auto all = std::tie(theta...);
+                const auto& option = std::get<K::wrt_count>(all);
+                return [&]<std::size_t... j>(std::index_sequence<j...>) {
+                    return detail::array_second_order_map_reduce<arch_of<std::remove_cvref_t<decltype(option)>>, What>(
+                        self(), call, data, std::tie(std::get<j>(all)...), threads_of(option));
+                }(std::make_index_sequence<K::wrt_count>{});
+            } else {
+                static_assert(sizeof...(Theta) == K::wrt_count,
+                              "gradc kernel: a map-reduce takes one argument per wrt variable, in wrt order "
+                              "(and optionally a call option last)");
+                return detail::array_second_order_map_reduce<default_arch, What>(self(), call, data, std::tie(theta...),
+                                                                              get_num_threads());
+            }
+        }();
+        using gradient = typename K::template gradient_tuple<T>;
+        if constexpr (What == detail::second_order_sum::gauss_newton) {
+            gauss_newton_result<T, W> r{};
+            r.value = s.value;
+            for (std::size_t i = 0; i < W; ++i) {
+                r.jtr[i] = s.first[i];
+                for (std::size_t j = i; j < W; ++j)
+                    r.jtj[i][j] = r.jtj[j][i] = s.second[detail::upper_triangle_index(W, i, j)];
+            }
+            return r;
+        } else if constexpr (What == detail::second_order_sum::diagonal) {
+            array_hessian_diagonal_result<T, gradient> r{};
+            r.value = s.value;
+            lower::scatter_flat(s.first.data(), r.gradient);
+            lower::scatter_flat(s.second.data(), r.diagonal);
+            return r;
+        } else {
+            array_hessian_result<T, gradient, W> r{};
+            r.value = s.value;
+            lower::scatter_flat(s.first.data(), r.gradient);
+            for (std::size_t i = 0; i < W; ++i)
+                for (std::size_t j = i; j < W; ++j)
+                    r.hessian[i][j] = r.hessian[j][i] = s.second[detail::upper_triangle_index(W, i, j)];
+            return r;
+        }
     }
+    const Kernel& self() const { return static_cast<const Kernel&>(*this); }
 };
 
 }  // namespace gradc::simd
