@@ -23,6 +23,7 @@
 #include <gradc/autograd/print.hpp>
 #include <gradc/autograd/reduction.hpp>
 #include <gradc/autograd/saved_variable.hpp>
+#include <gradc/autograd/scan.hpp>
 #include <gradc/autograd/statistics.hpp>
 #include <gradc/autograd/tensor.hpp>
 #include <gradc/autograd/tensor_impl.hpp>

@@ -219,6 +219,9 @@ std::vector<Case> table() {
         return {gradc::matmul(x[0], x[1]), gradc::matmul(gradc::t(x[1]), x[0]), gradc::matmul(x[0], x[0])};
     }, true);
 
+    // Scans.
+    add("cumsum", one(b3), [](const tensor_list& x) -> tensor_list { return {gradc::cumsum(x[0], 1), gradc::cumsum(x[0], -1)}; }, true);
+
     // Joining and indexing.
     add("cat", two(m23, {1, 3}), [](const tensor_list& x) -> tensor_list {
         return {gradc::cat({x[0], x[1]}, 0), gradc::cat({x[0], x[0]}, 1)};

@@ -277,6 +277,7 @@ public:
     Tensor log_softmax(std::int64_t dim) const;  ///< log of softmax, stable.
     Tensor argmax(std::int64_t dim, bool keepdim = false) const;  ///< Index of the maximum (int64).
     Tensor argmin(std::int64_t dim, bool keepdim = false) const;  ///< Index of the minimum (int64).
+    Tensor cumsum(std::int64_t dim) const;  ///< Running sum along `dim` (gradc::cumsum).
 
     // ---- views (share storage and version counter) ---------------------------------
     Tensor view(const Shape& sizes) const;  ///< Same data, new sizes (one may be -1).

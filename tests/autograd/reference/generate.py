@@ -341,5 +341,14 @@ t.cos_()
 t.backward()
 put("hooks.inplace.before", before[0]); put("hooks.inplace.grad", x.grad)
 
+# ---- scans (test_decompositions.cpp) ----------------------------------------------------
+torch.manual_seed(1)
+S = torch.randn(2, 3, 4); GS = torch.randn(2, 3, 4)
+put("scan.x", S); put("scan.g", GS)
+for name, d in [("cumsum1", 1), ("cumsum_last", -1), ("cumsum0", 0)]:
+    x = S.clone().requires_grad_(); y = torch.cumsum(x, d); y.backward(GS)
+    put(f"scan.{name}.y", y); put(f"scan.{name}.grad", x.grad)
+put("scan.cumsum_float.y", torch.cumsum(S.float() * 1000.0, 2))
+
 # ---- write ----------------------------------------------------------------------------
 write_header(cases, "reference_data.hpp", "reference", "generate.py")
