@@ -18,6 +18,7 @@
 #include <gradc/autograd/hook_list.hpp>
 #include <gradc/autograd/indexing.hpp>
 #include <gradc/autograd/linalg.hpp>
+#include <gradc/autograd/linalg_decompositions.hpp>
 #include <gradc/autograd/node.hpp>
 #include <gradc/autograd/options.hpp>
 #include <gradc/autograd/print.hpp>

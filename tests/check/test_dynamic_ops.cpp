@@ -219,8 +219,26 @@ std::vector<Case> table() {
         return {gradc::matmul(x[0], x[1]), gradc::matmul(gradc::t(x[1]), x[0]), gradc::matmul(x[0], x[0])};
     }, true);
 
-    // Scans.
+    // Scans, factorisations and solves (the factorisations are real only). Cholesky's
+    // gradient is the symmetric one, so its entry factors X Xᵀ + 3I, a symmetric function
+    // of its input; the matrices solved with are kept away from singular by + 3I.
+    const Shape m33{3, 3};
     add("cumsum", one(b3), [](const tensor_list& x) -> tensor_list { return {gradc::cumsum(x[0], 1), gradc::cumsum(x[0], -1)}; }, true);
+    add("cholesky", one(m33), [](const tensor_list& x) -> tensor_list {
+        return {gradc::linalg::cholesky(gradc::matmul(x[0], gradc::t(x[0])) + 3.0 * gradc::eye(3))};
+    }, false);
+    add("solve_triangular", two_ranges(m33, -0.5, 0.5, m32, -1.5, 1.5), [](const tensor_list& x) -> tensor_list {
+        const Tensor a = x[0] + 3.0 * gradc::eye(3);
+        return {gradc::linalg::solve_triangular(a, x[1], true), gradc::linalg::solve_triangular(a, gradc::t(x[1]), false, false, true)};
+    }, false);
+    add("solve", two_ranges(m33, -0.5, 0.5, m32, -1.5, 1.5), [](const tensor_list& x) -> tensor_list {
+        const Tensor a = x[0] + 3.0 * gradc::eye(3);
+        return {gradc::linalg::solve(a, x[1]), gradc::linalg::solve(a, gradc::select(x[1], 1, 0))};
+    }, false);
+    add("inv/logdet", one(m33, -0.5, 0.5), [](const tensor_list& x) -> tensor_list {
+        const Tensor a = x[0] + 3.0 * gradc::eye(3);
+        return {gradc::linalg::inv(a), gradc::logdet(a)};
+    }, false);
 
     // Joining and indexing.
     add("cat", two(m23, {1, 3}), [](const tensor_list& x) -> tensor_list {

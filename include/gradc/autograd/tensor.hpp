@@ -313,6 +313,7 @@ public:
     Tensor mm(const Tensor& other) const;  ///< Matrix product.
     Tensor mv(const Tensor& vec) const;  ///< Matrix-vector product.
     Tensor dot(const Tensor& other) const;  ///< Dot product of vectors.
+    Tensor logdet() const;  ///< log det of a square matrix (gradc::logdet).
     Tensor index_select(std::int64_t dim, const Tensor& index) const;  ///< gradc::index_select.
     Tensor gather(std::int64_t dim, const Tensor& index) const;  ///< gradc::gather.
     Tensor scatter_add(std::int64_t dim, const Tensor& index, const Tensor& src) const;  ///< gradc::scatter_add.

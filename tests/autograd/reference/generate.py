@@ -341,7 +341,18 @@ t.cos_()
 t.backward()
 put("hooks.inplace.before", before[0]); put("hooks.inplace.grad", x.grad)
 
-# ---- scans (test_decompositions.cpp) ----------------------------------------------------
+# ---- scans and decompositions (test_decompositions.cpp) -------------------------------
+import torch.autograd.forward_ad as fwAD
+
+
+def tangent_of(f, primals, tangents):
+    """f's output and its tangent along `tangents`, by forward-mode AD."""
+    with fwAD.dual_level():
+        out = f(*[fwAD.make_dual(p, t) for p, t in zip(primals, tangents)])
+        unpacked = fwAD.unpack_dual(out)
+        return unpacked.primal.detach(), unpacked.tangent
+
+
 torch.manual_seed(1)
 S = torch.randn(2, 3, 4); GS = torch.randn(2, 3, 4)
 put("scan.x", S); put("scan.g", GS)
@@ -349,6 +360,64 @@ for name, d in [("cumsum1", 1), ("cumsum_last", -1), ("cumsum0", 0)]:
     x = S.clone().requires_grad_(); y = torch.cumsum(x, d); y.backward(GS)
     put(f"scan.{name}.y", y); put(f"scan.{name}.grad", x.grad)
 put("scan.cumsum_float.y", torch.cumsum(S.float() * 1000.0, 2))
+
+# Cholesky of A = X Xᵀ + 3I: the factor, its gradient for a full gL (symmetric, as
+# PyTorch's), the gradient through X, a second derivative, and the tangent along a
+# symmetric direction (where PyTorch 1.13, which does not symmetrise the tangent, agrees).
+X = torch.randn(3, 3); GL = torch.randn(3, 3); W2 = torch.randn(3, 3); TA = torch.randn(3, 3)
+TA = TA + TA.t()
+I3 = torch.eye(3)
+A = X @ X.t() + 3.0 * I3
+put("chol.X", X); put("chol.G", GL); put("chol.W2", W2); put("chol.A", A); put("chol.T", TA)
+a = A.clone().requires_grad_(); L = torch.linalg.cholesky(a); L.backward(GL)
+put("chol.L", L); put("chol.A.grad", a.grad)
+x = X.clone().requires_grad_()
+(gx,) = torch.autograd.grad((torch.linalg.cholesky(x @ x.t() + 3.0 * I3) * GL).sum(), x, create_graph=True)
+(gx2,) = torch.autograd.grad((gx * W2).sum(), x)
+put("chol.X.grad", gx); put("chol.X.grad2", gx2)
+put("chol.jvp", tangent_of(torch.linalg.cholesky, [A], [TA])[1])
+XB = torch.randn(2, 4, 4); GB = torch.randn(2, 4, 4)
+AB = XB @ XB.transpose(1, 2) + 4.0 * torch.eye(4)
+put("chol_batch.A", AB); put("chol_batch.G", GB)
+a = AB.clone().requires_grad_(); L = torch.linalg.cholesky(a); L.backward(GB)
+put("chol_batch.L", L); put("chol_batch.A.grad", a.grad)
+
+# Triangular solves: upper on the left, lower unitriangular on the right.
+T = torch.randn(3, 3) + 3.0 * I3; B = torch.randn(3, 2); G = torch.randn(3, 2)
+put("tri.A", T); put("tri.B", B); put("tri.G", G)
+a = T.clone().requires_grad_(); b = B.clone().requires_grad_()
+y = torch.linalg.solve_triangular(a, b, upper=True); y.backward(G)
+put("tri.upper_left.X", y); put("tri.upper_left.A.grad", a.grad); put("tri.upper_left.B.grad", b.grad)
+a = T.clone().requires_grad_(); bt = B.t().clone().requires_grad_()
+y = torch.linalg.solve_triangular(a, bt, upper=False, left=False, unitriangular=True); y.backward(G.t())
+put("tri.lower_right_unit.X", y); put("tri.lower_right_unit.A.grad", a.grad); put("tri.lower_right_unit.B.grad", bt.grad)
+
+# General solves: a matrix, a vector and a batch broadcast against one right-hand side.
+M = torch.randn(3, 3) + 2.0 * I3; v = torch.randn(3); gv = torch.randn(3)
+put("solve.A", M); put("solve.B", B); put("solve.G", G); put("solve.v", v); put("solve.gv", gv)
+a = M.clone().requires_grad_(); b = B.clone().requires_grad_(); y = torch.linalg.solve(a, b); y.backward(G)
+put("solve.X", y); put("solve.A.grad", a.grad); put("solve.B.grad", b.grad)
+a = M.clone().requires_grad_(); b = v.clone().requires_grad_(); y = torch.linalg.solve(a, b); y.backward(gv)
+put("solve.vector.X", y); put("solve.vector.A.grad", a.grad); put("solve.vector.b.grad", b.grad)
+MB = torch.randn(2, 3, 3) + 2.0 * I3; GB = torch.randn(2, 3, 2)
+put("solve.batch.A", MB); put("solve.batch.G", GB)
+a = MB.clone().requires_grad_(); b = B.clone().requires_grad_(); y = torch.linalg.solve(a, b); y.backward(GB)
+put("solve.batch.X", y); put("solve.batch.A.grad", a.grad); put("solve.batch.B.grad", b.grad)
+TM = torch.randn(3, 3); TB = torch.randn(3, 2)
+put("solve.TA", TM); put("solve.TB", TB); put("solve.jvp", tangent_of(torch.linalg.solve, [M, B], [TM, TB])[1])
+
+# inv and logdet (the second of the batch has a negative determinant: NaN, gradient 0).
+a = M.clone().requires_grad_(); y = torch.linalg.inv(a); y.backward(TM)
+put("inv.X", y); put("inv.A.grad", a.grad)
+a = M.clone().requires_grad_(); y = torch.logdet(a)
+(g1,) = torch.autograd.grad(y, a, create_graph=True)
+(g2,) = torch.autograd.grad((g1 * W2).sum(), a)
+put("logdet.y", y); put("logdet.A.grad", g1); put("logdet.A.grad2", g2)
+put("logdet.jvp", tangent_of(torch.logdet, [M], [TM])[1])
+LB = torch.stack([M, torch.tensor([[0.0, 1.0, 0.0], [1.0, 0.0, 0.0], [0.0, 0.0, 2.0]])])
+put("logdet.batch.A", LB)
+a = LB.clone().requires_grad_(); y = torch.logdet(a); y.backward(torch.tensor([1.5, -0.5]))
+put("logdet.batch.y", y); put("logdet.batch.A.grad", a.grad)
 
 # ---- write ----------------------------------------------------------------------------
 write_header(cases, "reference_data.hpp", "reference", "generate.py")
