@@ -11,12 +11,17 @@
 #include <gradc/autograd/creation.hpp>
 #include <gradc/autograd/indexing.hpp>
 #include <gradc/autograd/linalg.hpp>
+#include <gradc/autograd/linalg_decompositions.hpp>
+#include <gradc/autograd/scan.hpp>
 #include <gradc/autograd/reduction.hpp>
 #include <gradc/autograd/view.hpp>
 #include <gradc/check/static.hpp>
 #include <gradc/lower/equal_copies.hpp>
 #include <gradc/rules/arrays/access.hpp>
 #include <gradc/rules/arrays/building.hpp>
+#include <gradc/rules/arrays/cholesky.hpp>
+#include <gradc/rules/arrays/lu.hpp>
+#include <gradc/rules/arrays/prefix_sums.hpp>
 #include <gradc/rules/arrays/indexed_access.hpp>
 #include <gradc/rules/arrays/products.hpp>
 #include <gradc/rules/arrays/reductions.hpp>
@@ -157,6 +162,26 @@ struct array_tensor_op<ra::stack_rows> {
     }
 };
 
+template <>
+struct array_tensor_op<ra::cumsum> {
+    static Tensor apply(const Tensor& a) { return gradc::cumsum(a, 0); }
+};
+template <>
+struct array_tensor_op<ra::cholesky> {
+    /// The static operation factors the symmetric part ½(A + Aᵀ); the dynamic one reads
+    /// its input's lower triangle and has the symmetric gradient, so given the symmetric
+    /// part it has the same value and, through the sum, the same gradient.
+    static Tensor apply(const Tensor& a) { return linalg::cholesky((a + t(a)) * 0.5); }
+};
+/// The factors stand for A in every derivative, so A itself is their tensor.
+template <>
+struct array_tensor_op<ra::lu_factor> {
+    static Tensor apply(const Tensor& a) { return a; }
+};
+template <>
+struct array_tensor_op<ra::lu_solve> {
+    static Tensor apply(const Tensor& a, const Tensor& b) { return linalg::solve(a, b); }
+};
 /// The flat program of an array kernel evaluated with tensors, node by node.
 template <class R, class... O, class Literals>
 Tensor array_node_tensor(lower::apply<R, O...>, const tensor_list& nodes, const tensor_list&, const Literals&) {

@@ -19,7 +19,8 @@
 #include <gradc/rules/arithmetic.hpp>
 #include <gradc/rules/arrays/access.hpp>
 #include <gradc/rules/arrays/building.hpp>
-#include <gradc/rules/arrays/decompositions.hpp>
+#include <gradc/rules/arrays/cholesky.hpp>
+#include <gradc/rules/arrays/lu.hpp>
 #include <gradc/rules/arrays/prefix_sums.hpp>
 #include <gradc/rules/arrays/products.hpp>
 #include <gradc/rules/arrays/reductions.hpp>
@@ -114,7 +115,7 @@ constexpr auto cumsum(const A& a) {
 }
 
 /// The lower-triangular L with L·Lᵀ = ½(A + Aᵀ), for a square A whose symmetric part is
-/// positive definite (NaN entries otherwise): rules/arrays/decompositions.hpp.
+/// positive definite (NaN entries otherwise): rules/arrays/cholesky.hpp.
 template <Expression A>
 constexpr auto cholesky(const A& a) {
     static_assert((A::shape.is_matrix() && A::shape.rows == A::shape.cols) || shapes_are<A::shape>::fine,
@@ -122,8 +123,9 @@ constexpr auto cholesky(const A& a) {
     return make_node<arrays::cholesky>(a);
 }
 
-/// X with A·X = B: A a mat<n, n>, B a vec<n> or a mat<n, m> (LU with partial pivoting;
-/// infinite or NaN entries for a singular A).
+/// X with A·X = B: A a mat<n, n>, B a vec<n> or a mat<n, m>, by LU with partial pivoting
+/// (infinite or NaN entries for a singular A). Two nodes, A's factors and the
+/// substitutions (rules/arrays/lu.hpp), so that an A computed once is factorised once.
 template <Expression A, Expression B>
 constexpr auto solve(const A& a, const B& b) {
     static_assert((A::shape.is_matrix() && A::shape.rows == A::shape.cols && !B::shape.is_scalar() &&
@@ -131,7 +133,7 @@ constexpr auto solve(const A& a, const B& b) {
                       shapes_are<A::shape, B::shape>::fine,
                   "gradc::solve(A, b): A must be a square mat<n, n> and b a vec<n> or a mat<n, m> (shapes_are<...> below "
                   "lists the shapes)");
-    return make_node<arrays::solve>(a, b);
+    return make_node<arrays::lu_solve>(make_node<arrays::lu_factor>(a), b);
 }
 
 /// log det A of a symmetric positive-definite A, as 2·Σᵢ log Lᵢᵢ of its Cholesky factor

@@ -1,8 +1,8 @@
 #pragma once
 /// \file
-/// Room for the intermediate matrices of an operation's value, adjoint or tangent (the
-/// factorisations in rules/arrays/decompositions.hpp need one n×n matrix beside their
-/// operands). Small ones live on the stack like any local array. A large one would eat a
+/// Room for the intermediate matrices of an operation's adjoint or tangent (cholesky's
+/// derivatives need one n×n matrix beside their operands, lu_solve's one of the
+/// right-hand sides' size). Small ones live on the stack like any local array. A large one would eat a
 /// worker thread's stack (a 64×64 matrix of AVX-512 batches is 256 KiB), so beyond
 /// `scratch_stack_bytes` it is allocated for the call: the lowering's workspace
 /// (lower/array_workspace.hpp) holds node values and adjoints, not an operation's
