@@ -5,6 +5,7 @@
 /// compiled static kernels.
 /// See docs/gradcheck.md.
 
+#include <gradc/check/array_second_order.hpp>
 #include <gradc/check/arrays.hpp>
 #include <gradc/check/gradcheck.hpp>
 #include <gradc/check/options.hpp>

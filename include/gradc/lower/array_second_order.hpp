@@ -8,10 +8,11 @@
 ///     k.hvp(std::tie(args...), std::tie(v...))   {value, gradient, hvp}: H·v, v one per wrt variable
 ///     k.hessian(args...)                          {value, gradient, hessian}
 ///
-/// The Hessian is over the wrt variables' entries in order (a matrix's row-major), W rows
-/// of W values indexed `hessian[i][j]` as a scalar kernel's, and symmetric. It is computed in sweeps of
-/// `hessian_directions` directions at once, each a dual gradient program, so a dual never
-/// carries more than that many tangents: the sweeps' workspaces stay small for large W.
+/// The Hessian is over the wrt variables' entries in wrt order (a matrix's row-major), W
+/// rows of W values indexed `hessian[i][j]` as a scalar kernel's, and exactly symmetric.
+/// It is computed in sweeps of `hessian_directions` directions at once, each a dual
+/// gradient program, so a dual never carries more than that many tangents: the sweeps'
+/// workspaces stay small for large W.
 
 #include <array>
 #include <cstddef>
@@ -70,8 +71,10 @@ public:
         const typename Kernel::template arguments<T> a("hessian", x...);
         array_hessian_result<T, typename Kernel::template gradient_tuple<T>, W> r{};
         std::array<T, W> grad;
+        // Column c's entries on and above the diagonal, mirrored: exactly symmetric, as a
+        // scalar kernel's (the two halves come from different sweeps and differ in rounding).
         unit_sweeps(a.pointers.data(), r.value, grad, [&](std::size_t column, const std::array<T, W>& entries) {
-            for (std::size_t i = 0; i < W; ++i) r.hessian[i][column] = entries[i];
+            for (std::size_t i = 0; i <= column; ++i) r.hessian[i][column] = r.hessian[column][i] = entries[i];
         });
         scatter_flat(grad.data(), r.gradient);
         return r;
@@ -121,16 +124,18 @@ public:
         constexpr std::size_t A = Kernel::argument_entries, W = Kernel::wrt_entries;
         std::array<dual, A> xd;
         std::array<const dual*, Kernel::arity> xp;
-        std::size_t at = 0, wrt_index = 0;
+        std::size_t at = 0;
         for (std::size_t v = 0; v < Kernel::arity; ++v) {
             xp[v] = xd.data() + at;
             const std::size_t j = wrt_position(v);
             for (std::size_t e = 0; e < Kernel::shapes[v].size(); ++e, ++at) {
                 xd[at] = dual(x[v][e]);
                 if (j == no_wrt) continue;
+                // Directions are numbered as the gradient's entries: in wrt order, which
+                // need not be the variables' order (wrt(S, x) with x declared first).
+                const std::size_t wrt_index = wrt_offset(j) + e;
                 for (std::size_t d = 0; d < D; ++d)
                     xd[at].tangent[d] = unit ? T(first + d == wrt_index ? 1 : 0) : tangent(wrt_index, d);
-                ++wrt_index;
             }
         }
         std::array<dual, W> g;
@@ -177,6 +182,12 @@ private:
     }
 
     static constexpr std::size_t no_wrt = static_cast<std::size_t>(-1);
+    /// Where wrt variable j's entries start among the gradient's.
+    static constexpr std::size_t wrt_offset(std::size_t j) {
+        std::size_t at = 0;
+        for (std::size_t q = 0; q < j; ++q) at += Kernel::wrt_shape(q).size();
+        return at;
+    }
     static constexpr std::size_t wrt_position(std::size_t v) {
         for (std::size_t j = 0; j < Kernel::wrt_count; ++j)
             if (Kernel::wrt_variables[j] == v) return j;
