@@ -11,6 +11,7 @@
 /// non-const values, or a non-const list of vectors. The read arguments may also be
 /// tuples of spans and `gradc::broadcast(x)` (simd/point_inputs.hpp).
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <functional>
@@ -191,6 +192,16 @@ void check_no_overlap(const char* call, std::size_t n, const span_group<T, K>&..
                                    "and with an input none or exactly the same span (in place)");
         }
     }
+}
+
+/// The pointers of several arguments as one list, in order: what a batch call reads or
+/// writes per point, for run_batches.
+template <class P, std::size_t... K>
+std::array<P, (K + ...)> joined(const std::array<P, K>&... parts) {
+    std::array<P, (K + ...)> all{};
+    std::size_t at = 0;
+    ((std::copy(parts.begin(), parts.end(), all.begin() + static_cast<std::ptrdiff_t>(at)), at += K), ...);
+    return all;
 }
 
 }  // namespace detail

@@ -85,9 +85,7 @@ public:
                                                       std::forward<Grad>(grad), x.n);
         detail::check_no_overlap("gradient_batch", x.n, detail::read_group<T>("in", x.spans_in_order()),
                                  detail::written_group<T>("values", v, true), detail::written_group<T>("grad", g));
-        std::array<T*, 1 + W> out;
-        out[0] = v[0];
-        for (std::size_t e = 0; e < W; ++e) out[1 + e] = g[e];
+        const auto out = detail::joined(v, g);
         using B = xsimd::batch<T, arch_of<A>>;
         const auto fixed = x.template broadcast_batches<B>();
         detail::run_batches<arch_of<A>>(
@@ -125,12 +123,8 @@ public:
         detail::check_no_overlap("jvp_batch", x.n, detail::read_group<T>("in", x.spans_in_order()),
                                  detail::read_group<T>("tangents_in", dx), detail::written_group<T>("values", v, M == 1),
                                  detail::written_group<T>("tangents_out", t, M == 1));
-        const auto read = concatenated(x.per_point, dx);
-        std::array<T*, 2 * M> out;
-        for (std::size_t e = 0; e < M; ++e) {
-            out[e] = v[e];
-            out[M + e] = t[e];
-        }
+        const auto read = detail::joined(x.per_point, dx);
+        const auto out = detail::joined(v, t);
         using B = xsimd::batch<T, arch_of<A>>;
         const auto fixed = x.template broadcast_batches<B>();
         detail::run_batches<arch_of<A>>(
@@ -165,7 +159,7 @@ public:
                                                       std::forward<Grad>(grad), x.n);
         detail::check_no_overlap("vjp_batch", x.n, detail::read_group<T>("in", x.spans_in_order()),
                                  detail::read_group<T>("weights", w), detail::written_group<T>("grad", g));
-        const auto read = concatenated(x.per_point, w);
+        const auto read = detail::joined(x.per_point, w);
         constexpr std::size_t G = W == 0 ? 1 : W;  // named here: g++ 12 fails inside the lambda
         using B = xsimd::batch<T, arch_of<A>>;
         const auto fixed = x.template broadcast_batches<B>();
@@ -244,14 +238,6 @@ private:
         std::array<P*, K::output_count> p{};
         for (std::size_t m = 0, at = 0; m < K::output_count; at += K::output_shape(m).size(), ++m) p[m] = flat + at;
         return p;
-    }
-    /// The per-point spans of two arguments as one list, for run_batches.
-    template <class T, std::size_t A, std::size_t B>
-    static std::array<const T*, A + B> concatenated(const std::array<const T*, A>& a, const std::array<const T*, B>& b) {
-        std::array<const T*, A + B> r;
-        for (std::size_t i = 0; i < A; ++i) r[i] = a[i];
-        for (std::size_t i = 0; i < B; ++i) r[A + i] = b[i];
-        return r;
     }
 };
 

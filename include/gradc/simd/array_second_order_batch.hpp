@@ -58,10 +58,7 @@ public:
         detail::check_no_overlap("hessian_batch", x.n, detail::read_group<T>("in", x.spans_in_order()),
                                  detail::written_group<T>("values", v, true), detail::written_group<T>("grad", g),
                                  detail::written_group<T>("hess", h));
-        std::array<T*, 1 + W + H> out;
-        out[0] = v[0];
-        for (std::size_t j = 0; j < W; ++j) out[1 + j] = g[j];
-        for (std::size_t t = 0; t < H; ++t) out[1 + W + t] = h[t];
+        const auto out = detail::joined(v, g, h);
         using B = xsimd::batch<T, arch_of<A>>;
         // The lambda's array types are named out here: g++ 12 fails on them spelled inside.
         using loaded = std::array<B, P>;
@@ -103,15 +100,8 @@ public:
         detail::check_no_overlap("hvp_batch", x.n, detail::read_group<T>("in", x.spans_in_order()),
                                  detail::read_group<T>("v_in", d), detail::written_group<T>("values", v, true),
                                  detail::written_group<T>("grad", g), detail::written_group<T>("hvp_out", hv));
-        std::array<const T*, P + W> read;
-        for (std::size_t e = 0; e < P; ++e) read[e] = x.per_point[e];
-        for (std::size_t e = 0; e < W; ++e) read[P + e] = d[e];
-        std::array<T*, 1 + 2 * W> out;
-        out[0] = v[0];
-        for (std::size_t j = 0; j < W; ++j) {
-            out[1 + j] = g[j];
-            out[1 + W + j] = hv[j];
-        }
+        const auto read = detail::joined(x.per_point, d);
+        const auto out = detail::joined(v, g, hv);
         using B = xsimd::batch<T, arch_of<A>>;
         using loaded = std::array<B, P + W>;  // named out here, as in hessian_batch
         using results = std::array<B, 1 + 2 * W>;

@@ -115,11 +115,7 @@ public:
                                  x.template group<K::arity, K::wrt_count>("tangents_in"),
                                  detail::written_group<T>("values", v, M == 1),
                                  detail::written_group<T>("tangents_out", t, M == 1));
-        std::array<T*, 2 * M> out;
-        for (std::size_t m = 0; m < M; ++m) {
-            out[m] = v[m];
-            out[M + m] = t[m];
-        }
+        const auto out = detail::joined(v, t);
         detail::jvp_points<arch_of<A>>(self(), x.n, x, out, threads_of(option));
     }
 

@@ -64,10 +64,7 @@ public:
         detail::check_no_overlap("hessian_batch", n, x.template group<0, K::arity>("in"),
                                  detail::written_group<T>("values", v, true), detail::written_group<T>("grad", g),
                                  detail::written_group<T>("hess", h));
-        std::array<T*, 1 + W + H> out;
-        out[0] = v[0];
-        for (std::size_t j = 0; j < W; ++j) out[1 + j] = g[j];
-        for (std::size_t t = 0; t < H; ++t) out[1 + W + t] = h[t];
+        const auto out = detail::joined(v, g, h);
         detail::hessian_points<arch_of<A>>(self(), n, x, out, threads_of(option));
     }
 
@@ -99,12 +96,7 @@ public:
         detail::check_no_overlap("hvp_batch", n, x.template group<0, K::arity>("in"),
                                  x.template group<K::arity, W>("v_in"), detail::written_group<T>("values", v, true),
                                  detail::written_group<T>("grad", g), detail::written_group<T>("hvp_out", hv));
-        std::array<T*, 1 + 2 * W> out;
-        out[0] = v[0];
-        for (std::size_t j = 0; j < W; ++j) {
-            out[1 + j] = g[j];
-            out[1 + W + j] = hv[j];
-        }
+        const auto out = detail::joined(v, g, hv);
         detail::hvp_points<arch_of<A>>(self(), n, x, out, threads_of(option));
     }
 
