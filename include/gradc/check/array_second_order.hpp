@@ -164,17 +164,9 @@ bool cross_hessian(const E& e, const std::vector<std::tuple<Args...>>& points, c
     for (std::size_t p = 0; p < points.size(); ++p) {
         const auto& x = points[p];
         const auto h = std::apply([&](const auto&... a) { return k.hessian(a...); }, x);
-        tensor_list leaves;
+        const tensor_list leaves = detail::leaf_tensors<K>(x, false);
         std::array<std::size_t, K::arity> offset{};
-        for (std::size_t v = 0, at = 0; v < K::arity; at += K::shapes[v].size(), ++v) {
-            offset[v] = at;
-            const auto s = K::shapes[v];
-            std::vector<double> entries(s.size());
-            for (std::size_t i = 0; i < s.size(); ++i) entries[i] = detail::entry_of(x, v, i);
-            const Shape sizes = s.is_scalar() ? Shape{} : s.is_vector() ? Shape{std::int64_t(s.rows)}
-                                                                        : Shape{std::int64_t(s.rows), std::int64_t(s.cols)};
-            leaves.push_back(from_vector(entries, sizes, TensorOptions().dtype(kDouble)));
-        }
+        for (std::size_t v = 1; v < K::arity; ++v) offset[v] = offset[v - 1] + K::shapes[v - 1].size();
         const auto f = [&](const tensor_list& in) {
             return tensor_list{detail::array_tensors<typename P::flat_type>::get(in, k.literals())[P::output_node(0)]};
         };

@@ -61,6 +61,23 @@ double entry_of(const Tuple& x, std::size_t v, std::size_t e) {
     return r;
 }
 
+/// The variables of an array kernel at point x as tensors of their shapes (0-dim for a
+/// scalar, 1-dim for a vector, 2-dim for a matrix), the leaves of the dynamic engine's
+/// evaluation in the cross-checks.
+template <class K, class Tuple>
+tensor_list leaf_tensors(const Tuple& x, bool requires_grad) {
+    tensor_list leaves;
+    for (std::size_t v = 0; v < K::arity; ++v) {
+        const auto s = K::shapes[v];
+        std::vector<double> entries(s.size());
+        for (std::size_t i = 0; i < s.size(); ++i) entries[i] = entry_of(x, v, i);
+        const Shape sizes = s.is_scalar() ? Shape{} : s.is_vector() ? Shape{std::int64_t(s.rows)}
+                                                                    : Shape{std::int64_t(s.rows), std::int64_t(s.cols)};
+        leaves.push_back(from_vector(entries, sizes, TensorOptions().dtype(kDouble).requires_grad(requires_grad)));
+    }
+    return leaves;
+}
+
 }  // namespace detail
 
 /// gradcheck of an array kernel at several points; true when every point passes.
@@ -178,15 +195,7 @@ bool cross(const E& e, const std::vector<std::tuple<Args...>>& points, const Opt
     for (std::size_t p = 0; p < points.size(); ++p) {
         const auto& x = points[p];
         const auto r = std::apply([&](const auto&... a) { return k.gradient(a...); }, x);
-        tensor_list leaves;
-        for (std::size_t v = 0; v < K::arity; ++v) {
-            const auto s = K::shapes[v];
-            std::vector<double> entries(s.size());
-            for (std::size_t i = 0; i < s.size(); ++i) entries[i] = detail::entry_of(x, v, i);
-            const Shape sizes = s.is_scalar() ? Shape{} : s.is_vector() ? Shape{std::int64_t(s.rows)}
-                                                                        : Shape{std::int64_t(s.rows), std::int64_t(s.cols)};
-            leaves.push_back(from_vector(entries, sizes, TensorOptions().dtype(kDouble).requires_grad(true)));
-        }
+        const tensor_list leaves = detail::leaf_tensors<K>(x, true);
         const tensor_list nodes = detail::array_tensors<typename P::flat_type>::get(leaves, k.literals());
         const Tensor& y = nodes[P::output_node(0)];
         rep.compare(y.template item<double>(), r.value, opt, "dynamic value", p, none, detail::out(0));

@@ -76,8 +76,7 @@ struct cholesky {
     static void adjoint(arg_t<0>, sig<Y, A>, const T* yb, T* __restrict ab, const T* y, const T*) {
         using K = scalar_t<T>;
         constexpr std::size_t n = A.rows;
-        std::array<T, n> reciprocal;
-        for (std::size_t i = 0; i < n; ++i) reciprocal[i] = K(1) / y[i * n + i];
+        const auto reciprocal = reciprocal_diagonal<n>(y);
         scratch<T, n * n> work;
         T* g = work.data();
         // P = Φ(Lᵀ·L̄): Pₖₗ = Σ_{m≥k} Lₘₖ·L̄ₘₗ for l ≤ k (both factors lower triangular).
@@ -111,8 +110,7 @@ struct cholesky {
     static void tangent(arg_t<0>, sig<Y, A>, T* __restrict yd, const T* ad, const T* y, const T*) {
         using K = scalar_t<T>;
         constexpr std::size_t n = A.rows;
-        std::array<T, n> reciprocal;
-        for (std::size_t i = 0; i < n; ++i) reciprocal[i] = K(1) / y[i * n + i];
+        const auto reciprocal = reciprocal_diagonal<n>(y);
         scratch<T, n * n> work;
         T* m = work.data();
         // W = L⁻¹·Ṡ: a forward substitution per column.
@@ -138,6 +136,15 @@ struct cholesky {
             }
     }
     /// \endcond
+
+private:
+    /// 1/Lᵢᵢ for each i: every substitution divides by the diagonal.
+    template <std::size_t n, class T>
+    static std::array<T, n> reciprocal_diagonal(const T* l) {
+        std::array<T, n> r;
+        for (std::size_t i = 0; i < n; ++i) r[i] = scalar_t<T>(1) / l[i * n + i];
+        return r;
+    }
 };
 
 }  // namespace gradc::rules::arrays

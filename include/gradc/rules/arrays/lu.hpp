@@ -166,9 +166,7 @@ struct lu_solve {
     static void adjoint(arg_t<0>, sig<Y, F, B>, const T* yb, T* __restrict ab, const T* y, const T* f, const T*) {
         constexpr std::size_t n = F.rows, m = B.size() / F.rows;
         scratch<T, n * m> work;
-        T* z = work.data();
-        for (std::size_t e = 0; e < n * m; ++e) z[e] = yb[e];
-        apply_inverse_transpose<n, m>(f, z);
+        T* z = inverse_transpose_of<n, m>(f, yb, work.data());
         for (std::size_t i = 0; i < n; ++i)
             for (std::size_t j = 0; j < n; ++j) ab[i * n + j] -= dot_n<m>(z + i * m, y + j * m);
     }
@@ -177,9 +175,7 @@ struct lu_solve {
     static void adjoint(arg_t<1>, sig<Y, F, B>, const T* yb, T* __restrict bb, const T*, const T* f, const T*) {
         constexpr std::size_t n = F.rows, m = B.size() / F.rows;
         scratch<T, n * m> work;
-        T* z = work.data();
-        for (std::size_t e = 0; e < n * m; ++e) z[e] = yb[e];
-        apply_inverse_transpose<n, m>(f, z);
+        const T* z = inverse_transpose_of<n, m>(f, yb, work.data());
         for (std::size_t e = 0; e < n * m; ++e) bb[e] += z[e];
     }
     /// Ẋ −= A⁻¹·(Ȧ·X).
@@ -207,6 +203,13 @@ struct lu_solve {
     /// \endcond
 
 private:
+    /// z ← A⁻ᵀ·x̄ (z has room for n×m values); returns z.
+    template <std::size_t n, std::size_t m, class T>
+    static T* inverse_transpose_of(const T* f, const T* xb, T* z) {
+        for (std::size_t e = 0; e < n * m; ++e) z[e] = xb[e];
+        apply_inverse_transpose<n, m>(f, z);
+        return z;
+    }
     /// x ← U⁻¹·x, U the factors' upper triangle.
     template <std::size_t n, std::size_t m, class T>
     static void back_substitute(const T* f, T* x) {
