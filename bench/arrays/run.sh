@@ -1,5 +1,6 @@
 #!/bin/sh
-# Build and run the array benchmark (bench/arrays/main.cpp) in build-bench/ on one core,
+# Build and run the array benchmark (bench/arrays/: the MLP, the GMM, the Gaussian
+# log-likelihood) in build-bench/ on one core,
 # N = 10^6 points (GRADC_BENCH_N to change), 5 repetitions; prints medians and the
 # ratios of docs/benchmarks.md ("Arrays").
 set -eu
@@ -20,7 +21,11 @@ def t(name):
 print("| benchmark | median | ratio |\n|---|---|---|")
 for name, ref in [("BM_small_hand", "BM_small_hand"), ("BM_small_gradc", "BM_small_hand"),
                   ("BM_large_eigen", "BM_large_eigen"), ("BM_large_gradc", "BM_large_eigen"),
-                  ("BM_large_libtorch", "BM_large_eigen")]:
+                  ("BM_large_libtorch", "BM_large_eigen"),
+                  ("BM_gaussian_hand<4>", "BM_gaussian_hand<4>"), ("BM_gaussian_gradc<4>", "BM_gaussian_hand<4>"),
+                  ("BM_gaussian_gradc_value<4>", "BM_gaussian_hand<4>"), ("BM_gaussian_dynamic<4>", "BM_gaussian_hand<4>"),
+                  ("BM_gaussian_hand<8>", "BM_gaussian_hand<8>"), ("BM_gaussian_gradc<8>", "BM_gaussian_hand<8>"),
+                  ("BM_gaussian_gradc_value<8>", "BM_gaussian_hand<8>"), ("BM_gaussian_dynamic<8>", "BM_gaussian_hand<8>")]:
     if t(name) is not None:
         print(f"| {name} | {t(name) * 1e6:.2f} µs | {t(name) / t(ref):.2f}× |")
 PY
