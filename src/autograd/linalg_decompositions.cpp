@@ -76,7 +76,9 @@ Tensor cholesky_jvp(const Tensor& dA, const Tensor& L) {
 }  // namespace
 
 Tensor linalg::cholesky(const Tensor& A) {
-    const auto [count, n] = detail::check_square(A, "linalg.cholesky");
+    // Named variables, not a structured binding: clang 14 cannot capture those in a lambda.
+    const detail::SquareBatch square = detail::check_square(A, "linalg.cholesky");
+    const std::int64_t count = square.count, n = square.n;
     Tensor L = zeroed_tensor(A.sizes(), A.dtype());
     {
         NoGradGuard no_grad;
