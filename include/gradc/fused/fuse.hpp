@@ -32,8 +32,8 @@ namespace gradc::autograd {
 
 namespace fusion {
 
-/// What gradc::compile returns for scalar variables (a kernel of array variables has no
-/// batch calls over points: it is not elementwise).
+/// What gradc::compile returns for scalar variables (a kernel of array variables is not
+/// elementwise: its tensors would need trailing dimensions for the variables' shapes).
 template <class K>
 concept scalar_kernel = std::is_base_of_v<simd::batch_interface<K>, K>;
 
