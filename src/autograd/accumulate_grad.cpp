@@ -1,4 +1,5 @@
-// AccumulateGrad, the sink of a leaf: sums the gradients that reach it into `.grad()`.
+// AccumulateGrad, the sink of a leaf: sums the gradients that reach it into `.grad()`; and
+// requires_grad_, which makes a tensor such a leaf.
 #include <memory>
 #include <mutex>
 
@@ -154,3 +155,31 @@ std::shared_ptr<Node> grad_accumulator(const Tensor& leaf) {
 }
 
 }  // namespace gradc::autograd
+
+namespace gradc {
+
+// Whether a leaf requires grad decides whether it gets an AccumulateGrad (grad_accumulator).
+const Tensor& Tensor::set_requires_grad(bool r) const {
+    auto& impl = detail::defined_impl(impl_, "requires_grad_()");
+    if (!is_leaf()) {
+        if (r) return *this;
+        throw Error(
+            "gradc: requires_grad_(false): you can only change requires_grad flags of leaf tensors; this tensor "
+            "has grad_fn " + grad_fn()->name() + ". Use detach() to get a tensor without history.");
+    }
+    if (r && !is_differentiable_type(impl.dtype))
+        throw Error("gradc: requires_grad_(): only tensors of floating point and complex dtype can require "
+                    "gradients, got dtype " + std::string(to_string(impl.dtype)));
+    if (r && impl.inference && !InferenceMode::is_enabled())
+        throw Error("gradc: requires_grad_(): setting requires_grad=true on an inference tensor outside "
+                    "InferenceMode is not allowed; clone() it first to get a normal tensor.");
+    impl.meta().requires_grad = r;
+    return *this;
+}
+
+Tensor& Tensor::requires_grad_(bool r) const {
+    set_requires_grad(r);
+    return const_cast<Tensor&>(*this);  // the handle is unchanged; its tensor changes
+}
+
+}  // namespace gradc

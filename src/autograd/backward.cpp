@@ -167,3 +167,14 @@ tensor_list grad(const tensor_list& outputs, const tensor_list& inputs, const te
 }
 
 }  // namespace gradc::autograd
+
+namespace gradc {
+
+// Tensor's own entry point, beside the one it calls.
+void Tensor::backward(const Tensor& gradient, std::optional<bool> retain_graph, bool create_graph,
+                      const tensor_list& inputs) const {
+    autograd::backward({*this}, gradient.defined() ? tensor_list{gradient} : tensor_list{}, retain_graph,
+                       create_graph, inputs);
+}
+
+}  // namespace gradc

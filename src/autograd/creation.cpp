@@ -5,6 +5,7 @@
 
 #include <gradc/autograd/creation.hpp>
 #include <gradc/autograd/grad_mode.hpp>
+#include <gradc/autograd/tensor_impl.hpp>
 
 #include "internal.hpp"
 #include "kernels/convert.hpp"

@@ -152,4 +152,27 @@ autograd::RemovableHandle Tensor::register_post_accumulate_grad_hook(std::functi
     return autograd::add_leaf_hook(*this, &AutogradMeta::post_accumulate_grad_hooks, std::move(fn));
 }
 
+// A retained gradient is delivered by the tensor's grad_fn when it runs (Node::run).
+void Tensor::retain_grad() const {
+    auto& impl = detail::defined_impl(impl_, "retain_grad()");
+    if (!requires_grad())
+        throw Error("gradc: retain_grad(): can't retain_grad on a tensor that has requires_grad=false");
+    if (is_leaf()) return;  // leaves keep their gradient anyway
+    auto& meta = impl.meta();
+    std::shared_ptr<autograd::Node> fn;
+    std::uint32_t nr = 0;
+    {
+        std::lock_guard<std::mutex> lock(meta.mutex);
+        if (meta.retains_grad) return;
+        fn = meta.grad_fn;
+        nr = meta.output_nr;
+    }
+    // Registered under the node's lock alone (a node's lock is never taken under a
+    // tensor's), once however many threads ask; the flag is set after, so a thread that
+    // sees it set knows the node already accumulates into this tensor.
+    fn->add_retained_grad(nr, impl_);
+    std::lock_guard<std::mutex> lock(meta.mutex);
+    meta.retains_grad = true;
+}
+
 }  // namespace gradc

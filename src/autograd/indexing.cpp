@@ -6,6 +6,7 @@
 #include <gradc/autograd/elementwise.hpp>
 #include <gradc/autograd/function.hpp>
 #include <gradc/autograd/indexing.hpp>
+#include <gradc/autograd/tensor_impl.hpp>
 #include <gradc/autograd/view.hpp>
 
 #include "internal.hpp"

@@ -8,6 +8,7 @@
 #include <gradc/autograd/elementwise.hpp>
 #include <gradc/autograd/function.hpp>
 #include <gradc/autograd/grad_mode.hpp>
+#include <gradc/autograd/tensor_impl.hpp>
 #include <gradc/autograd/view.hpp>
 
 #include "forward_grad.hpp"

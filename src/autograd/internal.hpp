@@ -1,14 +1,19 @@
 #pragma once
-#include <vector>
-// Declarations shared by the dynamic mode's source files (not installed).
+// Declarations shared by the dynamic mode's source files (not installed). They need only
+// the Tensor handle, so that the files that define tensors themselves (tensor.cpp) can
+// use them too; a file that reads a TensorImpl includes tensor_impl.hpp itself.
 
 #include <cstdint>
+#include <memory>
 #include <string>
+#include <vector>
 
 #include <gradc/autograd/tensor.hpp>
-#include <gradc/autograd/tensor_impl.hpp>
 
 namespace gradc::detail {
+
+/// `*impl`, or throws "METHOD called on an undefined tensor" (the check of Tensor's methods).
+TensorImpl& defined_impl(const std::shared_ptr<TensorImpl>& impl, const char* method);
 
 /// Normalises a possibly negative dimension against `ndim`, or throws naming `op`.
 std::int64_t wrap_dim(std::int64_t dim, std::int64_t ndim, const char* op);

@@ -4,6 +4,7 @@
 #include <gradc/autograd/function.hpp>
 #include <gradc/autograd/linalg.hpp>
 #include <gradc/autograd/reduction.hpp>
+#include <gradc/autograd/tensor_impl.hpp>
 #include <gradc/autograd/view.hpp>
 
 #include "internal.hpp"

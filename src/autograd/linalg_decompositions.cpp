@@ -6,6 +6,7 @@
 #include <gradc/autograd/grad_mode.hpp>
 #include <gradc/autograd/linalg.hpp>
 #include <gradc/autograd/linalg_decompositions.hpp>
+#include <gradc/autograd/tensor_impl.hpp>
 #include <gradc/autograd/view.hpp>
 
 #include "internal.hpp"

@@ -10,6 +10,7 @@
 #include <gradc/autograd/grad_mode.hpp>
 #include <gradc/autograd/indexing.hpp>
 #include <gradc/autograd/scan.hpp>
+#include <gradc/autograd/tensor_impl.hpp>
 
 #include "internal.hpp"
 

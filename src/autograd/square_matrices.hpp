@@ -10,6 +10,7 @@
 #include <vector>
 
 #include <gradc/autograd/creation.hpp>
+#include <gradc/autograd/tensor_impl.hpp>
 #include <gradc/autograd/view.hpp>
 
 #include "internal.hpp"

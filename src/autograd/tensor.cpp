@@ -3,11 +3,7 @@
 #include <numeric>
 #include <sstream>
 
-#include <gradc/autograd/creation.hpp>
-#include <gradc/autograd/engine.hpp>
-#include <gradc/autograd/function.hpp>
 #include <gradc/autograd/grad_mode.hpp>
-#include <gradc/autograd/node.hpp>
 #include <gradc/autograd/tensor_impl.hpp>
 #include <gradc/autograd/warning.hpp>
 
@@ -88,21 +84,19 @@ Tensor::Tensor(double value) : Tensor(zeroed_tensor({}, kFloat64)) {
     impl_->wrapped_number = true;
 }
 
-namespace {
-TensorImpl& need(const std::shared_ptr<TensorImpl>& impl, const char* what) {
-    if (!impl) throw Error(std::string("gradc: ") + what + " called on an undefined tensor");
+TensorImpl& detail::defined_impl(const std::shared_ptr<TensorImpl>& impl, const char* method) {
+    if (!impl) throw Error(std::string("gradc: ") + method + " called on an undefined tensor");
     return *impl;
 }
-}  // namespace
 
-ScalarType Tensor::dtype() const { return need(impl_, "dtype()").dtype; }
-const Shape& Tensor::sizes() const { return need(impl_, "sizes()").sizes; }
-const Shape& Tensor::strides() const { return need(impl_, "strides()").strides; }
-std::int64_t Tensor::dim() const { return static_cast<std::int64_t>(need(impl_, "dim()").sizes.size()); }
-std::int64_t Tensor::numel() const { return need(impl_, "numel()").numel; }
-std::int64_t Tensor::storage_offset() const { return need(impl_, "storage_offset()").offset; }
-bool Tensor::is_contiguous() const { return need(impl_, "is_contiguous()").is_contiguous(); }
-void* Tensor::raw_data() const { return need(impl_, "data_ptr()").data(); }
+ScalarType Tensor::dtype() const { return detail::defined_impl(impl_, "dtype()").dtype; }
+const Shape& Tensor::sizes() const { return detail::defined_impl(impl_, "sizes()").sizes; }
+const Shape& Tensor::strides() const { return detail::defined_impl(impl_, "strides()").strides; }
+std::int64_t Tensor::dim() const { return static_cast<std::int64_t>(detail::defined_impl(impl_, "dim()").sizes.size()); }
+std::int64_t Tensor::numel() const { return detail::defined_impl(impl_, "numel()").numel; }
+std::int64_t Tensor::storage_offset() const { return detail::defined_impl(impl_, "storage_offset()").offset; }
+bool Tensor::is_contiguous() const { return detail::defined_impl(impl_, "is_contiguous()").is_contiguous(); }
+void* Tensor::raw_data() const { return detail::defined_impl(impl_, "data_ptr()").data(); }
 namespace {
 // size(d) and stride(d) of a 0-dim tensor: there is no dimension to read (wrap_dim accepts
 // 0 and -1 for the reductions' sake), as PyTorch says.
@@ -161,33 +155,10 @@ Scalar Tensor::item() const {
 // ---- autograd state ------------------------------------------------------------------
 
 bool Tensor::requires_grad() const {
-    auto& impl = need(impl_, "requires_grad()");
+    auto& impl = detail::defined_impl(impl_, "requires_grad()");
     if (!impl.autograd) return false;
     detail::refresh_view_history(impl);
     return impl.autograd->requires_grad || impl.autograd->grad_fn != nullptr;
-}
-
-const Tensor& Tensor::set_requires_grad(bool r) const {
-    auto& impl = need(impl_, "requires_grad_()");
-    if (!is_leaf()) {
-        if (r) return *this;
-        throw Error(
-            "gradc: requires_grad_(false): you can only change requires_grad flags of leaf tensors; this tensor "
-            "has grad_fn " + grad_fn()->name() + ". Use detach() to get a tensor without history.");
-    }
-    if (r && !is_differentiable_type(impl.dtype))
-        throw Error("gradc: requires_grad_(): only tensors of floating point and complex dtype can require "
-                    "gradients, got dtype " + std::string(to_string(impl.dtype)));
-    if (r && impl.inference && !InferenceMode::is_enabled())
-        throw Error("gradc: requires_grad_(): setting requires_grad=true on an inference tensor outside "
-                    "InferenceMode is not allowed; clone() it first to get a normal tensor.");
-    impl.meta().requires_grad = r;
-    return *this;
-}
-
-Tensor& Tensor::requires_grad_(bool r) const {
-    set_requires_grad(r);
-    return const_cast<Tensor&>(*this);  // the handle is unchanged; its tensor changes
 }
 
 bool Tensor::is_leaf() const {
@@ -196,20 +167,20 @@ bool Tensor::is_leaf() const {
 
 const std::shared_ptr<autograd::Node>& Tensor::grad_fn() const {
     static const std::shared_ptr<autograd::Node> none;
-    auto& impl = need(impl_, "grad_fn()");
+    auto& impl = detail::defined_impl(impl_, "grad_fn()");
     if (!impl.autograd) return none;
     detail::refresh_view_history(impl);
     return impl.autograd->grad_fn;
 }
 
 std::uint32_t Tensor::output_nr() const {
-    auto& impl = need(impl_, "output_nr()");
+    auto& impl = detail::defined_impl(impl_, "output_nr()");
     return impl.autograd ? impl.autograd->output_nr : 0;
 }
 
 const Tensor& Tensor::grad() const {
     static const Tensor none;
-    auto& impl = need(impl_, "grad()");
+    auto& impl = detail::defined_impl(impl_, "grad()");
     const Tensor& g = impl.autograd ? impl.autograd->grad : none;
     if (!g.defined() && !is_leaf() && !retains_grad())
         warn("The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad attribute won't be "
@@ -220,47 +191,25 @@ const Tensor& Tensor::grad() const {
 }
 
 Tensor& Tensor::mutable_grad() const {
-    return need(impl_, "mutable_grad()").meta().grad;
-}
-
-void Tensor::retain_grad() const {
-    auto& impl = need(impl_, "retain_grad()");
-    if (!requires_grad())
-        throw Error("gradc: retain_grad(): can't retain_grad on a tensor that has requires_grad=false");
-    if (is_leaf()) return;  // leaves keep their gradient anyway
-    auto& meta = impl.meta();
-    std::shared_ptr<autograd::Node> fn;
-    std::uint32_t nr = 0;
-    {
-        std::lock_guard<std::mutex> lock(meta.mutex);
-        if (meta.retains_grad) return;
-        fn = meta.grad_fn;
-        nr = meta.output_nr;
-    }
-    // Registered under the node's lock alone (a node's lock is never taken under a
-    // tensor's), once however many threads ask; the flag is set after, so a thread that
-    // sees it set knows the node already accumulates into this tensor.
-    fn->add_retained_grad(nr, impl_);
-    std::lock_guard<std::mutex> lock(meta.mutex);
-    meta.retains_grad = true;
+    return detail::defined_impl(impl_, "mutable_grad()").meta().grad;
 }
 
 bool Tensor::retains_grad() const {
-    auto& impl = need(impl_, "retains_grad()");
+    auto& impl = detail::defined_impl(impl_, "retains_grad()");
     if (!impl.autograd) return false;
     std::lock_guard<std::mutex> lock(impl.autograd->mutex);
     return impl.autograd->retains_grad;
 }
 
 Tensor Tensor::detach() const {
-    auto& impl = need(impl_, "detach()");
+    auto& impl = detail::defined_impl(impl_, "detach()");
     return alias_with_geometry(*this, impl.sizes, impl.strides, impl.offset);
 }
 
 Tensor Tensor::tensor_data() const { return detach(); }
 
 Tensor Tensor::variable_data() const {
-    auto& impl = need(impl_, "variable_data()");
+    auto& impl = detail::defined_impl(impl_, "variable_data()");
     auto copy = std::make_shared<TensorImpl>(impl.storage, std::make_shared<VersionCounter>(), impl.dtype, impl.sizes,
                                              impl.strides, impl.offset);
     copy->inference = impl.inference;
@@ -268,7 +217,7 @@ Tensor Tensor::variable_data() const {
 }
 
 Tensor& Tensor::detach_() const {
-    auto& impl = need(impl_, "detach_()");
+    auto& impl = detail::defined_impl(impl_, "detach_()");
     if (is_view())
         throw Error("gradc: detach_(): can't detach views in-place; use detach() instead");
     if (impl.autograd) {
@@ -279,22 +228,16 @@ Tensor& Tensor::detach_() const {
     return const_cast<Tensor&>(*this);
 }
 
-std::uint32_t Tensor::_version() const { return need(impl_, "_version()").version->current(); }
-bool Tensor::is_inference() const { return need(impl_, "is_inference()").inference; }
+std::uint32_t Tensor::_version() const { return detail::defined_impl(impl_, "_version()").version->current(); }
+bool Tensor::is_inference() const { return detail::defined_impl(impl_, "is_inference()").inference; }
 bool Tensor::is_view() const {
-    auto& impl = need(impl_, "is_view()");
+    auto& impl = detail::defined_impl(impl_, "is_view()");
     return impl.autograd && impl.autograd->base.defined();
 }
 const Tensor& Tensor::_base() const {
     static const Tensor none;
-    auto& impl = need(impl_, "_base()");
+    auto& impl = detail::defined_impl(impl_, "_base()");
     return impl.autograd ? impl.autograd->base : none;
-}
-
-void Tensor::backward(const Tensor& gradient, std::optional<bool> retain_graph, bool create_graph,
-                      const tensor_list& inputs) const {
-    autograd::backward({*this}, gradient.defined() ? tensor_list{gradient} : tensor_list{}, retain_graph,
-                       create_graph, inputs);
 }
 
 namespace detail {

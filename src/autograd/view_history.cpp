@@ -10,6 +10,7 @@
 #include <gradc/autograd/forward_ad.hpp>
 #include <gradc/autograd/function.hpp>
 #include <gradc/autograd/grad_mode.hpp>
+#include <gradc/autograd/tensor_impl.hpp>
 #include <gradc/autograd/view.hpp>
 
 #include "internal.hpp"

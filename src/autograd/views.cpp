@@ -6,6 +6,7 @@
 #include <gradc/autograd/creation.hpp>
 #include <gradc/autograd/function.hpp>
 #include <gradc/autograd/reduction.hpp>
+#include <gradc/autograd/tensor_impl.hpp>
 #include <gradc/autograd/view.hpp>
 
 #include "internal.hpp"
