@@ -1,7 +1,6 @@
 #pragma once
-// What the node constructor and the engine call in anomaly mode
-// (include/gradc/autograd/anomaly_mode.hpp).
-#include <memory>
+// What the engine calls in anomaly mode (include/gradc/autograd/anomaly_mode.hpp); what
+// the node constructor calls is in anomaly_trace.hpp.
 #include <string>
 #include <vector>
 
@@ -10,8 +9,6 @@
 
 namespace gradc::autograd::anomaly {
 
-/// The forward stack of the node being constructed and the node whose backward induced it.
-std::shared_ptr<const AnomalyMetadata> record_metadata();
 /// "Error detected in XBackward. Traceback of forward call that caused the error: ...",
 /// then one "Previous calculation was induced by ..." per node whose backward created
 /// the one before: each a warning of its own, as LibTorch's `AnomalyMetadata::print_stack`

@@ -212,6 +212,12 @@ bool will_engine_execute_node(const Node* node) {
     return needed && *needed;
 }
 
+// A member of Node, defined here because it asks the pass running on this thread.
+bool Node::task_should_compute_output(std::size_t i) const {
+    if (!should_compute_output(i)) return false;
+    return current_graph_task_id() == 0 || will_engine_execute_node(next_edges_[i].function.get());
+}
+
 void queue_callback(std::function<void()> callback) {
     if (!current_task) throw Error("gradc: queue_callback: no backward pass is running on this thread");
     current_task->callbacks.push_back(std::move(callback));

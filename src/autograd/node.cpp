@@ -3,11 +3,10 @@
 #include <atomic>
 #include <mutex>
 
-#include <gradc/autograd/engine.hpp>
 #include <gradc/autograd/node.hpp>
 #include <gradc/autograd/tensor_impl.hpp>
 
-#include "anomaly_checks.hpp"
+#include "anomaly_trace.hpp"
 #include "internal.hpp"
 
 namespace gradc::autograd {
@@ -107,11 +106,6 @@ tensor_list Node::run(tensor_list&& grad_outputs) {
         grad_inputs = std::move(replaced);
     });
     return grad_inputs;
-}
-
-bool Node::task_should_compute_output(std::size_t i) const {
-    if (!should_compute_output(i)) return false;
-    return current_graph_task_id() == 0 || will_engine_execute_node(next_edges_[i].function.get());
 }
 
 Edge gradient_edge(const Tensor& t) {
