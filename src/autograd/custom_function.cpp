@@ -7,7 +7,6 @@
 
 #include <gradc/autograd/creation.hpp>
 #include <gradc/autograd/custom_function.hpp>
-#include <gradc/autograd/function.hpp>
 #include <gradc/autograd/grad_mode.hpp>
 #include <gradc/autograd/tensor_impl.hpp>
 

@@ -86,30 +86,6 @@ bool compute_requires_grad(std::initializer_list<const Tensor*> inputs) {
     return false;
 }
 
-void set_history(const Tensor& t, const std::shared_ptr<Node>& fn, std::uint32_t output_nr) {
-    auto& meta = t.unsafeGetTensorImpl()->meta();
-    const bool replaced = meta.grad_fn && fn && meta.grad_fn != fn;
-    meta.grad_fn = fn;
-    meta.output_nr = output_nr;
-    if (!fn) meta.output_nr = 0;
-    if (!replaced) return;
-    // An in-place change gave the tensor a new history: a retained gradient is the
-    // gradient of the tensor's current value, so the new grad_fn delivers it (the old
-    // one stops, Node::run), as LibTorch moves its retains_grad hook.
-    bool retains = false;
-    {
-        std::lock_guard<std::mutex> lock(meta.mutex);
-        retains = meta.retains_grad;
-    }
-    if (retains) fn->add_retained_grad(output_nr, t.impl());
-}
-
-void check_not_inference(const Tensor& t, std::string_view op_name) {
-    if (t.defined() && t.is_inference())
-        throw Error("gradc: " + std::string(op_name) + ": inference tensor " + detail::describe(t) +
-                    " cannot be used in a computation recorded for autograd; make a clone() outside InferenceMode.");
-}
-
 bool should_record(std::initializer_list<const Tensor*> inputs) {
     return compute_requires_grad(inputs) || forward_ad::detail::any_tangent(inputs);
 }

@@ -1,5 +1,5 @@
-// Nodes of the backward graph: creation order, output metadata, saved-tensor inspection,
-// and one run of a node (its hooks around apply).
+// Nodes of the backward graph: creation order, output metadata, one run of a node (its
+// hooks around apply), and how a tensor joins the graph (its edge, its history).
 #include <atomic>
 #include <mutex>
 
@@ -33,35 +33,6 @@ std::uint32_t Node::add_input_metadata(const Tensor& t) {
 void Node::release_saved_variables() {
     std::lock_guard<std::mutex> lock(mutex_);
     release_variables();
-}
-
-// ---- saved tensors (inspection) ------------------------------------------------------
-
-std::vector<std::string> Node::saved_names() {
-    std::vector<std::string> out;
-    for (auto& [name, var] : saved_variable_entries()) out.push_back(name);
-    return out;
-}
-
-SavedTensor Node::raw_saved(std::string_view name) {
-    // Entries point into vectors that keep their size after the node is recorded, so
-    // they may be listed without the lock; reading what they hold needs it.
-    for (auto& [n, var] : saved_variable_entries())
-        if (n == name) return SavedTensor(shared_from_this(), var, n);
-    std::string names;
-    for (auto& n : saved_names()) names += (names.empty() ? "" : ", ") + n;
-    throw Error("gradc: " + this->name() + " has no saved tensor named '" + std::string(name) + "'" +
-                (names.empty() ? std::string(" (it saves none)") : " (it saves: " + names + ")"));
-}
-
-Tensor Node::saved(std::string_view name) { return raw_saved(name).unpack(); }
-
-std::vector<std::pair<std::string, Tensor>> Node::saved_tensors() {
-    std::vector<std::pair<std::string, Tensor>> out;
-    auto self = shared_from_this();
-    std::lock_guard<std::mutex> lock(mutex_);
-    for (auto& [name, var] : saved_variable_entries()) out.emplace_back(name, var->unpack(self));
-    return out;
 }
 
 // ---- one run -------------------------------------------------------------------------
@@ -108,11 +79,37 @@ tensor_list Node::run(tensor_list&& grad_outputs) {
     return grad_inputs;
 }
 
+// ---- a tensor in the graph -----------------------------------------------------------
+
 Edge gradient_edge(const Tensor& t) {
     if (!t.defined()) return {};
     if (const auto& fn = t.grad_fn()) return {fn, t.output_nr()};
     if (t.requires_grad()) return {grad_accumulator(t), 0};
     return {};
+}
+
+void set_history(const Tensor& t, const std::shared_ptr<Node>& fn, std::uint32_t output_nr) {
+    auto& meta = t.unsafeGetTensorImpl()->meta();
+    const bool replaced = meta.grad_fn && fn && meta.grad_fn != fn;
+    meta.grad_fn = fn;
+    meta.output_nr = output_nr;
+    if (!fn) meta.output_nr = 0;
+    if (!replaced) return;
+    // An in-place change gave the tensor a new history: a retained gradient is the
+    // gradient of the tensor's current value, so the new grad_fn delivers it (the old
+    // one stops, Node::run), as LibTorch moves its retains_grad hook.
+    bool retains = false;
+    {
+        std::lock_guard<std::mutex> lock(meta.mutex);
+        retains = meta.retains_grad;
+    }
+    if (retains) fn->add_retained_grad(output_nr, t.impl());
+}
+
+void check_not_inference(const Tensor& t, std::string_view op_name) {
+    if (t.defined() && t.is_inference())
+        throw Error("gradc: " + std::string(op_name) + ": inference tensor " + detail::describe(t) +
+                    " cannot be used in a computation recorded for autograd; make a clone() outside InferenceMode.");
 }
 
 }  // namespace gradc::autograd

@@ -1,10 +1,10 @@
 // Tensors saved for backward, with the version check of the "Autograd mechanics" notes, and
-// the saved-tensor hooks (pack/unpack) of its "Hooks for saved tensors" section.
+// the saved-tensor hooks (pack/unpack) of its "Hooks for saved tensors" section; a node's
+// saved tensors looked up by name.
 #include <mutex>
 #include <utility>
 #include <vector>
 
-#include <gradc/autograd/function.hpp>
 #include <gradc/autograd/node.hpp>
 #include <gradc/autograd/saved_variable.hpp>
 #include <gradc/autograd/tensor_impl.hpp>
@@ -195,6 +195,35 @@ void SavedTensor::register_hooks(PackHook pack, UnpackHook unpack) {
 Tensor SavedTensor::unpack() const {
     std::lock_guard<std::mutex> lock(node_->mutex());
     return var_->unpack(node_);
+}
+
+// ---- a node's saved tensors, by name (Node's members, here beside what they unpack) ---
+
+std::vector<std::string> Node::saved_names() {
+    std::vector<std::string> out;
+    for (auto& [name, var] : saved_variable_entries()) out.push_back(name);
+    return out;
+}
+
+SavedTensor Node::raw_saved(std::string_view name) {
+    // Entries point into vectors that keep their size after the node is recorded, so
+    // they may be listed without the lock; reading what they hold needs it.
+    for (auto& [n, var] : saved_variable_entries())
+        if (n == name) return SavedTensor(shared_from_this(), var, n);
+    std::string names;
+    for (auto& n : saved_names()) names += (names.empty() ? "" : ", ") + n;
+    throw Error("gradc: " + this->name() + " has no saved tensor named '" + std::string(name) + "'" +
+                (names.empty() ? std::string(" (it saves none)") : " (it saves: " + names + ")"));
+}
+
+Tensor Node::saved(std::string_view name) { return raw_saved(name).unpack(); }
+
+std::vector<std::pair<std::string, Tensor>> Node::saved_tensors() {
+    std::vector<std::pair<std::string, Tensor>> out;
+    auto self = shared_from_this();
+    std::lock_guard<std::mutex> lock(mutex_);
+    for (auto& [name, var] : saved_variable_entries()) out.emplace_back(name, var->unpack(self));
+    return out;
 }
 
 }  // namespace gradc::autograd

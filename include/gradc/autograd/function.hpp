@@ -125,12 +125,6 @@ std::shared_ptr<Node> record(std::string_view op_name, TensorRefs inputs, Tensor
 Tensor record_single_output(std::string_view op_name, TensorRefs inputs, Tensor output, TensorRefs saved,
                             BackwardFormula formula, JvpFormula jvp = nullptr);
 
-/// Sets `t`'s history to output `output_nr` of `fn` (or clears it for null `fn`).
-void set_history(const Tensor& t, const std::shared_ptr<Node>& fn, std::uint32_t output_nr);
-
-/// Throws if `t` is an inference tensor and is about to be used in a recorded computation.
-void check_not_inference(const Tensor& t, std::string_view op_name);
-
 }  // namespace gradc::autograd
 
 // Custom functions (Function<T>, AutogradContext) are part of the recording API.

@@ -19,7 +19,6 @@
 
 #include <gradc/autograd/anomaly_mode.hpp>
 #include <gradc/autograd/hook_list.hpp>
-#include <gradc/autograd/saved_variable.hpp>
 #include <gradc/autograd/small_vector.hpp>
 #include <gradc/autograd/tensor.hpp>
 
@@ -27,6 +26,10 @@ namespace gradc::autograd {
 
 class Node;
 struct GraphTask;
+// A node lists its saved tensors by name; what they are is saved_variable.hpp's business,
+// which builds on nodes (a saved tensor knows the node that saved it).
+class SavedVariable;
+class SavedTensor;
 
 /// Where a gradient flows: input `input_nr` of node `function`. An edge without a
 /// function leads nowhere (the input did not require grad).
@@ -104,7 +107,8 @@ public:
     Tensor saved(std::string_view name);
     /// Every saved tensor, unpacked, with its name.
     std::vector<std::pair<std::string, Tensor>> saved_tensors();
-    /// A raw handle to the saved tensor `name`, for `register_hooks(pack, unpack)`.
+    /// A raw handle to the saved tensor `name`, for `register_hooks(pack, unpack)`
+    /// (SavedTensor is in saved_variable.hpp).
     SavedTensor raw_saved(std::string_view name);
 
     const edge_list& next_edges() const { return next_edges_; }  ///< One edge per forward input.
@@ -256,6 +260,12 @@ Edge gradient_edge(const Tensor& t);
 /// The AccumulateGrad of a leaf that requires grad, created on first use (once: threads
 /// asking at the same time get the same node).
 std::shared_ptr<Node> grad_accumulator(const Tensor& leaf);
+
+/// Sets `t`'s history to output `output_nr` of `fn` (or clears it for null `fn`).
+void set_history(const Tensor& t, const std::shared_ptr<Node>& fn, std::uint32_t output_nr);
+
+/// Throws if `t` is an inference tensor and is about to be used in a recorded computation.
+void check_not_inference(const Tensor& t, std::string_view op_name);
 
 /// `fn(grads)` runs once per backward pass, after the last of `tensors`' gradients that
 /// the pass computes (PyTorch's "all" mode); `grads[i]` is undefined for a tensor whose
