@@ -8,8 +8,8 @@
 #include <string_view>
 #include <vector>
 
-#include <gradc/autograd/forward_ad.hpp>
-#include <gradc/autograd/function.hpp>
+#include <gradc/autograd/formula.hpp>
+#include <gradc/autograd/node.hpp>
 #include <gradc/autograd/tensor.hpp>
 
 namespace gradc::autograd::forward_ad::detail {

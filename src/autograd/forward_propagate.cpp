@@ -5,6 +5,8 @@
 #include <gradc/autograd/creation.hpp>
 #include <gradc/autograd/elementwise.hpp>
 #include <gradc/autograd/engine.hpp>
+#include <gradc/autograd/forward_ad.hpp>
+#include <gradc/autograd/function.hpp>
 #include <gradc/autograd/grad_mode.hpp>
 #include <gradc/autograd/reduction.hpp>
 #include <gradc/autograd/tensor_impl.hpp>
