@@ -11,7 +11,8 @@
 
 namespace gradc::autograd::functional::detail {
 
-std::vector<tensor_list> jacobian_forward(const Function& func, const tensor_list& inputs, const char* op) {
+std::vector<tensor_list> jacobian_forward(const std::function<tensor_list(const tensor_list&)>& func,
+                                          const tensor_list& inputs, const char* op) {
     if (inputs.empty()) throw Error(std::string("gradc: ") + op + ": expected at least one input tensor, got none");
     for (std::size_t j = 0; j < inputs.size(); ++j)
         if (!inputs[j].defined() || !is_differentiable_type(inputs[j].dtype()))
