@@ -22,6 +22,7 @@
 
 #include <gradc/autograd/functional.hpp>
 #include <gradc/check/arrays.hpp>
+#include <gradc/check/second_order.hpp>
 
 namespace gradc::check {
 
@@ -72,8 +73,7 @@ bool gradgradcheck(const K& k, const std::vector<std::tuple<Args...>>& points, c
     detail::Report rep("gradc::check::gradgradcheck");
     std::vector<std::vector<std::vector<double>>> num(points.size(),
                                                       std::vector<std::vector<double>>(W, std::vector<double>(W)));
-    std::array<double, W> dir;
-    for (std::size_t j = 0; j < W; ++j) dir[j] = (j % 2 ? -0.5 : 1.0) * (1.0 + 0.25 * static_cast<double>(j));
+    const auto dir = detail::mixed_direction<W>();
     for (std::size_t p = 0; p < points.size(); ++p) {
         const auto& x = points[p];
         for (std::size_t c = 0; c < W; ++c) {

@@ -41,12 +41,12 @@ public:
         constexpr std::size_t M = output_entries(), W = Kernel::wrt_entries;
         const typename Kernel::template arguments<T> a("jacobian", x...);
         const T zero(rules::scalar_t<T>(0)), one(rules::scalar_t<T>(1));
-        std::array<T, M == 0 ? 1 : M> values{};
+        std::array<T, M> values{};  // every output has an entry: M ≥ 1
         std::array<T*, Kernel::output_count> value_at = output_pointers(values.data());
         array_jacobian_result<T, decltype(self().value(x...)), M, W> r{};
         if constexpr (M <= W) {
             // Row i: the adjoint sweep seeded with the unit vector of output entry i.
-            std::array<T, M == 0 ? 1 : M> seed;
+            std::array<T, M> seed;
             seed.fill(zero);
             std::array<const T*, Kernel::output_count> w = output_pointers(static_cast<const T*>(seed.data()));
             for (std::size_t i = 0; i < M; ++i) {
@@ -57,7 +57,6 @@ public:
                 for (std::size_t j = 0; j < W; ++j) r.jacobian[i][j] = row[j];
                 seed[i] = zero;
             }
-            if constexpr (M == 0) self().value_at(a.pointers.data(), value_at.data());
         } else {
             // Column j: the tangent sweep along the unit vector of wrt entry j.
             std::array<T, W == 0 ? 1 : W> direction;
