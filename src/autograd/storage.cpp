@@ -15,9 +15,8 @@ namespace {
 // Buffers of at least one huge page (2 MiB on x86-64) are aligned to it and offered to
 // the kernel's transparent huge pages (Linux, THP in "madvise" or "always" mode). A large
 // tensor is fresh memory from the system (the C library maps it and unmaps it when
-// freed), and every 4 KiB page of it is a page fault on first touch: on the virtual
-// machines this was measured on, 3-10 µs each, so writing an 80 MB result cost 0.2-1 s,
-// more than computing it. One fault per 2 MiB makes it ~20× cheaper (docs/benchmarks.md,
+// freed), and every 4 KiB page of it is a page fault on first touch: 3-10 µs each on a
+// virtual machine, so writing an 80 MB result can cost 0.2-1 s, more than computing it. One fault per 2 MiB makes it ~20× cheaper (docs/benchmarks.md,
 // "Fused kernels"). Where THP is off, madvise fails harmlessly.
 constexpr std::size_t kHugePage = std::size_t{2} << 20;
 

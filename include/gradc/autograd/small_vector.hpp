@@ -8,8 +8,8 @@
 /// It is Boost.Container's `small_vector` (Boost is already a dependency of the static
 /// mode). It is a class of gradc's, derived without any member of its own, rather than
 /// an alias, so that argument-dependent lookup finds gradc's functions for it:
-/// `std::cout << t.sizes()` prints, as in LibTorch, without a `using namespace`. docs/benchmark-history.md ("Shapes in Boost.Container's small_vector") has the per-op
-/// overhead measured before and after the change from the library's own container.
+/// `std::cout << t.sizes()` prints, as in LibTorch, without a `using namespace`. Its
+/// per-operation cost: docs/benchmark-history.md, "Shapes in Boost.Container's small_vector".
 
 #include <cstddef>
 

@@ -6,9 +6,9 @@
 ///
 /// Why: g++ 12 has no builtin that indexes a pack, so finding node I by position is a
 /// deduction against a class with one base per node (expr/pack.hpp), whose cost grows
-/// with the number of nodes; the pieces used to look each of their nodes up that way
-/// among all of them (docs/architecture.md, "Compile time"). Cutting the list costs one
-/// deduction per run, and a piece then looks nothing up.
+/// with the number of nodes, and a piece that looked each of its nodes up that way
+/// among all of them paid it per node (docs/architecture.md, "Compile time"). Cutting
+/// the list costs one deduction per run, and a piece then looks nothing up.
 
 #include <cstddef>
 

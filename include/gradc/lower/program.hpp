@@ -44,9 +44,9 @@ namespace gradc::lower {
 /// memory for one body (the 2,049-node tree: 1,437 MB against 838 MB with pieces;
 /// docs/architecture.md, "Compile time"). A kernel that large keeps its values in memory
 /// anyway, so the calls cost nothing measurable; a smaller one stays one straight-line
-/// body. (Clang used to keep one body: when the pieces named their nodes by position
-/// with `__type_pack_element`, it kept the whole node list per use; each piece now
-/// expands over its own run, lower/node_runs.hpp.)
+/// body. Each piece expands over its own run of the node list (lower/node_runs.hpp):
+/// a piece that named its nodes by position in the whole list (`__type_pack_element`)
+/// made clang keep the whole list per use.
 inline constexpr std::size_t piece_threshold = 256;
 
 /// Pieces of a program of N nodes (1 at or below the threshold).

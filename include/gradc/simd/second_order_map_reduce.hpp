@@ -194,7 +194,7 @@ private:
         // duals of batches is W + 1 times that of the first-order map-reduce (16 KB for
         // 50 nodes and 4 parameters on AVX-512), and copied whole it was copied at
         // every batch, which cost more than the nodes hoisted (on that kernel 84 ns
-        // per point against 72 copied node by node, measured 2026-11-26).
+        // per point against 72 copied node by node).
         typename P::template values<D> v;
         [&]<std::size_t... I>(std::index_sequence<I...>) GRADC_ALWAYS_INLINE {
             (copy_invariant<I>(v), ...);
@@ -225,7 +225,7 @@ private:
     /// map-reduce (two sets, `accumulators`), each boundary slot is already W + 1
     /// independent sums, enough to hide the additions' latency; a second set only added
     /// register pressure (a 50-node kernel with four parameters: 72 ns per point with
-    /// two sets, 66 with one; loglik the same within noise; measured 2026-11-26).
+    /// two sets, 66 with one; loglik the same within noise).
     [[gnu::flatten]] block_sums sum_block(std::size_t i, std::size_t end) const {
         sums s = zero_sums();
         for (; i < end; i += L) add_batch(load(i), s, [](const B& b) { return b; });

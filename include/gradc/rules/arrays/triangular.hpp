@@ -39,9 +39,9 @@ struct packed_lower_matvec {
     ///
     /// Every loop here is unrolled whole: the inner bound depends on the outer index, and
     /// g++ 12 otherwise leaves the outer loop rolled and enters the inner one through a
-    /// compare and branch per entry (the GMM's gradient measured 69 → 61 µs at n = 1,000
-    /// with these four loops unrolled, docs/benchmark-history.md "ADBench GMM, gradc static:
-    /// deferred product edges and unrolled triangular loops").
+    /// compare and branch per entry (unrolled, the GMM's gradient takes an eighth less
+    /// time: docs/benchmark-history.md, "ADBench GMM, gradc static: deferred product edges
+    /// and unrolled triangular loops").
     template <class T>
     static void lower_times(T* __restrict y, const T* v, const T* x) {
 #pragma GCC unroll 64
