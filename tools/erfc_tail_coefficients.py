@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Coefficients of the batch erfc tail (include/gradc/simd/erfc_tail.hpp).
+"""Coefficients of the batch erfc tail (include/gradc/math/erfc_tail.hpp).
 
 For 2.2 <= x <= 28, erfc(x) = e^(-x²) / (x·√π) · h(t), t = 1/x, where
 h(t) = √π·x·e^(x²)·erfc(x) is smooth on [1/28, 1/2.2] (1 at t = 0, 1 - t²/2 + ... for

@@ -22,7 +22,7 @@
 
 #include <gradc/rules.hpp>
 #include <gradc/simd/config.hpp>
-#include <gradc/simd/math.hpp>
+#include <gradc/math.hpp>
 
 GRADC_SIMD_DIAGNOSTICS_PUSH
 

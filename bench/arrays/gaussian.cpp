@@ -8,7 +8,7 @@
 // are checked against the hand-written ones (1e-10 relative) before timing.
 //
 // GCC 12 reports -W(maybe-)uninitialized inside its own avx512fintrin.h where Eigen's
-// AVX-512 packets are inlined (GCC bug 105593, see gradc/simd/config.hpp).
+// AVX-512 packets are inlined (GCC bug 105593, see gradc/math/xsimd.hpp).
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic ignored "-Wuninitialized"
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"

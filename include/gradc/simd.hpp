@@ -12,7 +12,7 @@
 #include <gradc/simd/config.hpp>
 #include <gradc/simd/dispatch.hpp>
 #include <gradc/simd/map_reduce.hpp>
-#include <gradc/simd/math.hpp>
+#include <gradc/math.hpp>
 #include <gradc/simd/point_inputs.hpp>
 #include <gradc/simd/second_order_interface.hpp>
 #include <gradc/simd/second_order_sweeps.hpp>

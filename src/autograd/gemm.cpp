@@ -3,7 +3,7 @@
 // as a column-major matrix instead of being copied; Eigen packs the blocks it needs.
 //
 // GCC 12 reports -W(maybe-)uninitialized inside its own avx512fintrin.h where Eigen's
-// AVX-512 packets are inlined (GCC bug 105593, see gradc/simd/config.hpp); the warnings are
+// AVX-512 packets are inlined (GCC bug 105593, see gradc/math/xsimd.hpp); the warnings are
 // off for this file, which holds nothing but the product.
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic ignored "-Wuninitialized"

@@ -16,7 +16,7 @@
 #include <approx.hpp>
 #include <gradc/rules.hpp>
 #include <gradc/simd/config.hpp>
-#include <gradc/simd/math.hpp>
+#include <gradc/math.hpp>
 
 GRADC_SIMD_DIAGNOSTICS_PUSH
 
@@ -87,7 +87,7 @@ TEST_CASE("tanh' is accurate where tanh rounds to ±1", "[rules][accuracy]") {
 }
 
 TEST_CASE("double batch tanh is xsimd's, within an ulp, its sign and special values as C's", "[rules][accuracy]") {
-    // The batch value is xsimd's tanh (computed by gradc/simd/hyperbolic_tangent.hpp from
+    // The batch value is xsimd's tanh (computed by gradc/math/hyperbolic_tangent.hpp from
     // xsimd's pieces, so that its derivative shares the exponential). Against long double:
     for (double a = -25; a <= 25; a += 0.00390625 * 3.1) {
         INFO("tanh(" << a << ")");
@@ -229,7 +229,7 @@ TEST_CASE("float batch erfc is 1 at ±0 and within 3 ulps near 0", "[rules][accu
 TEST_CASE("double batch erf and erfc are within a few ulps in their tail", "[rules][accuracy]") {
     // xsimd's double erfc beyond 2.2 was 3.5e4 ulps off at 2.2 and 5.6e7 at 26.5 (the
     // differential tester: batch and scalar gradients through erfc 6e-9 apart); gradc
-    // computes that tail itself (gradc/simd/erfc_tail.hpp). Each batch holds 8 points
+    // computes that tail itself (gradc/math/erfc_tail.hpp). Each batch holds 8 points
     // spread over the range, so lanes of both branches meet in one batch.
     std::int64_t worst_erfc = 0, worst_below = 0, worst_erf = 0, worst_negative = 0;
     double worst_at = 0;
@@ -284,7 +284,7 @@ TEST_CASE("float erf and erfc: e^(-a²) within a few ulps, subnormal results inc
     // xsimd's float exp(-a·a) lost the rounding of a² times a² (64 ulps in the scalar rule's
     // partial too) and was 0 beyond |a| ≈ 9.3, where erfc and both partials are subnormal
     // floats: the batch erfc was 3.5e5 ulps off there and its partial 6.7e6. Scalars now
-    // take e^(-a²) from double, batches correct it for a²'s rounding (gradc/simd/math.hpp)
+    // take e^(-a²) from double, batches correct it for a²'s rounding (gradc/math/error_function_batch.hpp)
     // and take its subnormal results from the batch exp's edge path. Batches hold 16 points spread over
     // [-10.5, 10.5], so lanes of every branch meet in one batch.
     using fb = xsimd::batch<float>;

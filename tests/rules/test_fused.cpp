@@ -1,6 +1,6 @@
 // The optional parts of a rule (rules/rule.hpp) against the rule itself:
 //  - `eval_with_partials` returns exactly `eval` and `partial`, bit for bit, on double,
-//    float and SIMD batches (whose erf/erfc and double tanh come from gradc/simd/math.hpp),
+//    float and SIMD batches (whose erf/erfc and double tanh come from gradc/math/),
 //    over every branch of erf/erfc and tanh and at 0, ±inf and NaN;
 //  - `affine_in` holds: the partial does not depend on the operand it is taken for (nor
 //    on the result), and a `linear` operand gives 0 at 0.

@@ -1,8 +1,8 @@
 // Every rule's value and partials on SIMD batches equal those on scalars at special
 // values: zeros of both signs, ±1, huge and tiny magnitudes, subnormals, the edges of
 // exp's range, ±inf and NaN, in every combination for two operands. xsimd 8.1's batch
-// functions differed from C's at several of them (rules/batch_special_values.hpp,
-// rules/subnormal_batch.hpp); the differential tester (tests/difftest) found most.
+// functions differed from C's at several of them (gradc/math/exponential.hpp,
+// polar.hpp, logarithm.hpp); the differential tester (tests/difftest) found most.
 // Equal means: NaN where the scalar is NaN, the same infinity, a zero (of the same sign, for values) or a value
 // within the batch functions' accuracy (pow is the least accurate, docs/static.md).
 
@@ -18,7 +18,7 @@
 #include <approx.hpp>
 #include <gradc/rules.hpp>
 #include <gradc/simd/config.hpp>
-#include <gradc/simd/math.hpp>
+#include <gradc/math.hpp>
 
 GRADC_SIMD_DIAGNOSTICS_PUSH
 

@@ -278,7 +278,7 @@ TEMPLATE_TEST_CASE("pow in batch calls has C's special values", "[simd]", double
 TEMPLATE_TEST_CASE("logarithms, cbrt, logit and pow at subnormal arguments agree with scalar calls", "[simd]", double,
                    float) {
     // xsimd 8.1's double batch log, log2, log10 and cbrt treated a subnormal argument as
-    // normal: log(1e-310) was -746.52 instead of -713.80 (rules/subnormal_batch.hpp).
+    // normal: log(1e-310) was -746.52 instead of -713.80 (gradc/math/logarithm.hpp).
     using T = TestType;
     const T tiny = std::numeric_limits<T>::denorm_min();
     const T smallest_normal = std::numeric_limits<T>::min();

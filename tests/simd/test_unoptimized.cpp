@@ -1,6 +1,6 @@
 /// A user's debug build: this file is compiled with -O0 (tests/simd/meson.build) and
 /// -march=native, where xsimd 8.1's AVX-512BW log, and so pow, did not compile with GCC
-/// (gradc/simd/unoptimized_avx512bw.hpp). The batch calls must compile and give the
+/// (gradc/math/unoptimized_avx512bw.hpp). The batch calls must compile and give the
 /// scalar results, in double and float.
 
 #include <array>

@@ -22,7 +22,7 @@
 #include <gradc/autograd/scalar.hpp>
 #include <gradc/autograd/small_vector.hpp>
 #include <gradc/rules/list.hpp>
-#include <gradc/rules/value_traits.hpp>
+#include <gradc/math/value_traits.hpp>
 
 namespace gradc {
 
@@ -373,7 +373,7 @@ T Tensor::item() const {
 
 }  // namespace gradc
 
-namespace gradc::rules {
+namespace gradc::math {
 /// Constants inside rules instantiated on tensors are plain doubles (wrapped numbers).
 /// Declared with the type so that every instantiation of a rule on Tensor sees it.
 template <>

@@ -6,7 +6,7 @@
 /// computes e^(-x²)/(x·√π)·h(1/x) with x = |a|: h a polynomial of degree 20 interpolated
 /// in Chebyshev points (tools/erfc_tail_coefficients.py, 2.5·10⁻¹⁷ relative), and e^(-x²)
 /// corrected for the rounding of x² (otherwise a relative error of 2⁻⁵³·x², 340 ulps at
-/// 26): 3–4 ulps in all. gradc/simd/math.hpp's erf and erfc use it in their tail branch
+/// 26): 3–4 ulps in all. The batch erf and erfc (error_function_batch.hpp) use it in their tail branch
 /// instead of xsimd's rational function.
 
 #include <array>
@@ -15,11 +15,10 @@
 #include <type_traits>
 #include <numbers>
 
-#include <xsimd/xsimd.hpp>
+#include <gradc/math/value_traits.hpp>
+#include <gradc/math/xsimd.hpp>
 
-#include <gradc/rules/batch_special_values.hpp>
-
-namespace gradc::rules {
+namespace gradc::math {
 
 namespace detail {
 
@@ -72,7 +71,7 @@ GRADC_ALWAYS_INLINE inline B square_rounding(const B& a, const B& hi) {
 }  // namespace detail
 
 /// erfc(x) of a double batch for x ≥ 2.2 (lanes below give garbage, to be discarded),
-/// given xx = x·x and g = e^(-xx) as the batch `exponential` computes it: with its
+/// given xx = x·x and g = e^(-xx) as the batch `math::exp` computes it: with its
 /// subnormal values where x > 26.6 (xsimd's exp gives 0 there, and erfc is not 0 until
 /// 27.3).
 template <class B>
@@ -89,4 +88,4 @@ GRADC_ALWAYS_INLINE inline B erfc_tail(const B& x, const B& xx, const B& g) {
     return gaussian * (h * (t * K(std::numbers::inv_sqrtpi)));
 }
 
-}  // namespace gradc::rules
+}  // namespace gradc::math

@@ -1,7 +1,7 @@
 #pragma once
 /// \file
-/// tanh of a batch, with its derivative from the same exponential
-/// (`rules::hyperbolic_tangent`, rules/hyperbolic.hpp says what the rule needs).
+/// tanh of a batch, with its derivative from the same exponential (`tanh_batch`, called
+/// by `math::tanh`, `math::tanh_derivative` and `math::tanh_with_derivative`).
 ///
 /// The value is xsimd's tanh bit for bit, with NaN and huge lanes kept from its integer
 /// conversion as before (`on_convertible_lanes`): where |a| < 0.625 a rational function
@@ -18,12 +18,12 @@
 #include <type_traits>
 #include <utility>
 
-#include <gradc/rules/batch_integer_conversion.hpp>
-#include <gradc/rules/batch_special_values.hpp>
-#include <gradc/rules/hyperbolic.hpp>
-#include <gradc/simd/config.hpp>
+#include <gradc/math/exponential.hpp>
+#include <gradc/math/integer_conversion.hpp>
+#include <gradc/math/value_traits.hpp>
+#include <gradc/math/xsimd.hpp>
 
-namespace gradc::rules {
+namespace gradc::math {
 
 namespace detail {
 
@@ -36,7 +36,7 @@ inline constexpr double tanh_rational_limit = 0.625;
 /// tanh of a batch and its derivative, sharing xsimd's exponential (the file comment
 /// says how).
 template <class T, class A>
-struct hyperbolic_tangent<xsimd::batch<T, A>> {
+struct tanh_batch {
     using B = xsimd::batch<T, A>;  ///< The batch type.
 
     /// Whether the forms below keep every lane from xsimd's integer conversion themselves
@@ -75,7 +75,7 @@ struct hyperbolic_tangent<xsimd::batch<T, A>> {
     /// c·2^k for an integer-valued k, as xsimd's ldexp computes it (c times the double whose
     /// bits are (k + 1023) << 52), but with k + 1023 read from the low bits of
     /// k + 1.5·2⁵² + 1023 (exact for |k| < 2⁵¹): defined for every lane, where xsimd's int64
-    /// conversion of a NaN or huge k is undefined behaviour (rules/batch_integer_conversion.hpp).
+    /// conversion of a NaN or huge k is undefined behaviour (integer_conversion.hpp).
     /// So tanh needs no clamp (`keeps_lanes_from_conversion`): exp's selects replace those
     /// lanes' results.
     /// Float batches convert with a defined instruction and keep xsimd's ldexp.
@@ -119,15 +119,14 @@ struct hyperbolic_tangent<xsimd::batch<T, A>> {
     GRADC_ALWAYS_INLINE inline static B far_from_zero(const B& s) { return xsimd::fma(B(T(-2)), s, B(T(1))); }
 
     /// 1/cosh²(m) = 4s(1 - s); where e^(2m) overflows or nearly (m beyond 354 in double,
-    /// 44 in float), 4e^(-2m) from the batch `exp`'s edge path, which keeps its normal
+    /// 44 in float), 4e^(-2m) from the batch `math::exp`'s edge path, which keeps its normal
     /// and subnormal values (4s(1 - s) would be 0 there). The test costs a comparison
-    /// per batch; the mlp benchmark's gradient measured 3.31–3.52 ms with it against
-    /// 3.00–3.12 without, within its noise between builds (docs/benchmark-history.md).
+    /// per batch, within the mlp benchmark's noise (docs/benchmark-history.md).
     GRADC_ALWAYS_INLINE inline static B derivative_far_from_zero(const B& m, const B& s) {
         const B d = B(T(4)) * s * (B(T(1)) - s);
         const auto underflowing = m > B(T(std::is_same_v<T, double> ? 354 : 44));
         if (xsimd::any(underflowing)) [[unlikely]]
-            return xsimd::select(underflowing, B(T(4)) * exponential(B(T(-2)) * m), d);
+            return xsimd::select(underflowing, B(T(4)) * math::exp(B(T(-2)) * m), d);
         return d;
     }
 
@@ -161,7 +160,7 @@ struct hyperbolic_tangent<xsimd::batch<T, A>> {
     }
 
     /// {tanh(a), d tanh/da}: equal to `value` and `derivative`, with one exponential.
-    GRADC_ALWAYS_INLINE inline static value_and_partials<B, 1> with_derivative(const B& a) {
+    GRADC_ALWAYS_INLINE inline static std::pair<B, B> with_derivative(const B& a) {
         const auto [y, d] = on_convertible_lanes<keeps_lanes_from_conversion>(a, [](const B& b) GRADC_ALWAYS_INLINE {
             const B m = xsimd::abs(b);
             const auto small = m < B(T(detail::tanh_rational_limit));
@@ -173,8 +172,8 @@ struct hyperbolic_tangent<xsimd::batch<T, A>> {
             const B y_all = xsimd::copysign(xsimd::select(small, near_zero(m), far_from_zero(s)), b);
             return std::pair<B, B>{y_all, xsimd::select(small, B(T(1)) - y_all * y_all, derivative_far_from_zero(m, s))};
         });
-        return {y, {d}};
+        return {y, d};
     }
 };
 
-}  // namespace gradc::rules
+}  // namespace gradc::math

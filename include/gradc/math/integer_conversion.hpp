@@ -7,8 +7,8 @@
 /// erf, erfc), round a multiple of the argument and convert it to int64 to build the
 /// power of two. For double batches on x86 that conversion is a scalar C++ cast, lane by
 /// lane (`batch_cast` through `std::copy`, even on AVX-512DQ in xsimd 8.1), and converting
-/// NaN, ±inf or a value beyond the int64 range is undefined behaviour: UndefinedBehavior-
-/// Sanitizer reports it, and the fuzzer of the dynamic mode found it (docs/reliability.md).
+/// NaN, ±inf or a value beyond the int64 range is undefined behaviour, which
+/// UndefinedBehaviorSanitizer reports (docs/reliability.md).
 /// The values that come out are right, because xsimd blends those lanes afterwards, but a
 /// compiler may assume undefined behaviour never happens.
 ///
@@ -19,12 +19,12 @@
 #include <type_traits>
 #include <utility>
 
-#include <gradc/rules/value_traits.hpp>
+#include <gradc/math/value_traits.hpp>
 
-namespace gradc::rules {
+namespace gradc::math {
 
 /// The magnitude beyond which the argument of an xsimd function that converts to an
-/// integer is clamped. Every such function used by the rules is at its limit there in
+/// integer is clamped. Every such function used here is at its limit there in
 /// double: exp and exp2 are +inf or 0, expm1 +inf or -1, sinh ±inf, cosh +inf, tanh ±1,
 /// erf ±1, erfc 0 or 2, e^(-a²) 0; and the integers they build (at most 1500²/ln 2 for
 /// the e^(-a²) of erf) are far inside int64.
@@ -39,7 +39,7 @@ inline constexpr double convertible_argument_limit = 1500.0;
 /// tanh units alone: 10.7–13.1 ns/point against 6.9–8.5 unguarded and 8.0–9.3 for this form,
 /// docs/benchmark-history.md), since the kernel's batch values had to survive the call. Scalars
 /// and float batches call f(a) directly, and so does a form that keeps its lanes from the
-/// conversion itself (`LanesKept`: tanh's and erf's batch forms, gradc/simd/).
+/// conversion itself (`LanesKept`: tanh's and erf's batch forms, hyperbolic_tangent.hpp and error_function_batch.hpp).
 template <bool LanesKept = false, class T, class F>
 GRADC_ALWAYS_INLINE inline auto on_convertible_lanes(const T& a, F f) {
     if constexpr (LanesKept || !simd_batch<T> || !std::is_same_v<scalar_t<T>, double>) {
@@ -59,4 +59,4 @@ GRADC_ALWAYS_INLINE inline auto on_convertible_lanes(const T& a, F f) {
     }
 }
 
-}  // namespace gradc::rules
+}  // namespace gradc::math

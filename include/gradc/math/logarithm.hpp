@@ -1,26 +1,29 @@
 #pragma once
 /// \file
-/// Logarithms and the cube root of SIMD batches at subnormal arguments.
+/// Logarithms, log1p and the cube root, with C's values on xsimd batches too.
 ///
 /// xsimd 8.1's double-precision batch log, log2, log10 and cbrt read the exponent field
 /// and treat a subnormal argument as if it were normal: log(1e-310) came out -746.52
 /// instead of -713.80, cbrt(1e-310) 3.68e-104 instead of 4.64e-104, so a batch call and
 /// the scalar call disagreed there. Here the subnormal lanes are scaled into the normal
 /// range by 2^shift and the result corrected: log(a) = log(a·2^shift) - shift·log 2,
-/// cbrt(a) = cbrt(a·2^shift) / 2^(shift/3). Scalars, complex numbers and tensors use
-/// their own functions, which are right. The float kernels are right already; they take
+/// cbrt(a) = cbrt(a·2^shift) / 2^(shift/3). The float kernels are right already; they take
 /// the same path. A batch without a subnormal lane costs one comparison and one test
 /// (`any`): the scaling and its selects run only on a batch that has one. Paid on every
 /// lane, they cost the Black-Scholes gradient, one log node, about 5 %
 /// (docs/benchmark-history.md, "Batch gradient: values and adjoints in registers again").
+/// xsimd's log1p(-0) is +0 (C: -0). Numbers, complex numbers, dual numbers and tensors
+/// use their own functions.
 
 #include <cmath>
 #include <limits>
 #include <numbers>
 
-#include <gradc/rules/value_traits.hpp>
+#include <gradc/math/exponential.hpp>
+#include <gradc/math/value_traits.hpp>
+#include <gradc/math/xsimd.hpp>
 
-namespace gradc::rules {
+namespace gradc::math {
 
 /// The scaling of subnormal lanes: a power of two that brings the smallest subnormal of
 /// K into the normal range, and a multiple of 3 so that the cube root scales exactly.
@@ -79,4 +82,35 @@ GRADC_ALWAYS_INLINE inline T cube_root(const T& a) {
     }
 }
 
-}  // namespace gradc::rules
+/// log(a), right at subnormal arguments on batches too.
+template <class T>
+GRADC_ALWAYS_INLINE inline T log(const T& a) {
+    return logarithm<log_base::e>(a);
+}
+
+/// log2(a), as `log`.
+template <class T>
+GRADC_ALWAYS_INLINE inline T log2(const T& a) {
+    return logarithm<log_base::two>(a);
+}
+
+/// log10(a), as `log`.
+template <class T>
+GRADC_ALWAYS_INLINE inline T log10(const T& a) {
+    return logarithm<log_base::ten>(a);
+}
+
+/// cbrt(a), right at subnormal arguments (of either sign) on batches too.
+template <class T>
+GRADC_ALWAYS_INLINE inline T cbrt(const T& a) {
+    return cube_root(a);
+}
+
+/// log(1 + a), accurate near 0; -0 at -0 on batches too.
+template <class T>
+GRADC_ALWAYS_INLINE inline T log1p(const T& a) {
+    using std::log1p;
+    return keep_zero_sign(a, T(log1p(a)));
+}
+
+}  // namespace gradc::math

@@ -11,7 +11,7 @@
 /// ("invalid cast from type 'const xsimd::batch<long int, xsimd::avx512bw>' to type
 /// '__v64qi'"). The macros are redefined here with the conversion to `__m512i` the
 /// inline functions perform, which `batch` provides. This must be seen before xsimd's
-/// headers: gradc/simd/config.hpp includes it first, so a file that includes xsimd
+/// headers: gradc/math/xsimd.hpp includes it first, so a file that includes xsimd
 /// itself before gradc's batch headers does not get the fix.
 
 #if defined(__GNUC__) && !defined(__clang__) && !defined(__OPTIMIZE__) && defined(__AVX512BW__)

@@ -5,27 +5,16 @@
 #include <cmath>
 #include <limits>
 
+#include <gradc/math/exponential.hpp>
+#include <gradc/math/hyperbolic.hpp>
+#include <gradc/math/logistic.hpp>
+#include <gradc/math/standard.hpp>
 #include <gradc/rules/accurate_where.hpp>
-#include <gradc/rules/batch_special_values.hpp>
 #include <gradc/rules/rule.hpp>
-#include <gradc/rules/subnormal_batch.hpp>
 
 // Each rule's members are the Rule concept's, documented once in rules/rule.hpp; the API
 // reference hides them per rule (the INTERNAL sections) instead of repeating them.
 namespace gradc::rules {
-
-/// sinh(a), with NaN and large lanes of double batches kept from xsimd's integer
-/// conversion (batch_integer_conversion.hpp).
-template <class T>
-GRADC_ALWAYS_INLINE inline T hyperbolic_sine(const T& a) {
-    return on_convertible_lanes(a, [](const T& b) GRADC_ALWAYS_INLINE { using std::sinh; return T(sinh(b)); });
-}
-
-/// cosh(a), as hyperbolic_sine.
-template <class T>
-GRADC_ALWAYS_INLINE inline T hyperbolic_cosine(const T& a) {
-    return on_convertible_lanes(a, [](const T& b) GRADC_ALWAYS_INLINE { using std::cosh; return T(cosh(b)); });
-}
 
 /// sinh(a);  d/da = cosh(a).
 struct sinh {
@@ -37,9 +26,9 @@ struct sinh {
     static constexpr test_domain domain = test_domain::everywhere;
     static constexpr bool complex_form = true;
     template <class T>
-    GRADC_ALWAYS_INLINE inline static T eval(const T& a) { return hyperbolic_sine(a); }
+    GRADC_ALWAYS_INLINE inline static T eval(const T& a) { return math::sinh(a); }
     template <class T>
-    GRADC_ALWAYS_INLINE inline static T partial(arg_t<0>, const T& a, const T&) { return hyperbolic_cosine(a); }
+    GRADC_ALWAYS_INLINE inline static T partial(arg_t<0>, const T& a, const T&) { return math::cosh(a); }
     /// \endcond
 };
 
@@ -53,20 +42,10 @@ struct cosh {
     static constexpr test_domain domain = test_domain::everywhere;
     static constexpr bool complex_form = true;
     template <class T>
-    GRADC_ALWAYS_INLINE inline static T eval(const T& a) { return hyperbolic_cosine(a); }
+    GRADC_ALWAYS_INLINE inline static T eval(const T& a) { return math::cosh(a); }
     template <class T>
-    GRADC_ALWAYS_INLINE inline static T partial(arg_t<0>, const T& a, const T&) { return hyperbolic_sine(a); }
+    GRADC_ALWAYS_INLINE inline static T partial(arg_t<0>, const T& a, const T&) { return math::sinh(a); }
     /// \endcond
-};
-
-/// tanh of a batch with its derivative from one exponential, for xsimd batches:
-/// `value(a)`, `derivative(a, y)` and `with_derivative(a)` (the two at once, equal to the
-/// other two bit for bit). Defined in gradc/simd/hyperbolic_tangent.hpp.
-template <class T>
-struct hyperbolic_tangent {
-    static_assert(!simd_batch<T>,
-                  "gradc: tanh on SIMD batches needs <gradc/simd/math.hpp> (included by <gradc/gradc.hpp> "
-                  "through the kernel) before the rule is used");
 };
 
 /// 1/cosh²(a) on dual numbers (second order) from one exponential: 4e/(1 + e)² with
@@ -80,7 +59,7 @@ GRADC_ALWAYS_INLINE inline T squared_sech_by_exponential(const T& a) {
     using std::abs;
     using K = scalar_t<T>;
     const T m = abs(a);
-    const T e = exponential(T(-(m + m)));
+    const T e = math::exp(T(-(m + m)));
     const T one_plus_e = K(1) + e;
     return T(K(4) * e / (one_plus_e * one_plus_e));
 }
@@ -91,7 +70,7 @@ GRADC_ALWAYS_INLINE inline T squared_sech_by_exponential(const T& a) {
 /// 1/cosh² is formed as (1/cosh)², which is a normal or subnormal number rather than 0
 /// where cosh² overflows (|a| > 355.4 in double). Batches take the derivative from the
 /// s = 1/(1 + e^(2|a|)) of xsimd's tanh, as 4s(1 - s), where |a| ≥ 0.625
-/// (`hyperbolic_tangent`), and give value and derivative from one exponential in a
+/// (gradc/math/hyperbolic_tangent.hpp), and give value and derivative from one exponential in a
 /// gradient (`eval_with_partials`). Dual numbers (second order) choose the form lane by
 /// lane as numbers do, with 4e/(1 + e)², e = e^(-2|a|), for the second
 /// (`squared_sech_by_exponential`).
@@ -105,18 +84,14 @@ struct tanh {
     static constexpr bool complex_form = true;
     template <class T>
     GRADC_ALWAYS_INLINE inline static T eval(const T& a) {
-        if constexpr (simd_batch<T>) {
-            return hyperbolic_tangent<T>::value(a);
-        } else {
-            return on_convertible_lanes(a, [](const T& b) GRADC_ALWAYS_INLINE { using std::tanh; return T(tanh(b)); });
-        }
+        return math::tanh(a);
     }
     template <class T>
     GRADC_ALWAYS_INLINE inline static T partial(arg_t<0>, const T& a, const T& y) {
         using std::abs;
         using K = scalar_t<T>;
         if constexpr (simd_batch<T>) {
-            return hyperbolic_tangent<T>::derivative(a, y);
+            return math::tanh_derivative(a, y);
         } else {
             return accurate_where<T, on_duals::choose>([&]() GRADC_ALWAYS_INLINE { return abs(y) <= K(0.5); },
                                                        [&]() GRADC_ALWAYS_INLINE { return T(K(1) - y * y); },
@@ -124,7 +99,7 @@ struct tanh {
                                                            if constexpr (ordered_dual<T>) {
                                                                return squared_sech_by_exponential(a);
                                                            } else {
-                                                               const T r = K(1) / hyperbolic_cosine(a);
+                                                               const T r = K(1) / math::cosh(a);
                                                                return T(r * r);
                                                            }
                                                        });
@@ -132,7 +107,8 @@ struct tanh {
     }
     template <simd_batch T>
     GRADC_ALWAYS_INLINE inline static value_and_partials<T, 1> eval_with_partials(const T& a) {
-        return hyperbolic_tangent<T>::with_derivative(a);
+        const auto [y, d] = math::tanh_with_derivative(a);
+        return {y, {d}};
     }
     /// \endcond
 };
@@ -152,7 +128,7 @@ struct asinh {
     static constexpr test_domain domain = test_domain::everywhere;
     static constexpr bool complex_form = true;
     template <class T>
-    GRADC_ALWAYS_INLINE inline static T eval(const T& a) { using std::asinh; return asinh(a); }
+    GRADC_ALWAYS_INLINE inline static T eval(const T& a) { return math::asinh(a); }
     template <class T>
     GRADC_ALWAYS_INLINE inline static T partial(arg_t<0>, const T& a, const T&) {
         using std::abs;
@@ -203,17 +179,7 @@ struct acosh {
     static constexpr test_domain domain = test_domain::above_one;
     static constexpr bool complex_form = true;
     template <class T>
-    GRADC_ALWAYS_INLINE inline static T eval(const T& a) {
-        using std::acosh;
-        if constexpr (simd_batch<T>) {
-            // xsimd 8.1's batch acosh takes log(2a) for large |a| without a domain check:
-            // acosh(-1e300) was +inf. C (and PyTorch) give NaN below 1.
-            using K = scalar_t<T>;
-            return if_else<T>(a < K(1), std::numeric_limits<K>::quiet_NaN(), acosh(a));
-        } else {
-            return acosh(a);
-        }
-    }
+    GRADC_ALWAYS_INLINE inline static T eval(const T& a) { return math::acosh(a); }
     template <class T>
     GRADC_ALWAYS_INLINE inline static T partial(arg_t<0>, const T& a, const T&) {
         using std::sqrt;
@@ -235,7 +201,7 @@ struct atanh {
     static constexpr test_domain domain = test_domain::inside_unit;
     static constexpr bool complex_form = true;
     template <class T>
-    GRADC_ALWAYS_INLINE inline static T eval(const T& a) { using std::atanh; return atanh(a); }
+    GRADC_ALWAYS_INLINE inline static T eval(const T& a) { return math::atanh(a); }
     template <class T>
     GRADC_ALWAYS_INLINE inline static T partial(arg_t<0>, const T& a, const T&) {
         using K = scalar_t<T>;
@@ -255,16 +221,13 @@ struct sigmoid {
     static constexpr test_domain domain = test_domain::everywhere;
     static constexpr bool complex_form = true;
     template <class T>
-    GRADC_ALWAYS_INLINE inline static T eval(const T& a) {
-        using K = scalar_t<T>;
-        return K(1) / (K(1) + exponential(T(-a)));
-    }
+    GRADC_ALWAYS_INLINE inline static T eval(const T& a) { return math::sigmoid(a); }
     template <class T>
     GRADC_ALWAYS_INLINE inline static T partial(arg_t<0>, const T& a, const T& y) {
         using K = scalar_t<T>;
         return accurate_where<T>([&]() GRADC_ALWAYS_INLINE { return y <= K(0.5); },
                                  [&]() GRADC_ALWAYS_INLINE { return y * (K(1) - y); },
-                                 [&]() GRADC_ALWAYS_INLINE { return K(1) / (K(2) + K(2) * hyperbolic_cosine(a)); });
+                                 [&]() GRADC_ALWAYS_INLINE { return K(1) / (K(2) + K(2) * math::cosh(a)); });
     }
     /// \endcond
 };
@@ -280,14 +243,9 @@ struct softplus {
     static constexpr reads_t reads{.a = true};
     static constexpr test_domain domain = test_domain::everywhere;
     template <class T>
-    GRADC_ALWAYS_INLINE inline static T eval(const T& a) {
-        using std::abs;
-        using std::log1p;
-        using K = scalar_t<T>;
-        return if_else<T>(a > K(0), a, K(0)) + log1p(exponential(T(-abs(a))));
-    }
+    GRADC_ALWAYS_INLINE inline static T eval(const T& a) { return math::softplus(a); }
     template <class T>
-    GRADC_ALWAYS_INLINE inline static T partial(arg_t<0>, const T& a, const T&) { return sigmoid::eval(a); }
+    GRADC_ALWAYS_INLINE inline static T partial(arg_t<0>, const T& a, const T&) { return math::sigmoid(a); }
     /// \endcond
 };
 
@@ -302,10 +260,7 @@ struct logit {
     static constexpr reads_t reads{.a = true};
     static constexpr test_domain domain = test_domain::probability;
     template <class T>
-    GRADC_ALWAYS_INLINE inline static T eval(const T& a) {
-        using K = scalar_t<T>;
-        return logarithm<log_base::e>(T(a / (K(1) - a)));
-    }
+    GRADC_ALWAYS_INLINE inline static T eval(const T& a) { return math::logit(a); }
     template <class T>
     GRADC_ALWAYS_INLINE inline static T partial(arg_t<0>, const T& a, const T&) {
         using K = scalar_t<T>;

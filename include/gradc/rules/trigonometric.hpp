@@ -6,22 +6,13 @@
 #include <limits>
 #include <utility>
 
-#include <gradc/rules/batch_special_values.hpp>
+#include <gradc/math/polar.hpp>
+#include <gradc/math/standard.hpp>
 #include <gradc/rules/rule.hpp>
 
 // Each rule's members are the Rule concept's, documented once in rules/rule.hpp; the API
 // reference hides them per rule (the INTERNAL sections) instead of repeating them.
 namespace gradc::rules {
-
-/// {sin(a), cos(a)}. SIMD batches find `xsimd::sincos` by argument-dependent lookup (one
-/// range reduction and one pair of polynomials for both, bit for bit equal to xsimd's
-/// sin and cos); other types compute the two separately.
-template <class T>
-std::pair<T, T> sincos(const T& a) {
-    using std::cos;
-    using std::sin;
-    return {sin(a), cos(a)};
-}
 
 /// sin(a);  d/da = cos(a).
 struct sin {
@@ -33,12 +24,12 @@ struct sin {
     static constexpr test_domain domain = test_domain::everywhere;
     static constexpr bool complex_form = true;
     template <class T>
-    GRADC_ALWAYS_INLINE inline static T eval(const T& a) { using std::sin; return sin(a); }
+    GRADC_ALWAYS_INLINE inline static T eval(const T& a) { return math::sin(a); }
     template <class T>
     GRADC_ALWAYS_INLINE inline static T partial(arg_t<0>, const T& a, const T&) { using std::cos; return cos(a); }
     template <class T>
     GRADC_ALWAYS_INLINE inline static value_and_partials<T, 1> eval_with_partials(const T& a) {
-        auto [s, c] = sincos(a);
+        auto [s, c] = math::sincos(a);
         return {s, {c}};
     }
     /// \endcond
@@ -54,12 +45,12 @@ struct cos {
     static constexpr test_domain domain = test_domain::everywhere;
     static constexpr bool complex_form = true;
     template <class T>
-    GRADC_ALWAYS_INLINE inline static T eval(const T& a) { using std::cos; return cos(a); }
+    GRADC_ALWAYS_INLINE inline static T eval(const T& a) { return math::cos(a); }
     template <class T>
     GRADC_ALWAYS_INLINE inline static T partial(arg_t<0>, const T& a, const T&) { using std::sin; return -sin(a); }
     template <class T>
     GRADC_ALWAYS_INLINE inline static value_and_partials<T, 1> eval_with_partials(const T& a) {
-        auto [s, c] = sincos(a);
+        auto [s, c] = math::sincos(a);
         return {c, {-s}};
     }
     /// \endcond
@@ -75,7 +66,7 @@ struct tan {
     static constexpr test_domain domain = test_domain::moderate;
     static constexpr bool complex_form = true;
     template <class T>
-    GRADC_ALWAYS_INLINE inline static T eval(const T& a) { using std::tan; return tan(a); }
+    GRADC_ALWAYS_INLINE inline static T eval(const T& a) { return math::tan(a); }
     template <class T>
     GRADC_ALWAYS_INLINE inline static T partial(arg_t<0>, const T&, const T& y) { return scalar_t<T>(1) + y * y; }
     /// \endcond
@@ -92,7 +83,7 @@ struct asin {
     static constexpr test_domain domain = test_domain::inside_unit;
     static constexpr bool complex_form = true;
     template <class T>
-    GRADC_ALWAYS_INLINE inline static T eval(const T& a) { using std::asin; return asin(a); }
+    GRADC_ALWAYS_INLINE inline static T eval(const T& a) { return math::asin(a); }
     template <class T>
     GRADC_ALWAYS_INLINE inline static T partial(arg_t<0>, const T& a, const T&) {
         using std::sqrt;
@@ -112,7 +103,7 @@ struct acos {
     static constexpr test_domain domain = test_domain::inside_unit;
     static constexpr bool complex_form = true;
     template <class T>
-    GRADC_ALWAYS_INLINE inline static T eval(const T& a) { using std::acos; return acos(a); }
+    GRADC_ALWAYS_INLINE inline static T eval(const T& a) { return math::acos(a); }
     template <class T>
     GRADC_ALWAYS_INLINE inline static T partial(arg_t<0>, const T& a, const T&) {
         using std::sqrt;
@@ -132,7 +123,7 @@ struct atan {
     static constexpr test_domain domain = test_domain::everywhere;
     static constexpr bool complex_form = true;
     template <class T>
-    GRADC_ALWAYS_INLINE inline static T eval(const T& a) { using std::atan; return atan(a); }
+    GRADC_ALWAYS_INLINE inline static T eval(const T& a) { return math::atan(a); }
     template <class T>
     GRADC_ALWAYS_INLINE inline static T partial(arg_t<0>, const T& a, const T&) {
         using K = scalar_t<T>;
@@ -151,7 +142,7 @@ struct atan2 {
     static constexpr reads_t reads{.a = true, .b = true};
     static constexpr test_domain domain = test_domain::everywhere;
     template <class T>
-    GRADC_ALWAYS_INLINE inline static T eval(const T& a, const T& b) { return arc_tangent2(a, b); }
+    GRADC_ALWAYS_INLINE inline static T eval(const T& a, const T& b) { return math::atan2(a, b); }
     template <class T>
     GRADC_ALWAYS_INLINE inline static T partial(arg_t<0>, const T& a, const T& b, const T&) { return b / (a * a + b * b); }
     template <class T>
@@ -169,7 +160,7 @@ struct hypot {
     static constexpr reads_t reads{.a = true, .b = true, .y = true};
     static constexpr test_domain domain = test_domain::everywhere;
     template <class T>
-    GRADC_ALWAYS_INLINE inline static T eval(const T& a, const T& b) { return hypotenuse(a, b); }
+    GRADC_ALWAYS_INLINE inline static T eval(const T& a, const T& b) { return math::hypot(a, b); }
     template <class T>
     GRADC_ALWAYS_INLINE inline static T partial(arg_t<0>, const T& a, const T&, const T& y) { return a / y; }
     template <class T>

@@ -29,7 +29,6 @@
 #include <gradc/simd/array_map_reduce.hpp>
 #include <gradc/simd/call_options.hpp>
 #include <gradc/simd/config.hpp>
-#include <gradc/simd/math.hpp>
 #include <gradc/simd/tail.hpp>
 
 namespace gradc::simd {

@@ -34,7 +34,6 @@
 #include <gradc/simd/call_options.hpp>
 #include <gradc/simd/config.hpp>
 #include <gradc/simd/map_reduce.hpp>
-#include <gradc/simd/math.hpp>
 #include <gradc/simd/point_inputs.hpp>
 #include <gradc/simd/sweeps.hpp>
 

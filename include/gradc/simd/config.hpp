@@ -1,30 +1,9 @@
 #pragma once
 /// \file
-/// xsimd, included once for all of gradc's batch code, and the architecture types the
-/// batch calls accept.
-///
-/// GCC 12 with AVX-512 enabled reports -Wuninitialized / -Wmaybe-uninitialized inside
-/// its own avx512fintrin.h (`_mm512_undefined_epi32` reads an intentionally undefined
-/// register; GCC bug 105593). The warning is issued where xsimd's math is inlined, so it
-/// is silenced for gradc's batch headers and, through GRADC_SIMD_DIAGNOSTICS_*, around
-/// the code that instantiates batch math in tests and benchmarks. Nothing else is hidden.
+/// The architecture types the batch calls accept; xsimd itself comes from
+/// gradc/math/xsimd.hpp (with the diagnostics GCC 12 needs around it).
 
-#if defined(__GNUC__) && !defined(__clang__)
-#define GRADC_SIMD_DIAGNOSTICS_PUSH                                   \
-    _Pragma("GCC diagnostic push")                                    \
-    _Pragma("GCC diagnostic ignored \"-Wuninitialized\"")             \
-    _Pragma("GCC diagnostic ignored \"-Wmaybe-uninitialized\"")
-#define GRADC_SIMD_DIAGNOSTICS_POP _Pragma("GCC diagnostic pop")
-#else
-#define GRADC_SIMD_DIAGNOSTICS_PUSH
-#define GRADC_SIMD_DIAGNOSTICS_POP
-#endif
-
-#include <gradc/simd/unoptimized_avx512bw.hpp>
-
-GRADC_SIMD_DIAGNOSTICS_PUSH
-#include <xsimd/xsimd.hpp>
-GRADC_SIMD_DIAGNOSTICS_POP
+#include <gradc/math/xsimd.hpp>
 
 #include <type_traits>
 

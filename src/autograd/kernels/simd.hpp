@@ -4,13 +4,12 @@
 // the kernels stop at AVX-512DQ, which still has the double↔int64 conversions that
 // exp/log/sin need (AVX2 emulates them one lane at a time: 5-7x slower for double).
 
-// xsimd directly, not through gradc/simd/'s batch calls: the dynamic mode depends on the
-// rule table only, and on one leaf of simd/, the rules' values on xsimd batches
-// (gradc/simd/math.hpp, below), so that a tensor long enough to fill a batch gets the
-// same values as the static mode's batch calls (docs/architecture.md, "The pipeline").
+// The batches come from the math layer (gradc/math/), which the rules take their values
+// from: a tensor long enough to fill a batch gets the same values as the static mode's
+// batch calls, bit for bit (docs/architecture.md, "The pipeline").
 //
 // GCC 12 reports -W(maybe-)uninitialized inside its own avx512fintrin.h wherever xsimd's
-// AVX-512 math is inlined (GCC bug 105593, see gradc/simd/config.hpp). The source files
+// AVX-512 math is inlined (GCC bug 105593, see gradc/math/xsimd.hpp). The source files
 // that include this header are kernel files, so the two warnings are off for them.
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic ignored "-Wuninitialized"
@@ -19,11 +18,7 @@
 
 #include <type_traits>
 
-#include <xsimd/xsimd.hpp>
-
-// The rules on batches: erf and erfc take their double batch values from here (an
-// accurate tail, simd/erfc_tail.hpp), as the static mode's batch calls do.
-#include <gradc/simd/math.hpp>
+#include <gradc/math.hpp>
 
 namespace gradc::kernels {
 

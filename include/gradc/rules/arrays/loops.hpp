@@ -12,16 +12,7 @@
 #include <cstddef>
 #include <type_traits>
 
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wuninitialized"
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#endif
-#include <xsimd/xsimd.hpp>
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic pop
-#endif
-
+#include <gradc/math/xsimd.hpp>
 #include <gradc/rules/value_traits.hpp>
 
 namespace gradc::rules::arrays {
