@@ -4,6 +4,7 @@
 /// and xsimd batches (and, through each type's own functions, complex numbers, dual
 /// numbers and tensors), with C's values on batches where xsimd's differ.
 
+#include <gradc/math/erfinv.hpp>
 #include <gradc/math/error_function.hpp>
 #include <gradc/math/exponential.hpp>
 #include <gradc/math/hyperbolic.hpp>

@@ -225,6 +225,11 @@ private:
         const real d = two_over_sqrt_pi * std::exp(-a.value * a.value);
         return from(std::erfc(a.value), d, a, 2 * a.value * d);
     }
+    friend term_scale erfinv(const term_scale& a) {
+        // y' = √π/2·e^(y²) = 1/erf'(y), y'' = 2y·y'².
+        const real y = reference::erfinv(a.value), d = 1 / (two_over_sqrt_pi * std::exp(-y * y));
+        return from(y, d, a, 2 * y * d * d);
+    }
     friend term_scale abs(const term_scale& a) {
         note_call(a.value, 0, a.error);
         note_kink(a.value == 0, a, a);

@@ -124,3 +124,32 @@ TEST_CASE("the reference's differences still report a wrong gradient", "[difftes
         differences_saw_it = differences_saw_it || report.find("d/dx0: static scalar vs finite differences") != std::string::npos;
     CHECK(differences_saw_it);
 }
+
+TEST_CASE("erfinv's reference inverts erf to long double's precision, with C-like special values", "[difftest]") {
+    // No C library has erfinv: reference.hpp bisects erf (erfc beyond ½). Values from
+    // mpmath at 40 digits, for the doubles nearest the decimal arguments.
+    using gradc::difftest::reference::erfinv;
+    CHECK_THAT(double(erfinv(0.5L)), gradc::test::is_close_to(0.47693627620446987338, 1e-16, 0));
+    CHECK_THAT(double(erfinv(-0.9L)), gradc::test::is_close_to(-1.1630871536766741628, 1e-16, 0));
+    CHECK_THAT(double(erfinv(1e-300L)), gradc::test::is_close_to(8.8622692545275803581e-301, 1e-16, 0));
+    CHECK_THAT(double(erfinv((long double)0.999999)), gradc::test::is_close_to(3.4589107372754987775, 1e-16, 0));
+    CHECK_THAT(double(erfinv(1 - 0x1p-53L)), gradc::test::is_close_to(5.8635847487551679272, 1e-16, 0));
+    // 1 - 2⁻⁶³ rounds to 1 in double; its erfinv, 6.5, is still a long double's.
+    CHECK_THAT(double(std::erfc(erfinv(1 - 0x1p-63L))), gradc::test::is_close_to(0x1p-63, 1e-15, 0));
+    for (long double x = -0.999L; x < 1; x += 0.0123L) {
+        INFO("x = " << double(x));
+        const long double y = erfinv(x);
+        CHECK(std::fabs(std::erf(y) - x) <= 4 * std::numeric_limits<long double>::epsilon());
+        CHECK(std::fabs(double(erfinv(double(x))) - double(y)) <= 4e-16 * std::fabs(double(y)));  // the double instance
+    }
+    CHECK(erfinv(1.0L) == std::numeric_limits<long double>::infinity());
+    CHECK(erfinv(-1.0L) == -std::numeric_limits<long double>::infinity());
+    CHECK(std::isnan(erfinv(1.5L)));
+    CHECK(std::isnan(erfinv(std::numeric_limits<long double>::quiet_NaN())));
+    CHECK(std::signbit(erfinv(-0.0L)));
+    // The term scale: y' = √π/2·e^(y²) and y'' = 2y·y'² at 0.5.
+    using scaled = gradc::difftest::reference::term_scale<1>;
+    const scaled s = erfinv(scaled::variable(0.5L, 0));
+    CHECK_THAT(double(s.scale[0]), gradc::test::is_close_to(1.1125848189719496, 1e-15, 0));
+    CHECK_THAT(double(s.hess[0]), gradc::test::is_close_to(2 * 0.47693627620446987 * 1.1125848189719496 * 1.1125848189719496, 1e-15, 0));
+}

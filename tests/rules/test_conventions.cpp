@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <numbers>
 
 #include <approx.hpp>
 #include <gradc/rules.hpp>
@@ -139,4 +140,17 @@ TEST_CASE("max and min with a NaN operand give the whole derivative to both, as 
     CHECK(d<r::min, 0>(not_a_number, 0.5) == 1.0);
     CHECK(d<r::min, 1>(not_a_number, 0.5) == 1.0);
     CHECK(d<r::min, 1>(0.5, not_a_number) == 1.0);
+}
+
+TEST_CASE("erfinv is ±inf at ±1 with derivative +inf, NaN beyond, as PyTorch's", "[rules][conventions]") {
+    CHECK(r::erfinv::eval(1.0) == inf);
+    CHECK(r::erfinv::eval(-1.0) == -inf);
+    CHECK(d<r::erfinv, 0>(1.0) == inf);
+    CHECK(d<r::erfinv, 0>(-1.0) == inf);
+    CHECK(std::isnan(r::erfinv::eval(1.5)));
+    CHECK(std::isnan(r::erfinv::eval(-inf)));
+    CHECK(std::isnan(d<r::erfinv, 0>(1.5)));
+    CHECK(std::isnan(d<r::erfinv, 0>(not_a_number)));
+    CHECK(std::signbit(r::erfinv::eval(-0.0)));
+    CHECK(d<r::erfinv, 0>(0.0) == std::sqrt(std::numbers::pi) / 2);
 }

@@ -12,28 +12,19 @@
 /// within 5 ulps; one Newton step on erf (|a| ≤ ½) or erfc (|a| > ½, where 1 - |a| is
 /// exact and erf(y) - a would lose the digits of 1 - a) brings the double scalar within
 /// 2 ulps.
-///
-/// This header is the lowest layer of gradc's math: it includes only the standard
-/// library and xsimd, nothing of gradc's rules or SIMD code.
+/// `inverse_gaussian(y)` = e^(y²) is the factor of its derivative, √π/2·e^(y²).
 
 #include <cmath>
 #include <cstddef>
 #include <limits>
 #include <numbers>
+#include <type_traits>
 
 #include <gradc/always_inline.hpp>
-
-// GCC 12 with AVX-512 warns inside its own intrinsics headers where xsimd is inlined
-// (GCC bug 105593; gradc/simd/config.hpp says more). Silenced for xsimd's headers only.
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wuninitialized"
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#endif
-#include <xsimd/xsimd.hpp>
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic pop
-#endif
+#include <gradc/math/exponential.hpp>
+#include <gradc/math/value_traits.hpp>
+#include <gradc/math/widened.hpp>
+#include <gradc/math/xsimd.hpp>
 
 namespace gradc::math {
 
@@ -156,16 +147,18 @@ inline long double erfinv(long double x) {
     return std::copysign(y, x);
 }
 
+namespace kernel {
+
 /// erfinv on a double batch: Giles's polynomials with xsimd's log and sqrt, each
 /// evaluated only when a lane needs it (the central one alone up to |x| ≈ 0.998), and
 /// the scalar's series below 2⁻²⁰ and special values. No Newton step: it needs erf and
-/// erfc accurate to an ulp, and xsimd 8.1's are 24 and 30 ulps off (erfc 3.5·10⁴ beyond
-/// 2.2; gradc's accurate batch erfc, gradc/simd/erfc_tail.hpp, sits above this header).
-/// So the batch is within 5 ulps of the true value and of the scalar's (which takes the
-/// step), not bit for bit; the series lanes and the special values are the scalar's bit
-/// for bit (tests/rules/test_accuracy.cpp measures both).
+/// erfc accurate to an ulp, and the batch erf and erfc are xsimd's rational functions,
+/// 24 and 30 ulps off (gradc's own tail, erfc_tail.hpp, only from 2.2 on). So the batch
+/// is within 5 ulps of the true value and of the scalar's (which takes the step), not
+/// bit for bit; the series lanes and the special values are the scalar's bit for bit
+/// (tests/rules/test_accuracy.cpp measures both).
 template <class A>
-inline xsimd::batch<double, A> erfinv(const xsimd::batch<double, A>& x) {
+inline xsimd::batch<double, A> erfinv(const xsimd::batch<double, A>& x, requires_arch<xsimd::generic>) {
     using B = xsimd::batch<double, A>;
     const B a = xsimd::abs(x);
     const auto inside = a < B(1);  // false at NaN
@@ -192,23 +185,46 @@ inline xsimd::batch<double, A> erfinv(const xsimd::batch<double, A>& x) {
     return xsimd::copysign(xsimd::select(inside, y, outside), x);
 }
 
+}  // namespace kernel
+
+/// erfinv on a double batch (`kernel::erfinv`: within 5 ulps).
+template <class A>
+GRADC_ALWAYS_INLINE inline xsimd::batch<double, A> erfinv(const xsimd::batch<double, A>& x) {
+    return kernel::erfinv(x, A{});
+}
+
 /// erfinv on a float batch: the lanes widened to two double batches, computed there and
 /// rounded to float once, as the float scalar is. The double batch's few ulps are 2⁻²⁹
 /// of a float ulp, so batch and scalar round to the same float but where a double lies
 /// that close to a float rounding boundary (none in the test's grid of floats).
 template <class A>
 inline xsimd::batch<float, A> erfinv(const xsimd::batch<float, A>& x) {
-    using F = xsimd::batch<float, A>;
-    using D = xsimd::batch<double, A>;
-    static_assert(2 * D::size == F::size, "gradc: a float batch holds two double batches");
-    alignas(64) float lanes[F::size];
-    alignas(64) double wide[F::size];
-    x.store_aligned(lanes);
-    for (std::size_t i = 0; i < F::size; ++i) wide[i] = static_cast<double>(lanes[i]);
-    for (std::size_t half = 0; half < 2; ++half)
-        erfinv(D::load_aligned(wide + half * D::size)).store_aligned(wide + half * D::size);
-    for (std::size_t i = 0; i < F::size; ++i) lanes[i] = static_cast<float>(wide[i]);
-    return F::load_aligned(lanes);
+    return widened_to_double([](const xsimd::batch<double, A>& d) { return math::erfinv(d); }, x);
+}
+
+/// e^(y²), the factor of erfinv's derivative: floats in double (y² exact there), doubles
+/// and batches with the rounding error of y² put back, e^(y²) = e^s·e^(y² - s) ≈
+/// e^s·(1 + e) with s = y·y and e = y² - s exact by Dekker's product (y split in halves
+/// whose products are exact; xsimd 8.1 has no AVX-512 FMA, and scalars of a build
+/// without FMA would call a library fma): without it, the error of y² (up to 2⁻⁵³·y²,
+/// y² up to 34.4 in double) is multiplied into the derivative (13 ulps at y = 2.05 on
+/// batches). Dual numbers and tensors (second order, the dynamic mode) compute e^(y·y).
+template <class T>
+GRADC_ALWAYS_INLINE inline T inverse_gaussian(const T& y) {
+    if constexpr (std::is_same_v<T, float>) {
+        return float(std::exp(double(y) * double(y)));
+    } else if constexpr (simd_batch<T> || std::is_same_v<T, double>) {
+        using std::isfinite;
+        using K = scalar_t<T>;
+        constexpr K split = std::numeric_limits<K>::digits == 53 ? K(0x1p27 + 1) : K(0x1p12 + 1);
+        const T c = split * y;
+        const T hi = c - (c - y), lo = y - hi;
+        const T s = y * y;
+        const T e = ((hi * hi - s) + K(2) * hi * lo) + lo * lo;  // NaN at y = ±inf: dropped
+        return math::exp(s) * (K(1) + if_else<T>(isfinite(s), e, T(K(0))));
+    } else {
+        return math::exp(T(y * y));
+    }
 }
 
 }  // namespace gradc::math

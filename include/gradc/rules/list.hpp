@@ -21,7 +21,7 @@
     X(sin, sin) X(cos, cos) X(tan, tan) X(asin, asin) X(acos, acos) X(atan, atan) \
     X(sinh, sinh) X(cosh, cosh) X(tanh, tanh) X(asinh, asinh) X(acosh, acosh) X(atanh, atanh) \
     X(sigmoid, sigmoid) X(softplus, softplus) X(logit, logit) \
-    X(erf, erf) X(erfc, erfc) X(abs, abs) X(relu, relu)
+    X(erf, erf) X(erfc, erfc) X(erfinv, erfinv) X(abs, abs) X(relu, relu)
 
 /// The two-operand primitives with a function in both modes (tensor name second).
 #define GRADC_BINARY_PRIMITIVES(X) \

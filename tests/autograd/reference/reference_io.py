@@ -28,7 +28,7 @@ UNARY = {
     "asinh": (torch.asinh, general), "acosh": (torch.acosh, above_one), "atanh": (torch.atanh, unit),
     "logit": (torch.logit, probability),
     "sigmoid": (torch.sigmoid, general), "softplus": (torch.nn.functional.softplus, general),
-    "erf": (torch.erf, general), "erfc": (torch.erfc, general),
+    "erf": (torch.erf, general), "erfc": (torch.erfc, general), "erfinv": (torch.erfinv, unit),
     "abs": (torch.abs, general), "relu": (torch.relu, general), "neg": (torch.neg, general),
 }
 
