@@ -1,6 +1,6 @@
 /// The dynamic mode's sum on 1 and 2 threads (gradc::set_num_threads) from 2¹⁴ to 2²³
 /// elements, double, median of 41 calls: where the fixed chunk tree of sums starts to pay
-/// (docs/scaling.md, "Measured"). Run: build-bench/bench/scaling/gradc-bench-sum-grain
+/// (docs/benchmarks.md, "Threads and MPI ranks"). Run: build-bench/bench/scaling/gradc-bench-sum-grain
 #include <algorithm>
 #include <chrono>
 #include <cstdio>

@@ -2,7 +2,7 @@
 /// calibration kernels, the calibration kernel's gradient_batch and the ADBench GMM's
 /// objective and gradient (array kernels), at N points
 /// (GRADC_BENCH_N, default 10,000,000) on 1 and 2 threads (gradc::threads{t}).
-/// docs/scaling.md has the figures.
+/// docs/benchmarks.md, "Threads and MPI ranks", has the figures.
 
 #include <array>
 #include <cstdlib>

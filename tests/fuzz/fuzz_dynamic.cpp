@@ -272,7 +272,7 @@ void compare_forward_and_reverse(reader& in, const std::vector<gradc::Tensor>& p
     // reverse mode forms u·∂ first, a subnormal product rounded to a few digits, forward
     // mode multiplies the huge tangent first. They then differ by 5e-4 relative, the
     // rounding of the subnormal, as PyTorch's engine would in the same orders
-    // (docs/reliability.md).
+    // (docs/benchmark-history.md, "Fuzzing runs").
     const auto not_tiny = [](const std::vector<double>& a) {
         return std::all_of(a.begin(), a.end(), [](double e) { return e == 0 || std::abs(e) >= 1e-150; });
     };
