@@ -1,4 +1,4 @@
-// jvp_batch and vjp_batch of array kernels: at every point, equal to the one-point jvp and
+// jvp_batch, vjp_batch and jacobian_batch of array kernels: at every point, equal to the one-point jvp and
 // to the rows of the one-point Jacobian, for several outputs of several shapes, with a
 // broadcast parameter, on partial batches, two threads and float; and the arguments'
 // counts checked before anything is written.
@@ -106,4 +106,74 @@ TEST_CASE("jvp_batch and vjp_batch check their span counts and lengths first", "
     CHECK(values == before_values);
     CHECK(tangents == before_values);
     CHECK(grad == before_grad);
+}
+
+TEST_CASE("jacobian_batch of an array kernel is the one-point Jacobian at every point", "[arrays][batch]") {
+    auto [W, v, s] = gradc::variables(gradc::mat<2, 2>, gradc::vec<2>, gradc::scalar);
+    // More output entries (7) than wrt entries (6): a tangent sweep per column.
+    const auto tall = gradc::compile(outer(tanh(W * v), v) * s, log_sum_exp(W) * s, exp(v * s), gradc::wrt(W, v));
+    // One output entry, 7 wrt entries: one adjoint sweep per row.
+    const auto wide = gradc::compile(sum(tanh(W * v)) * s, gradc::wrt(W, v, s));
+    const auto in = spans(7, 6);
+    for (int threads : {1, 2}) {
+        std::vector<std::vector<double>> values(7, std::vector<double>(points)), jac(42, std::vector<double>(points));
+        std::vector<double> value(points);
+        std::vector<std::vector<double>> row(7, std::vector<double>(points));
+        tall.jacobian_batch(in, values, jac, gradc::threads{threads});
+        wide.jacobian_batch(in, value, row, gradc::threads{threads});
+        for (std::size_t i = 0; i < points; ++i) {
+            std::array<double, 4> wv;
+            std::array<double, 2> vv;
+            for (std::size_t e = 0; e < 4; ++e) wv[e] = in[e][i];
+            for (std::size_t e = 0; e < 2; ++e) vv[e] = in[4 + e][i];
+            const double sv = in[6][i];
+            const auto j = tall.jacobian(wv, vv, sv);
+            const auto r = wide.jacobian(wv, vv, sv);
+            INFO("point " << i << ", threads " << threads);
+            for (std::size_t e = 0; e < 4; ++e) close(values[e][i], std::get<0>(j.value)[e], 1e-15, 1e-15);
+            close(values[4][i], std::get<1>(j.value), 1e-15, 1e-15);
+            for (std::size_t r_ = 0; r_ < 7; ++r_)
+                for (std::size_t c = 0; c < 6; ++c) close(jac[r_ * 6 + c][i], j.jacobian[r_][c], 1e-13, 1e-14);
+            close(value[i], r.value, 1e-14, 1e-15);
+            for (std::size_t c = 0; c < 7; ++c) close(row[c][i], r.jacobian[0][c], 1e-13, 1e-14);
+        }
+    }
+}
+
+TEST_CASE("jacobian_batch with a broadcast parameter and in float; its spans checked first", "[arrays][batch]") {
+    auto [A, x] = gradc::variables(gradc::mat<3, 3>, gradc::vec<3>);
+    const auto k = gradc::compile(solve(A, x), gradc::wrt(x));  // 3 outputs by 3 wrt entries
+    const std::array<double, 9> a{0, 2, 1, 1, 1, 1, 2, 1, 0.5};
+    const auto xs = spans(3, 7);
+    std::vector<std::vector<double>> values(3, std::vector<double>(points)), jac(9, std::vector<double>(points));
+    k.jacobian_batch(std::forward_as_tuple(gradc::broadcast(a), xs), values, jac);
+    std::vector<std::vector<float>> inf(12, std::vector<float>(points)), valuesf(3, std::vector<float>(points)),
+        jacf(9, std::vector<float>(points));
+    for (std::size_t i = 0; i < points; ++i) {
+        for (std::size_t e = 0; e < 9; ++e) inf[e][i] = float(a[e]);
+        for (std::size_t e = 0; e < 3; ++e) inf[9 + e][i] = float(xs[e][i]);
+    }
+    k.jacobian_batch(inf, valuesf, jacf);
+    for (std::size_t i = 0; i < points; ++i) {
+        const std::array<double, 3> xv{xs[0][i], xs[1][i], xs[2][i]};
+        const auto j = k.jacobian(a, xv);
+        INFO("point " << i);
+        for (std::size_t r = 0; r < 3; ++r) {
+            close(values[r][i], j.value[r], 1e-14, 1e-15);
+            for (std::size_t c = 0; c < 3; ++c) {
+                close(jac[r * 3 + c][i], j.jacobian[r][c], 1e-12, 1e-13);
+                close(double(jacf[r * 3 + c][i]), j.jacobian[r][c], 1e-4, 1e-4);
+            }
+        }
+    }
+    // A solve is linear in x: the Jacobian is A⁻¹ at every point, the same for all.
+    for (std::size_t e = 0; e < 9; ++e)
+        for (std::size_t i = 1; i < points; ++i) close(jac[e][i], jac[e][0], 1e-13, 1e-14);
+    auto short_jac = jac;
+    short_jac.pop_back();
+    auto before = values;
+    CHECK_THROWS_WITH(k.jacobian_batch(std::forward_as_tuple(gradc::broadcast(a), xs), values, short_jac),
+                      Catch::Matchers::Contains("jacobian_batch") && Catch::Matchers::Contains("jac") &&
+                          Catch::Matchers::Contains("expected 9"));
+    CHECK(values == before);
 }

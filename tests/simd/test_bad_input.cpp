@@ -121,6 +121,11 @@ std::vector<BadInput> static_table() {
                      two.vjp_batch(in2{s.a, s.b}, in2{s.c, std::span<const double>(s.big).subspan(1, n)},
                                    out2{std::span<double>(s.big).first(n), s.g2});
                  }, {"gradc vjp_batch:", "`grad[0]` overlaps `weights[1]`"}});
+    // ---- jacobian_batch ----------------------------------------------------------------
+    t.push_back({"jacobian_batch: three Jacobian spans for two outputs by two wrt variables", [two](Buffers& s) {
+                     two.jacobian_batch(in2{s.a, s.b}, out2{s.values, s.g1},
+                                        std::array<std::span<double>, 3>{s.g2, s.g3, std::span<double>(s.big).first(n)});
+                 }, {"gradc jacobian_batch:", "`jac`", "3 spans", "expected 4"}});
     // ---- hessian_batch, hvp_batch (second order) ---------------------------------------
     t.push_back({"hessian_batch: two Hessian spans for the three of a 2x2 upper triangle", [k](Buffers& s) {
                      k.hessian_batch(in2{s.a, s.b}, std::span<double>(s.values), out2{s.g1, s.g2}, out2{s.g3, s.c});

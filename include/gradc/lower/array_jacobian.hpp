@@ -7,7 +7,8 @@
 /// Rows are the output entries (each output flattened row-major, outputs in order) and
 /// columns the wrt entries (each wrt variable flattened row-major, in wrt order), as a
 /// scalar kernel's `jacobian[m][j]` is over its outputs and wrt variables. `value` is what
-/// `k(args...)` returns. The Jacobian comes from whichever sweeps are fewer: one reverse
+/// `k(args...)` returns. The batch call `jacobian_batch` (simd/array_batch_interface.hpp)
+/// runs the same sweeps at every point. The Jacobian comes from whichever sweeps are fewer: one reverse
 /// sweep per output entry (a row each) when there are no more rows than columns, else one
 /// tangent sweep per wrt entry (a column each); both run the kernel's own programs.
 
@@ -40,10 +41,26 @@ public:
         using T = typename Kernel::template call_lane_t<X...>;
         constexpr std::size_t M = output_entries(), W = Kernel::wrt_entries;
         const typename Kernel::template arguments<T> a("jacobian", x...);
-        const T zero(rules::scalar_t<T>(0)), one(rules::scalar_t<T>(1));
         std::array<T, M> values{};  // every output has an entry: M ≥ 1
-        std::array<T*, Kernel::output_count> value_at = output_pointers(values.data());
+        std::array<T, M * W == 0 ? 1 : M * W> flat;
+        auto lease = self().lease();
+        jacobian_in(lease, a.pointers.data(), values.data(), flat.data());
         array_jacobian_result<T, decltype(self().value(x...)), M, W> r{};
+        for (std::size_t i = 0; i < M; ++i)
+            for (std::size_t j = 0; j < W; ++j) r.jacobian[i][j] = flat[i * W + j];
+        scatter_values(values.data(), r.value);
+        return r;
+    }
+
+    /// \cond INTERNAL
+    /// The pointer form, for numbers and SIMD batches (the batch call `jacobian_batch`):
+    /// values[i] ← output entry i, jac[i·W + j] ← ∂ output entry i / ∂ wrt entry j, with
+    /// the arrays in the lease's storage.
+    template <class T, class Lease>
+    void jacobian_in(Lease& lease, const T* const* x, T* values, T* jac) const {
+        constexpr std::size_t M = output_entries(), W = Kernel::wrt_entries;
+        const T zero(rules::scalar_t<T>(0)), one(rules::scalar_t<T>(1));
+        std::array<T*, Kernel::output_count> value_at = output_pointers(values);
         if constexpr (M <= W) {
             // Row i: the adjoint sweep seeded with the unit vector of output entry i.
             std::array<T, M> seed;
@@ -51,10 +68,8 @@ public:
             std::array<const T*, Kernel::output_count> w = output_pointers(static_cast<const T*>(seed.data()));
             for (std::size_t i = 0; i < M; ++i) {
                 seed[i] = one;
-                std::array<T, W == 0 ? 1 : W> row;
-                std::array<T*, Kernel::wrt_count == 0 ? 1 : Kernel::wrt_count> g = wrt_pointers(row.data());
-                self().adjoint_at(a.pointers.data(), value_at.data(), w.data(), g.data());
-                for (std::size_t j = 0; j < W; ++j) r.jacobian[i][j] = row[j];
+                std::array<T*, Kernel::wrt_count == 0 ? 1 : Kernel::wrt_count> g = wrt_pointers(jac + i * W);
+                self().adjoint_in(lease, x, value_at.data(), w.data(), g.data());
                 seed[i] = zero;
             }
         } else {
@@ -67,15 +82,14 @@ public:
                 direction[j] = one;
                 std::array<T, M> column;
                 std::array<T*, Kernel::output_count> t = output_pointers(column.data());
-                self().tangent_at(a.pointers.data(), dx.data(), value_at.data(), t.data());
-                for (std::size_t i = 0; i < M; ++i) r.jacobian[i][j] = column[i];
+                self().tangent_in(lease, x, dx.data(), value_at.data(), t.data());
+                for (std::size_t i = 0; i < M; ++i) jac[i * W + j] = column[i];
                 direction[j] = zero;
             }
-            if constexpr (W == 0) self().value_at(a.pointers.data(), value_at.data());
+            if constexpr (W == 0) self().value_in(lease, x, value_at.data());
         }
-        scatter_values(values.data(), r.value);
-        return r;
     }
+    /// \endcond
 
 private:
     // Return types are deduced: this class is a base of Kernel, which is incomplete when

@@ -204,14 +204,27 @@ public:
             for (std::size_t m = 0; m < output_count; ++m) r.jacobian[m] = on_wrt(all.jacobian[m]);
             return r;
         }
+        jacobian_result<T, output_count, wrt_count> r{};
+        std::array<T, output_count * wrt_count == 0 ? 1 : output_count * wrt_count> flat;
+        jacobian_at(x.data(), r.value.data(), flat.data());
+        for (std::size_t m = 0; m < output_count; ++m)
+            for (std::size_t j = 0; j < wrt_count; ++j) r.jacobian[m][j] = flat[m * wrt_count + j];
+        return r;
+    }
+
+    /// values[m] = output m at x, jac[m·W + j] = ∂(output m)/∂(wrt variable j): by one
+    /// reverse sweep carrying one weight vector per output, or one forward sweep carrying
+    /// one tangent per wrt variable, whichever carries fewer; each partial computed once.
+    /// For numbers and SIMD batches (the batch executors' `jacobian_points`).
+    template <class T>
+    GRADC_ALWAYS_INLINE inline void jacobian_at(const T* x, T* values, T* jac) const {
         typename Program::template values<T> v;
-        const auto lin = Program::linearize(literals_, x.data(), v);
-        jacobian_result<T, output_count, wrt_count> r{values_of(v), {}};
+        const auto lin = Program::linearize(literals_, x, v);
+        for (std::size_t m = 0; m < output_count; ++m) values[m] = v[Program::output_nodes[m]];
         const T zero(rules::scalar_t<T>(0));
         const T one(rules::scalar_t<T>(1));
         if constexpr (output_count <= wrt_count) {
-            // One reverse sweep carrying the M unit weight vectors.
-            std::array<std::array<T, output_count>, output_count> w;
+            std::array<std::array<T, output_count>, output_count> w;  // the M unit weight vectors
             for (std::size_t m = 0; m < output_count; ++m) {
                 w[m].fill(zero);
                 w[m][m] = one;
@@ -219,17 +232,18 @@ public:
             std::array<std::array<T, output_count>, wrt_count> g;
             Program::adjoint(lin, w.data(), g.data());
             for (std::size_t m = 0; m < output_count; ++m)
-                for (std::size_t j = 0; j < wrt_count; ++j) r.jacobian[m][j] = g[j][m];
+                for (std::size_t j = 0; j < wrt_count; ++j) jac[m * wrt_count + j] = g[j][m];
         } else {
-            // One forward sweep carrying the W unit tangent vectors.
-            std::array<std::array<T, wrt_count>, wrt_count> dx;
+            std::array<std::array<T, wrt_count>, wrt_count> dx;  // the W unit tangent vectors
             for (std::size_t j = 0; j < wrt_count; ++j) {
                 dx[j].fill(zero);
                 dx[j][j] = one;
             }
-            Program::tangent(lin, dx.data(), r.jacobian.data());
+            std::array<std::array<T, wrt_count>, output_count> t;
+            Program::tangent(lin, dx.data(), t.data());
+            for (std::size_t m = 0; m < output_count; ++m)
+                for (std::size_t j = 0; j < wrt_count; ++j) jac[m * wrt_count + j] = t[m][j];
         }
-        return r;
     }
 
     /// Value, gradient and Hessian of a one-output kernel with respect to the wrt

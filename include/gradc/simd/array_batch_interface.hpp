@@ -8,6 +8,7 @@
 ///     k.gradient_batch(in, values, grad);    grad: one span per entry of each wrt variable
 ///     k.jvp_batch(in, tangents_in, values, tangents_out)   J·dx at every point
 ///     k.vjp_batch(in, weights, grad);        wᵀ·J at every point
+///     k.jacobian_batch(in, values, jac);     jac: one span per Jacobian entry, row-major
 ///     auto r = k.map_reduce(data, W, b);     Σᵢ f(θ, xᵢ) and its gradient (a tuple, as k.gradient)
 ///     double s = k.map_reduce_value(data, W, b);   Σᵢ f(θ, xᵢ) alone
 ///
@@ -172,6 +173,45 @@ public:
                 const auto vo = output_pointers(values.data());
                 const auto gp = detail::wrt_pointers<K>(y.data());
                 self().adjoint_in(lease, args.data(), vo.data(), wp.data(), gp.data());
+                return y;
+            },
+            threads_of(option));
+    }
+
+    /// values and the Jacobian at every point: `values` one span per output entry (all
+    /// outputs, in order), or one span for a kernel with one scalar output; `jac` one span
+    /// per Jacobian entry, jac[i·W + j] = ∂ output entry i / ∂ wrt entry j (W the wrt
+    /// entries, each wrt variable flattened row-major, in wrt order), as `k.jacobian`'s
+    /// rows and columns; `in` as for value_batch. Each point takes `k.jacobian`'s sweeps.
+    template <class In, class Values, class Jac, call_option A = default_arch>
+    void jacobian_batch(const In& in, Values&& values, Jac&& jac, A option = {}) const {
+        static_assert(mutable_span_list<Jac>,
+                      "gradc jacobian_batch: `jac` must be a list of spans or vectors (one per Jacobian entry: "
+                      "output entries × wrt entries, row-major) that can be written, not const");
+        static_assert(K::wrt_entries > 0, "gradc jacobian_batch: the kernel has no wrt entry");
+        using T = typename detail::input_lane<In>::type;
+        static_assert(std::is_same_v<span_list_value_t<Jac>, T>,
+                      "gradc jacobian_batch: `jac` must hold the same lane type as `in`");
+        constexpr auto per_point = detail::per_point_variables<K, In>();
+        const auto x = detail::batch_inputs<K, T, per_point>("jacobian_batch", in);
+        constexpr std::size_t M = output_entries(), W = K::wrt_entries, P = std::remove_cvref_t<decltype(x)>::per_point_count;
+        const auto v = detail::output_pointers<T, M>("jacobian_batch", "values", "one per output entry",
+                                                     std::forward<Values>(values), x.n);
+        const auto d = detail::checked_pointers<T, M * W>(
+            "jacobian_batch", "jac", "one per Jacobian entry: output entries × wrt entries, row-major",
+            std::forward<Jac>(jac), x.n);
+        detail::check_no_overlap("jacobian_batch", x.n, detail::read_group<T>("in", x.spans_in_order()),
+                                 detail::written_group<T>("values", v, M == 1), detail::written_group<T>("jac", d));
+        const auto out = detail::joined(v, d);
+        constexpr std::size_t Y = M * (1 + W);  // named here: g++ 12 fails inside the lambda
+        using B = xsimd::batch<T, arch_of<A>>;
+        const auto fixed = x.template broadcast_batches<B>();
+        detail::run_batches<arch_of<A>>(
+            x.n, x.per_point, out,
+            [&, lease = self().lease()](const std::array<B, P>& p) mutable {
+                const auto args = x.arguments(p, fixed);
+                std::array<B, Y> y;
+                self().jacobian_in(lease, args.data(), y.data(), y.data() + M);
                 return y;
             },
             threads_of(option));

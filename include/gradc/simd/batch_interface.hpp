@@ -7,6 +7,7 @@
 ///     k.gradient_batch(in, values, grad);                  // and grad[j][i] = df/dwrt_j
 ///     k.jvp_batch(in, tangents_in, values, tangents_out);  // J(x_i)·dx_i at every point
 ///     k.vjp_batch(in, weights, grad);                      // w_iᵀ·J(x_i) at every point
+///     k.jacobian_batch(in, values, jac);                   // jac[m·W + j][i] = ∂f_m/∂wrt_j
 ///     auto [sum, g] = k.map_reduce(data, theta);           // Σᵢ f(θ, xᵢ) and its θ-gradient
 ///
 ///     k.gradient_batch(std::tuple{gradc::broadcast(theta), std::span(xs)}, values, grad);
@@ -144,6 +145,36 @@ public:
         detail::check_no_overlap("vjp_batch", x.n, x.template group<0, K::arity>("in"),
                                  x.template group<K::arity, M>("weights"), detail::written_group<T>("grad", g));
         detail::vjp_points<arch_of<A>>(self(), x.n, x, g, threads_of(option));
+    }
+
+    /// values[m][i] = output m at x_i and jac[m·W + j][i] = ∂f_m/∂(wrt variable j) at x_i:
+    /// the Jacobian at every point, one span per entry, row-major (output m, wrt variable
+    /// j), W the number of wrt variables; `in` as for value_batch. Each point's Jacobian
+    /// is `k.jacobian`'s: one reverse sweep carrying M weight vectors or one forward sweep
+    /// carrying W tangents, whichever carries fewer.
+    template <detail::read_argument In, class Values, class Jac, call_option A = default_arch>
+    void jacobian_batch(const In& in, Values&& values, Jac&& jac, A option = {}) const {
+        static_assert(mutable_span_list<Jac>,
+                      "gradc jacobian_batch: `jac` must be a list of spans or vectors (one per Jacobian entry, "
+                      "output m and wrt variable j at m·W + j) that can be written, not const");
+        static_assert(detail::has_point_span<In>,
+                      "gradc jacobian_batch: every variable is gradc::broadcast(x); give at least one as a span "
+                      "of its values at every point (its length is the number of points)");
+        static_assert(K::wrt_count > 0, "gradc jacobian_batch: the kernel has no wrt variable");
+        using T = checked_lane_type<In>;
+        static_assert(std::is_same_v<span_list_value_t<Jac>, T>,
+                      "gradc jacobian_batch: `jac` must hold the same lane type as `in`");
+        constexpr std::size_t M = K::output_count;
+        const auto x = detail::read_inputs<T>("jacobian_batch", detail::per_variable<K::arity>("in", in));
+        const auto v = detail::output_pointers<T, M>("jacobian_batch", "values", "one per output",
+                                                     std::forward<Values>(values), x.n, x.first);
+        const auto d = detail::checked_pointers<T, M * K::wrt_count>(
+            "jacobian_batch", "jac", "one per Jacobian entry: outputs × wrt variables, row-major",
+            std::forward<Jac>(jac), x.n, x.first);
+        detail::check_no_overlap("jacobian_batch", x.n, x.template group<0, K::arity>("in"),
+                                 detail::written_group<T>("values", v, M == 1), detail::written_group<T>("jac", d));
+        const auto out = detail::joined(v, d);
+        detail::jacobian_points<arch_of<A>>(self(), x.n, x, out, threads_of(option));
     }
 
     /// Σᵢ f(θ, xᵢ) and its gradient with respect to θ (a `gradient_result`), for a kernel

@@ -179,4 +179,19 @@ void vjp_points(const Kernel& k, std::size_t n, const In& in,
     }
 }
 
+/// Values (out[m]) and the Jacobian (out[M + m·W + j] = ∂f_m/∂(wrt variable j)) at every
+/// point. Broadcast variables are splatted per batch and nothing is hoisted: the
+/// Jacobian's sweeps carry M or W directions, which dominate its cost.
+template <class A, class Kernel, class In, class T>
+void jacobian_points(const Kernel& k, std::size_t n, const In& in,
+                     const std::array<T*, Kernel::output_count * (1 + Kernel::wrt_count)>& out, int threads = 1) {
+    using B = xsimd::batch<T, A>;
+    constexpr std::size_t M = Kernel::output_count;
+    run_points<A>(n, in, out, [&](const std::array<B, Kernel::arity>& x) {
+        std::array<B, M * (1 + Kernel::wrt_count)> y;
+        k.jacobian_at(x.data(), y.data(), y.data() + M);
+        return y;
+    }, threads);
+}
+
 }  // namespace gradc::simd::detail
