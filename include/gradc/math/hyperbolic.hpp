@@ -26,6 +26,26 @@ GRADC_ALWAYS_INLINE inline xsimd::batch<T, A> acosh(const xsimd::batch<T, A>& a,
     return xsimd::select(a < B(T(1)), B(std::numeric_limits<T>::quiet_NaN()), B(xsimd::acosh(a)));
 }
 
+/// tanh of a batch (xsimd's value, from `tanh_batch`).
+template <class A, class T>
+GRADC_ALWAYS_INLINE inline xsimd::batch<T, A> tanh(const xsimd::batch<T, A>& a, requires_arch<xsimd::generic>) {
+    return tanh_batch<T, A>::value(a);
+}
+
+/// d tanh/da of a batch given y = tanh(a) (`tanh_batch`).
+template <class A, class T>
+GRADC_ALWAYS_INLINE inline xsimd::batch<T, A> tanh_derivative(const xsimd::batch<T, A>& a, const xsimd::batch<T, A>& y,
+                                                              requires_arch<xsimd::generic>) {
+    return tanh_batch<T, A>::derivative(a, y);
+}
+
+/// {tanh(a), d tanh/da} of a batch from one exponential (`tanh_batch`).
+template <class A, class T>
+GRADC_ALWAYS_INLINE inline std::pair<xsimd::batch<T, A>, xsimd::batch<T, A>> tanh_with_derivative(
+    const xsimd::batch<T, A>& a, requires_arch<xsimd::generic>) {
+    return tanh_batch<T, A>::with_derivative(a);
+}
+
 }  // namespace kernel
 
 /// sinh(a).
@@ -50,14 +70,14 @@ GRADC_ALWAYS_INLINE inline T tanh(const T& a) {
 /// tanh(a) of a batch: xsimd's value, computed by `tanh_batch`.
 template <class T, class A>
 GRADC_ALWAYS_INLINE inline xsimd::batch<T, A> tanh(const xsimd::batch<T, A>& a) {
-    return tanh_batch<T, A>::value(a);
+    return kernel::tanh(a, A{});
 }
 
 /// d tanh/da of a batch given y = tanh(a): 1 - y² near 0, 1/cosh²(a) from tanh's own
 /// exponential elsewhere (hyperbolic_tangent.hpp).
 template <class T, class A>
 GRADC_ALWAYS_INLINE inline xsimd::batch<T, A> tanh_derivative(const xsimd::batch<T, A>& a, const xsimd::batch<T, A>& y) {
-    return tanh_batch<T, A>::derivative(a, y);
+    return kernel::tanh_derivative(a, y, A{});
 }
 
 /// {tanh(a), d tanh/da} of a batch from one exponential, equal to `tanh` and
@@ -65,7 +85,7 @@ GRADC_ALWAYS_INLINE inline xsimd::batch<T, A> tanh_derivative(const xsimd::batch
 template <class T, class A>
 GRADC_ALWAYS_INLINE inline std::pair<xsimd::batch<T, A>, xsimd::batch<T, A>> tanh_with_derivative(
     const xsimd::batch<T, A>& a) {
-    return tanh_batch<T, A>::with_derivative(a);
+    return kernel::tanh_with_derivative(a, A{});
 }
 
 /// acosh(a), a ≥ 1 (NaN below).

@@ -34,76 +34,97 @@ inline constexpr int subnormal_shift = std::numeric_limits<K>::digits == 53 ? 54
 template <class K>
 inline constexpr K two_to_subnormal_shift = K(std::numeric_limits<K>::digits == 53 ? 18014398509481984.0 : 16777216.0);
 
-/// The base of `logarithm`: e, 2 or 10.
+/// The base of a logarithm: e, 2 or 10.
 enum class log_base { e, two, ten };
 
-/// log, log2 or log10 of `a`, right at subnormal arguments on batches too.
-template <log_base Base, class T>
-GRADC_ALWAYS_INLINE inline T logarithm(const T& a) {
-    using std::log;
-    using std::log10;
-    using std::log2;
+namespace kernel {
+
+/// log, log2 or log10 of a batch: xsimd's, with subnormal lanes scaled into the normal
+/// range first, only when a batch has one.
+template <log_base Base, class A, class K>
+GRADC_ALWAYS_INLINE inline xsimd::batch<K, A> logarithm(const xsimd::batch<K, A>& a, requires_arch<xsimd::generic>) {
+    using T = xsimd::batch<K, A>;
     const auto plain = [](const T& x) -> T {
-        if constexpr (Base == log_base::e) return log(x);
-        else if constexpr (Base == log_base::two) return log2(x);
-        else return log10(x);
+        if constexpr (Base == log_base::e) return xsimd::log(x);
+        else if constexpr (Base == log_base::two) return xsimd::log2(x);
+        else return xsimd::log10(x);
     };
-    if constexpr (!simd_batch<T>) {
+    constexpr long double log_of_two = Base == log_base::e     ? std::numbers::ln2_v<long double>
+                                       : Base == log_base::two ? 1.0L
+                                                               : std::numbers::ln2_v<long double> * std::numbers::log10e_v<long double>;
+    constexpr K correction = K(subnormal_shift<K> * log_of_two);
+    const auto subnormal = logical_and(a > K(0), a < std::numeric_limits<K>::min());
+    if (!xsimd::any(subnormal)) [[likely]]
         return plain(a);
-    } else {
-        using K = scalar_t<T>;
-        constexpr long double log_of_two = Base == log_base::e     ? std::numbers::ln2_v<long double>
-                                           : Base == log_base::two ? 1.0L
-                                                                   : std::numbers::ln2_v<long double> * std::numbers::log10e_v<long double>;
-        constexpr K correction = K(subnormal_shift<K> * log_of_two);
-        const auto subnormal = logical_and(a > K(0), a < std::numeric_limits<K>::min());
-        if (!any(subnormal)) [[likely]]  // xsimd::any, by argument-dependent lookup
-            return plain(a);
-        const T scaled = if_else<T>(subnormal, a * two_to_subnormal_shift<K>, a);
-        return plain(scaled) - if_else<T>(subnormal, T(correction), K(0));
-    }
+    const T scaled = if_else<T>(subnormal, a * two_to_subnormal_shift<K>, a);
+    return plain(scaled) - if_else<T>(subnormal, T(correction), K(0));
 }
 
-/// cbrt(a), right at subnormal arguments (of either sign) on batches too.
-template <class T>
-GRADC_ALWAYS_INLINE inline T cube_root(const T& a) {
-    using std::cbrt;
-    if constexpr (!simd_batch<T>) {
-        return cbrt(a);
-    } else {
-        using std::abs;
-        using K = scalar_t<T>;
-        constexpr K unscale = K(1) / K(1LL << (subnormal_shift<K> / 3));
-        const auto subnormal = logical_and(a != K(0), abs(a) < std::numeric_limits<K>::min());
-        if (!any(subnormal)) [[likely]]  // xsimd::any, by argument-dependent lookup
-            return cbrt(a);
-        const T scaled = if_else<T>(subnormal, a * two_to_subnormal_shift<K>, a);
-        return cbrt(scaled) * if_else<T>(subnormal, T(unscale), K(1));
-    }
+/// cbrt of a batch: xsimd's, with subnormal lanes (of either sign) scaled into the normal
+/// range first, only when a batch has one.
+template <class A, class K>
+GRADC_ALWAYS_INLINE inline xsimd::batch<K, A> cbrt(const xsimd::batch<K, A>& a, requires_arch<xsimd::generic>) {
+    using T = xsimd::batch<K, A>;
+    constexpr K unscale = K(1) / K(1LL << (subnormal_shift<K> / 3));
+    const auto subnormal = logical_and(a != K(0), xsimd::abs(a) < std::numeric_limits<K>::min());
+    if (!xsimd::any(subnormal)) [[likely]]
+        return xsimd::cbrt(a);
+    const T scaled = if_else<T>(subnormal, a * two_to_subnormal_shift<K>, a);
+    return xsimd::cbrt(scaled) * if_else<T>(subnormal, T(unscale), K(1));
 }
 
-/// log(a), right at subnormal arguments on batches too.
+}  // namespace kernel
+
+/// log(a).
 template <class T>
+    requires(!simd_batch<T>)
 GRADC_ALWAYS_INLINE inline T log(const T& a) {
-    return logarithm<log_base::e>(a);
+    using std::log;
+    return T(log(a));
+}
+/// log(a) of a batch, right at subnormal arguments.
+template <class K, class A>
+GRADC_ALWAYS_INLINE inline xsimd::batch<K, A> log(const xsimd::batch<K, A>& a) {
+    return kernel::logarithm<log_base::e>(a, A{});
 }
 
-/// log2(a), as `log`.
+/// log2(a).
 template <class T>
+    requires(!simd_batch<T>)
 GRADC_ALWAYS_INLINE inline T log2(const T& a) {
-    return logarithm<log_base::two>(a);
+    using std::log2;
+    return T(log2(a));
+}
+/// log2(a) of a batch, right at subnormal arguments.
+template <class K, class A>
+GRADC_ALWAYS_INLINE inline xsimd::batch<K, A> log2(const xsimd::batch<K, A>& a) {
+    return kernel::logarithm<log_base::two>(a, A{});
 }
 
-/// log10(a), as `log`.
+/// log10(a).
 template <class T>
+    requires(!simd_batch<T>)
 GRADC_ALWAYS_INLINE inline T log10(const T& a) {
-    return logarithm<log_base::ten>(a);
+    using std::log10;
+    return T(log10(a));
+}
+/// log10(a) of a batch, right at subnormal arguments.
+template <class K, class A>
+GRADC_ALWAYS_INLINE inline xsimd::batch<K, A> log10(const xsimd::batch<K, A>& a) {
+    return kernel::logarithm<log_base::ten>(a, A{});
 }
 
-/// cbrt(a), right at subnormal arguments (of either sign) on batches too.
+/// cbrt(a).
 template <class T>
+    requires(!simd_batch<T>)
 GRADC_ALWAYS_INLINE inline T cbrt(const T& a) {
-    return cube_root(a);
+    using std::cbrt;
+    return T(cbrt(a));
+}
+/// cbrt(a) of a batch, right at subnormal arguments of either sign.
+template <class K, class A>
+GRADC_ALWAYS_INLINE inline xsimd::batch<K, A> cbrt(const xsimd::batch<K, A>& a) {
+    return kernel::cbrt(a, A{});
 }
 
 /// log(1 + a), accurate near 0; -0 at -0 on batches too.
