@@ -3,6 +3,7 @@
 // broadcast parameter, on partial batches, two threads and float; and the arguments'
 // counts checked before anything is written.
 #include <cmath>
+#include <tuple>
 #include <vector>
 
 #include "array_check.hpp"
@@ -22,6 +23,16 @@ std::vector<std::vector<double>> spans(std::size_t count, std::size_t seed) {
     return s;
 }
 
+/// The arguments (a 2×2 matrix, a vector of 2, a scalar) at point i of their 7 spans.
+std::tuple<std::array<double, 4>, std::array<double, 2>, double> point_of_three(
+    const std::vector<std::vector<double>>& in, std::size_t i) {
+    std::array<double, 4> w;
+    std::array<double, 2> v;
+    for (std::size_t e = 0; e < 4; ++e) w[e] = in[e][i];
+    for (std::size_t e = 0; e < 2; ++e) v[e] = in[4 + e][i];
+    return {w, v, in[6][i]};
+}
+
 }  // namespace
 
 TEST_CASE("jvp_batch and vjp_batch of an array kernel with three outputs", "[arrays][batch]") {
@@ -35,11 +46,7 @@ TEST_CASE("jvp_batch and vjp_batch of an array kernel with three outputs", "[arr
         k.jvp_batch(in, dx, values, tangents, gradc::threads{threads});
         k.vjp_batch(in, w, grad, gradc::threads{threads});
         for (std::size_t i = 0; i < points; ++i) {
-            std::array<double, 4> wv;
-            std::array<double, 2> vv;
-            for (std::size_t e = 0; e < 4; ++e) wv[e] = in[e][i];
-            for (std::size_t e = 0; e < 2; ++e) vv[e] = in[4 + e][i];
-            const double sv = in[6][i];
+            const auto [wv, vv, sv] = point_of_three(in, i);
             const auto j = k.jacobian(wv, vv, sv);
             INFO("point " << i << ", threads " << threads);
             for (std::size_t r = 0; r < 7; ++r) {
@@ -122,11 +129,7 @@ TEST_CASE("jacobian_batch of an array kernel is the one-point Jacobian at every 
         tall.jacobian_batch(in, values, jac, gradc::threads{threads});
         wide.jacobian_batch(in, value, row, gradc::threads{threads});
         for (std::size_t i = 0; i < points; ++i) {
-            std::array<double, 4> wv;
-            std::array<double, 2> vv;
-            for (std::size_t e = 0; e < 4; ++e) wv[e] = in[e][i];
-            for (std::size_t e = 0; e < 2; ++e) vv[e] = in[4 + e][i];
-            const double sv = in[6][i];
+            const auto [wv, vv, sv] = point_of_three(in, i);
             const auto j = tall.jacobian(wv, vv, sv);
             const auto r = wide.jacobian(wv, vv, sv);
             INFO("point " << i << ", threads " << threads);

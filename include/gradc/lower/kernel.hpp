@@ -135,7 +135,7 @@ public:
     }
 
     // ---- the programs on one point, through pointers: the calls above and the batch
-    // executors (simd/sweeps.hpp) run them; values_of() serves vjp and jacobian.
+    // executors (simd/sweeps.hpp) run them; values_of() serves vjp.
 
     /// out[m] = output m at x.
     template <class T>

@@ -15,6 +15,7 @@
 #include <type_traits>
 #include <numbers>
 
+#include <gradc/math/square_rounding.hpp>
 #include <gradc/math/value_traits.hpp>
 #include <gradc/math/xsimd.hpp>
 
@@ -49,24 +50,6 @@ inline constexpr std::array<double, 21> erfc_tail_coefficients{
     -1.0958765611602684e-10,
     1.0918929774977013e-11,
 };
-
-/// a·a - hi, exactly, for hi = a·a rounded and a double or float batch a: a's high half
-/// ah (its top 26 or 12 significant bits, by a mask) squares exactly, ah² - hi is exact
-/// (the two are within a factor of 2), and the rest, al·(a + ah) with al = a - ah, is
-/// rounded once but small. A compiler that contracts a product and a sum into an fma
-/// keeps it exact (ah² is exact either way), where Veltkamp's split would not be.
-/// xsimd 8.1's batch fma is a multiply and an add, not fused, on AVX-512 too, and
-/// Dekker's product of Veltkamp's halves costs twice as many instructions.
-template <class B>
-GRADC_ALWAYS_INLINE inline B square_rounding(const B& a, const B& hi) {
-    constexpr bool is_double = sizeof(scalar_t<B>) == 8;
-    using word = std::conditional_t<is_double, std::uint64_t, std::uint32_t>;
-    using bits = xsimd::batch<word, typename B::arch_type>;
-    const B high_mask = xsimd::bitwise_cast<B>(bits(is_double ? word(0xFFFFFFFFF8000000ull) : word(0xFFFFF000u)));
-    const B ah = a & high_mask;
-    const B al = a - ah;
-    return (ah * ah - hi) + al * (a + ah);
-}
 
 }  // namespace detail
 

@@ -22,6 +22,7 @@
 
 #include <gradc/always_inline.hpp>
 #include <gradc/math/exponential.hpp>
+#include <gradc/math/square_rounding.hpp>
 #include <gradc/math/value_traits.hpp>
 #include <gradc/math/widened.hpp>
 #include <gradc/math/xsimd.hpp>
@@ -204,11 +205,10 @@ inline xsimd::batch<float, A> erfinv(const xsimd::batch<float, A>& x) {
 
 /// e^(y²), the factor of erfinv's derivative: floats in double (y² exact there), doubles
 /// and batches with the rounding error of y² put back, e^(y²) = e^s·e^(y² - s) ≈
-/// e^s·(1 + e) with s = y·y and e = y² - s exact by Dekker's product (y split in halves
-/// whose products are exact; xsimd 8.1 has no AVX-512 FMA, and scalars of a build
-/// without FMA would call a library fma): without it, the error of y² (up to 2⁻⁵³·y²,
-/// y² up to 34.4 in double) is multiplied into the derivative (13 ulps at y = 2.05 on
-/// batches). Dual numbers and tensors (second order, the dynamic mode) compute e^(y·y).
+/// e^s·(1 + e) with s = y·y and e = y² - s (`detail::square_rounding`): without it, the
+/// error of y² (up to 2⁻⁵³·y², y² up to 34.4 in double) is multiplied into the derivative
+/// (13 ulps at y = 2.05 on batches). Dual numbers and tensors (second order, the dynamic
+/// mode) compute e^(y·y).
 template <class T>
 GRADC_ALWAYS_INLINE inline T inverse_gaussian(const T& y) {
     if constexpr (std::is_same_v<T, float>) {
@@ -216,11 +216,8 @@ GRADC_ALWAYS_INLINE inline T inverse_gaussian(const T& y) {
     } else if constexpr (simd_batch<T> || std::is_same_v<T, double>) {
         using std::isfinite;
         using K = scalar_t<T>;
-        constexpr K split = std::numeric_limits<K>::digits == 53 ? K(0x1p27 + 1) : K(0x1p12 + 1);
-        const T c = split * y;
-        const T hi = c - (c - y), lo = y - hi;
         const T s = y * y;
-        const T e = ((hi * hi - s) + K(2) * hi * lo) + lo * lo;  // NaN at y = ±inf: dropped
+        const T e = detail::square_rounding(y, s);  // NaN at y = ±inf: dropped
         return math::exp(s) * (K(1) + if_else<T>(isfinite(s), e, T(K(0))));
     } else {
         return math::exp(T(y * y));

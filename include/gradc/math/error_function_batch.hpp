@@ -26,6 +26,7 @@
 
 #include <gradc/math/erfc_tail.hpp>
 #include <gradc/math/exponential.hpp>
+#include <gradc/math/square_rounding.hpp>
 #include <gradc/math/value_traits.hpp>
 #include <gradc/math/xsimd.hpp>
 
@@ -231,20 +232,15 @@ struct error_function_batch {
 };
 
 
-/// erf(a) (Erfc = false) or erfc(a) (Erfc = true) given a batch result `r` that may be NaN
-/// far in the tail: beyond |a| = 30 erf is ±1 and erfc is 0 or 2 in float and double.
+/// erf(a) (Erfc = false) or erfc(a) (Erfc = true) of a batch given its result `r` that may
+/// be NaN far in the tail: beyond |a| = 30 erf is ±1 and erfc is 0 or 2 in float and double.
 template <bool Erfc, class T>
 GRADC_ALWAYS_INLINE inline T error_function_tail(const T& a, const T& r) {
-    if constexpr (!simd_batch<T>) {
-        return r;
-    } else {
-        using std::abs;
-        using K = scalar_t<T>;
-        const auto far = abs(a) > K(30);
-        if (!any(far)) return r;  // xsimd::any, by argument-dependent lookup
-        const T tail = Erfc ? if_else<T>(a < K(0), T(K(2)), T(K(0))) : if_else<T>(a < K(0), T(K(-1)), T(K(1)));
-        return if_else<T>(far, tail, r);
-    }
+    using K = scalar_t<T>;
+    const auto far = xsimd::abs(a) > K(30);
+    if (!xsimd::any(far)) return r;
+    const T tail = Erfc ? if_else<T>(a < K(0), T(K(2)), T(K(0))) : if_else<T>(a < K(0), T(K(-1)), T(K(1)));
+    return if_else<T>(far, tail, r);
 }
 
 /// erfc(a) of a float batch given xsimd's result `r`: 1 - erf(a) for |a| < 1/2, as C
@@ -255,15 +251,13 @@ GRADC_ALWAYS_INLINE inline T error_function_tail(const T& a, const T& r) {
 /// erf. Double batches compute erfc near 0 as 1 - erf already.
 template <class T>
 GRADC_ALWAYS_INLINE inline T erfc_near_zero(const T& a, const T& r) {
-    if constexpr (!simd_batch<T> || !std::is_same_v<scalar_t<T>, float>) {
+    if constexpr (!std::is_same_v<scalar_t<T>, float>) {
         return r;
     } else {
-        using std::abs;
-        using std::erf;
         using K = scalar_t<T>;
-        const auto near = abs(a) < K(0.5);
-        if (!any(near)) return r;  // xsimd::any, by argument-dependent lookup
-        return if_else<T>(near, K(1) - erf(a), r);
+        const auto near = xsimd::abs(a) < K(0.5);
+        if (!xsimd::any(near)) return r;
+        return if_else<T>(near, K(1) - xsimd::erf(a), r);
     }
 }
 

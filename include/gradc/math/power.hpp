@@ -14,25 +14,10 @@
 
 namespace gradc::math {
 
-/// a^b with C's special values (C11 F.10.4.4, which PyTorch follows) on SIMD batches
-/// too. xsimd 8.1's batch pow gets them wrong: 0 for pow(±0, b) whatever b (so pow(0, 0)
-/// was 0 and pow(0, -1) was 0), NaN for pow(±inf, 0), pow(nan, 0), pow(±1, ±inf) and
-/// pow(-inf, 0.5), the wrong sign for a negative base and an even exponent beyond 2⁵³,
-/// and results off by orders of magnitude for subnormal bases. Here the batch pow only
-/// ever sees a positive normal base; signs, zeros, infinities and NaN are set by the C
-/// rules. Real scalars use the C library's pow, except at the exponents 1, 2, -1 and 1/2,
-/// which every path rounds once (tensors go through these same scalar and batch paths).
-template <class T>
-    requires(!simd_batch<T>)
-T pow(const T& a, const T& b);
-/// a^b of batches, with C's special values (`kernel::pow`).
-template <class K, class A>
-xsimd::batch<K, A> pow(const xsimd::batch<K, A>& a, const xsimd::batch<K, A>& b);
-
 namespace kernel {
 
 /// pow of batches: xsimd's exp2 and log2 on a positive normal base, and C's rules for
-/// every other lane (see `math::pow`).
+/// every other lane (see the numbers' `math::pow` below).
 template <class A, class K>
 xsimd::batch<K, A> pow(const xsimd::batch<K, A>& a, const xsimd::batch<K, A>& b, requires_arch<xsimd::generic>) {
     using T = xsimd::batch<K, A>;
@@ -115,13 +100,21 @@ xsimd::batch<K, A> pow(const xsimd::batch<K, A>& a, const xsimd::batch<K, A>& b,
         // Only a batch with such a lane pays for the two double pows (3.4 times the
         // float pow, docs/benchmark-history.md, "Batch pow").
         const auto far = abs(t) > K(8);
-        if (any(far)) r = if_else<T>(far, widened_to_double([](const auto& x, const auto& y) { return math::pow(x, y); }, a, b), r);
+        if (any(far)) r = if_else<T>(far, widened_to_double([](const auto& x, const auto& y) { return kernel::pow(x, y, A{}); }, a, b), r);
     }
     return r;
 }
 
 }  // namespace kernel
 
+/// a^b with C's special values (C11 F.10.4.4, which PyTorch follows) on SIMD batches
+/// too. xsimd 8.1's batch pow gets them wrong: 0 for pow(±0, b) whatever b (so pow(0, 0)
+/// was 0 and pow(0, -1) was 0), NaN for pow(±inf, 0), pow(nan, 0), pow(±1, ±inf) and
+/// pow(-inf, 0.5), the wrong sign for a negative base and an even exponent beyond 2⁵³,
+/// and results off by orders of magnitude for subnormal bases. Here the batch pow only
+/// ever sees a positive normal base; signs, zeros, infinities and NaN are set by the C
+/// rules. Real scalars use the C library's pow, except at the exponents 1, 2, -1 and 1/2,
+/// which every path rounds once (tensors go through these same scalar and batch paths).
 template <class T>
     requires(!simd_batch<T>)
 T pow(const T& a, const T& b) {
@@ -142,6 +135,7 @@ T pow(const T& a, const T& b) {
     }
 }
 
+/// a^b of batches, with C's special values (`kernel::pow`).
 template <class K, class A>
 xsimd::batch<K, A> pow(const xsimd::batch<K, A>& a, const xsimd::batch<K, A>& b) {
     return kernel::pow(a, b, A{});
