@@ -17,12 +17,21 @@
 
 namespace gradc {
 
+/// \cond INTERNAL
+/// The calls beyond one point's value, gradient, jvp and vjp; a kernel with run-time
+/// extents has, for now, only their names, each failing to compile with a message.
+template <class Self, bool RunTimeExtents>
+struct array_kernel_calls : lower::array_jacobian<Self>,
+                            simd::array_batch_interface<Self>,
+                            lower::array_second_order<Self>,
+                            simd::array_second_order_batch<Self> {};
+template <class Self>
+struct array_kernel_calls<Self, true> : lower::run_time_pending_calls {};
+/// \endcond
+
 template <class Program, std::size_t LiteralCount>
 class array_kernel : public lower::array_kernel<Program, LiteralCount>,
-                     public lower::array_jacobian<array_kernel<Program, LiteralCount>>,
-                     public simd::array_batch_interface<array_kernel<Program, LiteralCount>>,
-                     public lower::array_second_order<array_kernel<Program, LiteralCount>>,
-                     public simd::array_second_order_batch<array_kernel<Program, LiteralCount>> {
+                     public array_kernel_calls<array_kernel<Program, LiteralCount>, Program::L.has_dynamic> {
 public:
     using lower::array_kernel<Program, LiteralCount>::array_kernel;
 };

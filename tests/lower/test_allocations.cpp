@@ -13,17 +13,9 @@
 #include <gradc/gradc.hpp>
 #include <gradc/simd.hpp>
 
-namespace {
-std::atomic<long> allocations{0};
-}
+#include "counting_new.hpp"
 
-void* operator new(std::size_t n) {
-    ++allocations;
-    if (void* p = std::malloc(n ? n : 1)) return p;
-    throw std::bad_alloc();
-}
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+using counting_new::allocations;
 
 TEST_CASE("kernel programs allocate nothing", "[lower][allocation]") {
     auto [x1, x2, x3] = gradc::variables<3>();

@@ -34,7 +34,7 @@ namespace arrays = rules::arrays;
 /// A·x for a mat<R, C> A and a vec<C> x: a vec<R> (the same as `a * x`).
 template <Expression A, Expression X>
 constexpr auto matvec(const A& a, const X& x) {
-    static_assert((A::shape.is_matrix() && X::shape.is_vector() && A::shape.cols == X::shape.rows) ||
+    static_assert((A::shape.is_matrix() && X::shape.is_vector() && extents_fit(A::shape.cols, X::shape.rows)) ||
                       shapes_are<A::shape, X::shape>::fine,
                   "gradc::matvec(A, x): A must be a mat<R, C> and x a vec<C> (shapes_are<...> below lists the shapes)");
     return a * x;  // the product operator, which also knows a packed lower-triangular A
@@ -43,7 +43,7 @@ constexpr auto matvec(const A& a, const X& x) {
 /// A·B for a mat<R, K> and a mat<K, C>: a mat<R, C> (the same as `a * b`).
 template <Expression A, Expression B>
 constexpr auto matmul(const A& a, const B& b) {
-    static_assert((A::shape.is_matrix() && B::shape.is_matrix() && A::shape.cols == B::shape.rows) ||
+    static_assert((A::shape.is_matrix() && B::shape.is_matrix() && extents_fit(A::shape.cols, B::shape.rows)) ||
                       shapes_are<A::shape, B::shape>::fine,
                   "gradc::matmul(A, B): A must be a mat<R, K> and B a mat<K, C> (shapes_are<...> below lists the shapes)");
     return make_node<arrays::matmul>(a, b);
@@ -60,7 +60,7 @@ constexpr auto transpose(const A& a) {
 /// Σᵢ aᵢ·bᵢ of two vectors of one length: a scalar.
 template <Expression A, Expression B>
 constexpr auto dot(const A& a, const B& b) {
-    static_assert((A::shape.is_vector() && A::shape == B::shape) || shapes_are<A::shape, B::shape>::fine,
+    static_assert((A::shape.is_vector() && shapes_fit(A::shape, B::shape)) || shapes_are<A::shape, B::shape>::fine,
                   "gradc::dot(a, b): a and b must be vectors of one length (shapes_are<...> below lists the shapes)");
     return make_node<arrays::dot>(a, b);
 }
@@ -76,7 +76,7 @@ constexpr auto outer(const A& a, const B& b) {
 /// The elementwise product of two arrays of one shape (`*` of two matrices is matmul).
 template <Expression A, Expression B>
 constexpr auto hadamard(const A& a, const B& b) {
-    static_assert(A::shape == B::shape || shapes_are<A::shape, B::shape>::fine,
+    static_assert(shapes_fit(A::shape, B::shape) || shapes_are<A::shape, B::shape>::fine,
                   "gradc::hadamard(A, B): A and B must have one shape (shapes_are<...> below lists the shapes)");
     return make_node<rules::mul>(a, b);
 }
@@ -230,7 +230,7 @@ constexpr auto element(const A& a) {
 /// gives the order: the diagonal first, then the strict lower part column by column).
 template <std::size_t D, Expression A>
 constexpr auto lower_triangular(const A& a) {
-    static_assert((A::shape.is_vector() && A::shape.rows == D * (D + 1) / 2) || shapes_are<A::shape>::fine,
+    static_assert((A::shape.is_vector() && extents_fit(A::shape.rows, D * (D + 1) / 2)) || shapes_are<A::shape>::fine,
                   "gradc::lower_triangular<d>(v): v must be a vector of d(d+1)/2 entries");
     return make_node<arrays::lower_triangular_of<D>>(a);
 }
@@ -249,7 +249,7 @@ constexpr auto concat(const A&... a) {
 template <class A0, class... A>
     requires(Expression<A0> && (Expression<A> && ...))
 constexpr auto stack(const A0& a0, const A&... a) {
-    static_assert((A0::shape.is_vector() && ((A::shape == A0::shape) && ...)) ||
+    static_assert((A0::shape.is_vector() && (shapes_fit(A::shape, A0::shape) && ...)) ||
                       shapes_are<A0::shape, A::shape...>::fine,
                   "gradc::stack(rows...): every row must be a vector of one length");
     return make_node<arrays::stack_rows>(a0, a...);

@@ -55,7 +55,7 @@ constexpr auto operator*(const A& a, const B& b) {
     if constexpr (Operand<A> && Operand<B>) {
         constexpr dims sa = shape_of_operand<A>::value, sb = shape_of_operand<B>::value;
         if constexpr (sa.is_matrix() && sb.is_vector()) {
-            static_assert(sa.cols == sb.rows || shapes_are<sa, sb>::fine,
+            static_assert(extents_fit(sa.cols, sb.rows) || shapes_are<sa, sb>::fine,
                           "gradc: mat<R, C> * vec<N> is a matrix-vector product and needs N == C "
                           "(shapes_are<...> below lists the shapes)");
             if constexpr (is_packed_lower<A>) {
@@ -65,7 +65,7 @@ constexpr auto operator*(const A& a, const B& b) {
                 return make_node<rules::arrays::matvec>(a, b);
             }
         } else if constexpr (sa.is_matrix() && sb.is_matrix()) {
-            static_assert(sa.cols == sb.rows || shapes_are<sa, sb>::fine,
+            static_assert(extents_fit(sa.cols, sb.rows) || shapes_are<sa, sb>::fine,
                           "gradc: mat<R, K> * mat<K2, C> is a matrix product and needs K == K2; the "
                           "elementwise product of two matrices is hadamard(A, B) "
                           "(shapes_are<...> below lists the shapes)");

@@ -1,7 +1,8 @@
 #pragma once
 /// \file
 /// Shapes of expressions, fixed when the expression is built: a scalar, a vector of N
-/// entries, or an R×C matrix (row-major). Every expression type has a member
+/// entries, or an R×C matrix (row-major), where an extent may be `gradc::dynamic_extent`
+/// (given by the arguments when the kernel is called, and checked then). Every expression type has a member
 /// `static constexpr dims shape`; a node's shape is computed from its operands' shapes
 /// when its type is built (one constant per node, no walk), and a mistake — adding a
 /// vec<3> to a vec<4>, multiplying a mat<4,3> by a vec<4> — fails there, with both
@@ -14,6 +15,9 @@
 namespace gradc::expr {
 
 using rules::arrays::broadcast;
+using rules::arrays::dynamic_extent;
+using rules::arrays::extents_fit;
+using rules::arrays::shapes_fit;
 using rules::arrays::dims;
 using rules::arrays::invalid_dims;
 using rules::arrays::matrix_dims;
@@ -48,6 +52,9 @@ inline constexpr expr::shape_tag<expr::scalar_dims> scalar{};
 /// `vec<N>`: a vector of N entries.
 template <std::size_t N>
 inline constexpr expr::shape_tag<expr::vector_dims(N)> vec{};
+/// An extent known only when a kernel is called: `vec<dynamic_extent>`,
+/// `mat<dynamic_extent, 3>` (docs/static.md, "Extents known at run time").
+inline constexpr std::size_t dynamic_extent = rules::arrays::dynamic_extent;
 /// `mat<R, C>`: an R×C matrix, row-major.
 template <std::size_t R, std::size_t C>
 inline constexpr expr::shape_tag<expr::matrix_dims(R, C)> mat{};

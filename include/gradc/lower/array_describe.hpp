@@ -10,6 +10,11 @@
 /// argument is, and a wrt variable's adjoint (or tangent) is written where the caller
 /// wants it. Every other node's values start at `value_offset` in one array of
 /// `value_size` entries, and the derivatives of live nodes at `derivative_offset`.
+///
+/// A node whose shape or operands' shapes have an extent known only at run time is
+/// `dynamic`: its ranges come after every fixed node's, at offsets the kernel computes
+/// when it is called (lower/run_time_layout.hpp). The fixed nodes keep their constant
+/// offsets, so a kernel without run-time extents is what it always was.
 
 #include <array>
 #include <cstddef>
@@ -94,6 +99,12 @@ struct array_node_traits<apply<R, O...>> {
     static constexpr std::size_t variable = 0;
     static constexpr std::size_t arity = sizeof...(O);
     static constexpr bool elementwise = !rules::arrays::array_operation<R>;
+    /// The result's shape from the operands' shapes (also at run time, from the
+    /// arguments' extents: lower/run_time_layout.hpp).
+    template <std::size_t N>
+    static constexpr dims shape_from(const std::array<dims, N>& s) {
+        return shape<void>(s);
+    }
     template <class Set, std::size_t N>
     static constexpr dims shape(const std::array<dims, N>& s) {
         const std::array<dims, sizeof...(O)> in{operand_shape<O>::of(s)...};
@@ -135,13 +146,15 @@ struct array_layout {
     std::array<std::size_t, N> variable{};      // for an input
     std::array<std::size_t, N> value_offset{};  // for any other node
     std::array<std::size_t, N> saved{};         // values kept after the result (saved_size)
-    std::size_t value_size = 0;
+    std::size_t value_size = 0;                 // of the fixed nodes; the dynamic ones follow
+    std::array<bool, N> dynamic{};              // its shape or an operand's has a run-time extent
+    bool has_dynamic = false;                   // some node is dynamic
     /// The values node n holds: its result, then what its operation saved.
     constexpr std::size_t stored(std::size_t n) const { return shape[n].size() + saved[n]; }
     std::array<bool, N> active{};  // depends on a wrt variable
     std::array<bool, N> live{};    // active, and an output depends on it
     std::array<std::size_t, N> derivative_offset{};  // for a live node that is not an input
-    std::size_t derivative_size = 0;
+    std::size_t derivative_size = 0;            // of the fixed nodes; the dynamic ones follow
 };
 
 /// Whether an operand depends on a set of nodes (`dep`): a node's flag, or any of a
@@ -202,8 +215,19 @@ struct array_analysis<Set, flat<Nodes...>, std::index_sequence<O...>, std::index
         ((l.is_input[i] = array_node_traits<Nodes>::kind == node_kind::variable,
           l.variable[i] = array_node_traits<Nodes>::variable, ++i),
          ...);
+        {
+            constexpr std::array<std::size_t, size> arity_of{array_node_traits<Nodes>::arity...};
+            constexpr std::array<const std::size_t*, size> operands_of{array_node_traits<Nodes>::operands.data()...};
+            for (std::size_t n = 0; n < size; ++n) {
+                bool d = l.shape[n].is_dynamic();
+                for (std::size_t k = 0; k < arity_of[n]; ++k)
+                    d = d || (operands_of[n][k] != no_node && l.shape[operands_of[n][k]].is_dynamic());
+                l.dynamic[n] = d;
+                l.has_dynamic = l.has_dynamic || d;
+            }
+        }
         for (std::size_t n = 0; n < size; ++n) {
-            if (l.is_input[n]) continue;
+            if (l.is_input[n] || l.dynamic[n]) continue;
             l.value_offset[n] = l.value_size;
             l.value_size += l.stored(n);
         }
@@ -235,7 +259,7 @@ struct array_analysis<Set, flat<Nodes...>, std::index_sequence<O...>, std::index
         }
         for (std::size_t n = 0; n < size; ++n) {
             l.live[n] = l.active[n] && reaches[n];
-            if (!l.live[n] || l.is_input[n]) continue;
+            if (!l.live[n] || l.is_input[n] || l.dynamic[n]) continue;
             l.derivative_offset[n] = l.derivative_size;
             l.derivative_size += l.shape[n].size();
         }
@@ -252,7 +276,12 @@ struct array_analysis<Set, flat<Nodes...>, std::index_sequence<O...>, std::index
                                                     array_node_traits<Nodes>::arity,
                                                     array_node_traits<Nodes>::operands.data(),
                                                     array_node_traits<Nodes>::differentiable.data()}...},
-        layout.live);
+        [] {
+            // Copies of a dynamic subexpression are not merged: each sweeps its own edges.
+            std::array<bool, size> live = layout.live;
+            for (std::size_t n = 0; n < size; ++n) live[n] = live[n] && !layout.dynamic[n];
+            return live;
+        }());
 
     /// The nodes that depend on the variables flagged in `variables` (conditions included):
     /// in map-reduce, the nodes that vary with the data; the others are computed once.

@@ -84,7 +84,11 @@ struct array_first_writes<Analysis, flat<Nodes...>> {
             for (std::size_t k = arity[n]; k-- > 0;) {
                 const std::size_t c = operands[n][k];
                 if (!differentiable[n][k] || !L.live[c] || !Edges[operand_begin[n] + k]) continue;
-                const bool whole = elementwise[n] && L.shape[c].size() == L.shape[n].size();
+                // With a run-time extent, an operand of the node's kind has its extents (checked
+                // when called); a scalar beside it is broadcast.
+                const bool whole = elementwise[n] && (L.shape[c].is_dynamic() || L.shape[n].is_dynamic()
+                                                          ? rules::arrays::shapes_fit(L.shape[c], L.shape[n])
+                                                          : L.shape[c].size() == L.shape[n].size());
                 if (!written[c] && whole && Part[c] && !L.is_input[c] && !zeroed[c]) {
                     p.assign[operand_begin[n] + k] = true;
                     assigned[c] = true;

@@ -22,11 +22,12 @@
 #include <utility>
 
 #include <gradc/expr/nodes.hpp>
-#include <gradc/lower/array_arguments.hpp>
+#include <gradc/lower/array_call_arguments.hpp>
 #include <gradc/lower/array_program.hpp>
 #include <gradc/lower/array_results.hpp>
 #include <gradc/lower/array_shapes.hpp>
 #include <gradc/lower/array_workspace.hpp>
+#include <gradc/lower/run_time_calls.hpp>
 
 namespace gradc::lower {
 
@@ -34,6 +35,8 @@ namespace gradc::lower {
 /// `gradc::variables(shape...)`): value, gradient, jvp, vjp at one point; docs/static.md, "Arrays".
 template <class Program, std::size_t LiteralCount>
 class array_kernel {
+    static_assert(run_time_operations<typename Program::analysis, typename Program::flat_type>::fit);
+
 public:
     using program = Program;  ///< The lowered array program.
     using set = typename Program::set;  ///< The variable set it was compiled from.
@@ -118,9 +121,18 @@ public:
         arguments<T> a("value", x...);
         typename value_tuple<T, output_shapes_t>::type out{};
         std::array<T*, output_count> o;
-        [&]<std::size_t... m>(std::index_sequence<m...>) { ((o[m] = entries_of(std::get<m>(out))), ...); }(
-            std::make_index_sequence<output_count>{});
-        value_at(a.pointers.data(), o.data());
+        if constexpr (layout.has_dynamic) {
+            const auto rl = dynamic::layout("value", a);
+            const run_time_view v = rl.view();
+            [&]<std::size_t... m>(std::index_sequence<m...>) {
+                ((dynamic::template shape_output<m>(std::get<m>(out), rl), o[m] = entries_of(std::get<m>(out))), ...);
+            }(std::make_index_sequence<output_count>{});
+            dynamic::value(context(), v, a.pointers.data(), o.data());
+        } else {
+            [&]<std::size_t... m>(std::index_sequence<m...>) { ((o[m] = entries_of(std::get<m>(out))), ...); }(
+                std::make_index_sequence<output_count>{});
+            value_at(a.pointers.data(), o.data());
+        }
         if constexpr (output_count == 1) {
             return std::get<0>(out);
         } else {
@@ -139,8 +151,19 @@ public:
         arguments<T> a("gradient", x...);
         array_gradient_result<T, gradient_tuple<T>> r{};
         std::array<T*, wrt_count == 0 ? 1 : wrt_count> g{};
-        pointers_to(r.gradient, g.data());
-        gradient_at(a.pointers.data(), &r.value, g.data());
+        if constexpr (layout.has_dynamic) {
+            const auto rl = dynamic::layout("gradient", a);
+            const run_time_view v = rl.view();
+            const auto sizes = dynamic::shape_gradient(r.gradient, a);
+            pointers_to(r.gradient, g.data());
+            const T one(rules::scalar_t<T>(1));
+            const T* w = &one;
+            T* value = &r.value;
+            dynamic::adjoint(context(), v, a.pointers.data(), &value, &w, g.data(), sizes.data());
+        } else {
+            pointers_to(r.gradient, g.data());
+            gradient_at(a.pointers.data(), &r.value, g.data());
+        }
         return r;
     }
 
@@ -216,6 +239,7 @@ public:
     template <class T>
     GRADC_ALWAYS_INLINE inline void tangent_in(workspace_lease& lease, const T* const* x, const T* const* dx,
                                                T* const* values, T* const* tangents) const {
+        require_fixed_extents<layout.has_dynamic>();
         node_storage<plan, T, true> s(lease);
         const array_frame<T, arity> f{x, s.values(), literals_.data(), forward_.data()};
         Program::primal(f);
@@ -225,6 +249,7 @@ public:
     }
     template <class T>
     GRADC_ALWAYS_INLINE inline void value_in(workspace_lease& lease, const T* const* x, T* const* out) const {
+        require_fixed_extents<layout.has_dynamic>();
         node_storage<plan, T, false> s(lease);
         const array_frame<T, arity> f{x, s.values(), literals_.data(), forward_.data()};
         Program::primal(f);
@@ -253,42 +278,14 @@ public:
     template <class... X>
     using call_lane_t = typename lane_of<X...>::type;
 
-    /// The call's arguments as pointers (and the buffers of those that are copied).
+    /// The call's arguments as pointers, with their extents (lower/array_call_arguments.hpp).
     template <class T>
-    struct arguments {
-        std::array<const T*, arity> pointers;
-        typename buffer_tuple<T, argument_shapes_t>::type buffers;
-
-        template <class... X>
-        arguments(const char* call, const X&... x) {
-            static_assert(sizeof...(X) == arity,
-                          "gradc kernel: wrong number of arguments; an array kernel takes one argument per "
-                          "variable of the gradc::variables(shape...) call, in order");
-            if constexpr (sizeof...(X) == arity) {
-                [&]<std::size_t... j>(std::index_sequence<j...>) {
-                    static_assert((argument_fits<X, shapes[j]>() && ...),
-                                  "gradc kernel: an argument does not fit its variable: give a number for a "
-                                  "scalar, and for a vec<N> or mat<R, C> a std::array or std::span of N or R·C "
-                                  "values (row-major), or an Eigen matrix of that size");
-                    ((pointers[j] = argument_pointer<T, shapes[j]>(call, j, x, std::get<j>(buffers))), ...);
-                }(std::index_sequence_for<X...>{});
-            }
-        }
-    };
+    using arguments = call_arguments<Program, T>;
 
     /// Tangents of the wrt variables, one per wrt variable, as pointers.
     template <class T, class Tangents>
     static auto wrt_arguments(const char* call, const Tangents& tangents) {
-        struct result {
-            std::array<const T*, wrt_count == 0 ? 1 : wrt_count> pointers{};
-            typename buffer_tuple<T, wrt_shapes_t>::type buffers;
-        };
-        result r;
-        [&]<std::size_t... j>(std::index_sequence<j...>) {
-            ((r.pointers[j] = argument_pointer<T, wrt_shape(j)>(call, j, std::get<j>(tangents), std::get<j>(r.buffers))),
-             ...);
-        }(std::make_index_sequence<wrt_count>{});
-        return r;
+        return wrt_values<Program, T, wrt_shapes_t>(call, tangents, shapes);
     }
 
 /// \endcond
@@ -297,11 +294,21 @@ private:
     auto jvp_with(const Tangents& tangents, const X&... x) const {
         using T = call_lane_t<X...>;
         arguments<T> a("jvp", x...);
-        const auto dx = wrt_arguments<T>("jvp", tangents);
+        const wrt_values<Program, T, wrt_shapes_t> dx("jvp", tangents, a.extents);
         array_jvp_result<output_value_t<T>> r{};
-        T* v = entries_of(r.value);
-        T* t = entries_of(r.tangent);
-        tangent_at(a.pointers.data(), dx.pointers.data(), &v, &t);
+        if constexpr (layout.has_dynamic) {
+            const auto rl = dynamic::layout("jvp", a);
+            const run_time_view v = rl.view();
+            dynamic::template shape_output<0>(r.value, rl);
+            dynamic::template shape_output<0>(r.tangent, rl);
+            T* p = entries_of(r.value);
+            T* t = entries_of(r.tangent);
+            dynamic::tangent(context(), v, a.pointers.data(), dx.pointers.data(), &p, &t);
+        } else {
+            T* p = entries_of(r.value);
+            T* t = entries_of(r.tangent);
+            tangent_at(a.pointers.data(), dx.pointers.data(), &p, &t);
+        }
         return r;
     }
 
@@ -309,16 +316,39 @@ private:
     auto vjp_with(const W& w, const X&... x) const {
         using T = call_lane_t<X...>;
         arguments<T> a("vjp", x...);
-        std::array<T, first_output.size()> wbuf;
-        const T* wp = argument_pointer<T, first_output>("vjp", arity, w, wbuf);
         array_vjp_result<output_value_t<T>, gradient_tuple<T>> r{};
         std::array<T*, wrt_count == 0 ? 1 : wrt_count> g{};
-        pointers_to(r.gradient, g.data());
-        T* v = entries_of(r.value);
-        workspace_lease lease(workspace_.pool());
-        run_adjoint(lease, a.pointers.data(), &v, &wp, g.data());
+        if constexpr (layout.has_dynamic) {
+            const auto rl = dynamic::layout("vjp", a);
+            const run_time_view v = rl.view();
+            typename buffer_of<T, first_output>::type wbuf;
+            const T* wp = dynamic::template weights_of<T>(w, wbuf, rl.shape[Program::output_node(0)]);
+            dynamic::template shape_output<0>(r.value, rl);
+            const auto sizes = dynamic::shape_gradient(r.gradient, a);
+            pointers_to(r.gradient, g.data());
+            T* p = entries_of(r.value);
+            dynamic::adjoint(context(), v, a.pointers.data(), &p, &wp, g.data(), sizes.data());
+        } else {
+            std::array<T, first_output.size()> wbuf;
+            const T* wp = argument_pointer<T, first_output>("vjp", arity, w, wbuf);
+            pointers_to(r.gradient, g.data());
+            T* p = entries_of(r.value);
+            workspace_lease lease(workspace_.pool());
+            run_adjoint(lease, a.pointers.data(), &p, &wp, g.data());
+        }
         return r;
     }
+
+    // ---- run-time extents ------------------------------------------------------------
+
+    template <bool Dynamic>
+    static constexpr void require_fixed_extents() {
+        static_assert(!Dynamic, "gradc kernel: with extents known only at run time, this call is not there yet: "
+                                "value, gradient, jvp and vjp are (docs/static.md, \"Extents known at run time\")");
+    }
+
+    using dynamic = run_time_calls<Program>;
+    typename dynamic::context context() const { return {literals_.data(), forward_.data(), growing_.slabs}; }
 
     template <class Tuple, class T>
     static void pointers_to(Tuple& t, T** p) {
@@ -341,13 +371,14 @@ private:
     template <std::size_t N, class T>
     static void copy_output(const array_frame<T, arity>& f, T* out) {
         const T* y = Program::steps::template value_of<N>(f);
-        for (std::size_t e = 0; e < layout.shape[N].size(); ++e) out[e] = y[e];
+        for (std::size_t e = 0, entries = Program::steps::template size_of<N>(f); e < entries; ++e) out[e] = y[e];
     }
 
     /// Primal, outputs into values, then the adjoint with weights w into grad (added).
     template <class T>
     GRADC_ALWAYS_INLINE inline void run_adjoint(workspace_lease& lease, const T* const* x, T* const* values, const T* const* w,
                                   T* const* grad) const {
+        require_fixed_extents<layout.has_dynamic>();
         node_storage<plan, T, true> s(lease);
         const array_frame<T, arity> f{x, s.values(), literals_.data(), forward_.data()};
         Program::primal(f);
@@ -358,6 +389,7 @@ private:
     literal_values literals_;
     [[no_unique_address]] forward_table_of<Program::analysis::copies.count> forward_;
     [[no_unique_address]] workspace_member<plan> workspace_;
+    [[no_unique_address]] growing_member<layout.has_dynamic> growing_;
 };
 
 }  // namespace gradc::lower

@@ -21,10 +21,20 @@ namespace gradc {
 
 namespace detail {
 
+/// An extent as written in a shape: a number, or dynamic_extent.
+inline std::string extent_text(std::size_t e) {
+    return e == rules::arrays::dynamic_extent ? "dynamic_extent" : std::to_string(e);
+}
 inline std::string shape_text(const rules::arrays::dims& s) {
     if (s.is_scalar()) return "scalar";
-    if (s.is_vector()) return "vec<" + std::to_string(s.rows) + ">";
-    return "mat<" + std::to_string(s.rows) + ", " + std::to_string(s.cols) + ">";
+    if (s.is_vector()) return "vec<" + extent_text(s.rows) + ">";
+    return "mat<" + extent_text(s.rows) + ", " + extent_text(s.cols) + ">";
+}
+/// Whether a shape has more than one entry (a run-time extent counts as many).
+inline bool many_entries(const rules::arrays::dims& s) { return s.is_dynamic() || s.size() > 1; }
+/// A shape's number of entries, as a loop bound: a number, or its size at the call.
+inline std::string entries_text(const rules::arrays::dims& s) {
+    return s.is_dynamic() ? "its size" : std::to_string(s.size());
 }
 
 template <class Program>
@@ -35,7 +45,7 @@ struct array_printer {
         return L.is_input[i] ? node_name("x", L.variable[i]) : node_name("v", i);
     }
     static std::string entry(std::size_t i, bool elementwise) {
-        return value_name(i) + (elementwise && L.shape[i].size() > 1 ? "[e]" : "");
+        return value_name(i) + (elementwise && many_entries(L.shape[i]) ? "[e]" : "");
     }
 
     template <class Operand>
@@ -63,7 +73,7 @@ struct array_printer {
         std::size_t k = 0;
         ((line += (k++ ? ", " : "") + operand<O>(elementwise)), ...);
         line += ")";
-        if (elementwise && L.shape[I].size() > 1) line += "  for e < " + std::to_string(L.shape[I].size());
+        if (elementwise && many_entries(L.shape[I])) line += "  for e < " + entries_text(L.shape[I]);
         out += line + "    : " + shape_text(L.shape[I]) + "\n";
     }
 
@@ -101,10 +111,10 @@ struct array_printer {
                     return n;
                 }();
                 const std::string partial = substitute(R::partial_text[k], names);
-                const bool broadcast = L.shape[c].size() == 1 && L.shape[I].size() > 1;
-                out += "  " + target + (broadcast || L.shape[c].size() == 1 ? "" : "[e]") + " += " +
+                const bool broadcast = !many_entries(L.shape[c]) && many_entries(L.shape[I]);
+                out += "  " + target + (broadcast || !many_entries(L.shape[c]) ? "" : "[e]") + " += " +
                        (is_single_term(partial) ? partial : "(" + partial + ")") + " * b" + entry(I, true);
-                if (L.shape[I].size() > 1) out += "  for e < " + std::to_string(L.shape[I].size());
+                if (many_entries(L.shape[I])) out += "  for e < " + entries_text(L.shape[I]);
                 out += "\n";
             } else {
                 out += "  " + target + " += " + std::string(R::adjoint_text[R::adjoint_text.size() == 1 ? 0 : k]) +

@@ -17,188 +17,12 @@
 
 #include <gradc/lower/array_describe.hpp>
 #include <gradc/lower/array_first_writes.hpp>
+#include <gradc/lower/array_steps.hpp>
 #include <gradc/lower/steps.hpp>
 #include <gradc/rules/partial.hpp>
 #include <gradc/rules/value_traits.hpp>
 
 namespace gradc::lower {
-
-/// Where a program finds values: the arguments (one pointer per variable), the values
-/// of the other nodes, the literals, and the kernel's forward table (where each copy of an
-/// equal subexpression passes its adjoint, lower/equal_copies.hpp; read only by copies).
-template <class T, std::size_t Arity>
-struct array_frame {
-    const T* const* arguments;
-    T* values;
-    const double* literals;
-    const std::size_t* forward = nullptr;
-};
-
-/// Where a sweep finds derivatives: the caller's arrays for the wrt variables (adjoints
-/// written or tangents read there), and the derivatives of the other live nodes.
-template <class T>
-struct derivative_frame {
-    T* const* wrt;
-    T* nodes;
-};
-
-template <class Analysis>
-struct array_steps {
-    static constexpr auto& L = Analysis::layout;
-
-    template <std::size_t I, class T, std::size_t A>
-    static const T* value_of(const array_frame<T, A>& f) {
-        if constexpr (L.is_input[I]) {
-            return f.arguments[L.variable[I]];
-        } else {
-            return f.values + L.value_offset[I];
-        }
-    }
-    template <std::size_t I, class T, std::size_t A>
-    static T* result_of(const array_frame<T, A>& f) {
-        return f.values + L.value_offset[I];
-    }
-    template <std::size_t I, class T>
-    static T* derivative_of(const derivative_frame<T>& d) {
-        if constexpr (L.is_input[I]) {
-            return d.wrt[Analysis::wrt_position(L.variable[I])];
-        } else {
-            return d.nodes + L.derivative_offset[I];
-        }
-    }
-
-    /// Entry e of an operand, a scalar operand broadcast: a node's value, or a
-    /// condition evaluated entry by entry.
-    template <class Operand>
-    struct entry;
-    template <std::size_t I>
-    struct entry<ref<I>> {
-        template <class T, std::size_t A>
-        static const T& at(const array_frame<T, A>& f, std::size_t e) {
-            return value_of<I>(f)[L.shape[I].size() == 1 ? 0 : e];
-        }
-    };
-    template <class Op, class... O>
-    struct entry<test<Op, O...>> {
-        template <class T, std::size_t A>
-        static auto at(const array_frame<T, A>& f, std::size_t e) {
-            return Op::eval(entry<O>::at(f, e)...);
-        }
-    };
-
-    template <std::size_t I>
-    static constexpr std::size_t operand_index(std::size_t e) {
-        return L.shape[I].size() == 1 ? 0 : e;
-    }
-
-    // ---- primal ----------------------------------------------------------------------
-
-    template <std::size_t I, std::size_t J, class T, std::size_t A>
-    static void evaluate(input<J>, const array_frame<T, A>&) {}
-
-    template <std::size_t I, std::size_t Lit, class T, std::size_t A>
-    static void evaluate(constant<Lit>, const array_frame<T, A>& f) {
-        result_of<I>(f)[0] = T(rules::scalar_t<T>(f.literals[Lit]));
-    }
-
-    template <std::size_t I, class Tag, class T, std::size_t A>
-    static void evaluate(named<Tag>, const array_frame<T, A>& f) {
-        result_of<I>(f)[0] = T(rules::scalar_t<T>(graphs::named_value<Tag>()));
-    }
-
-    template <std::size_t I, class R, class... O, class T, std::size_t A>
-    static void evaluate(apply<R, O...>, const array_frame<T, A>& f) {
-        T* __restrict y = result_of<I>(f);
-        if constexpr (array_node_traits<apply<R, O...>>::elementwise) {
-            for (std::size_t e = 0; e < L.shape[I].size(); ++e) y[e] = R::eval(entry<O>::at(f, e)...);
-        } else {
-            R::value(rules::arrays::sig<L.shape[I], L.shape[operand_node<O>]...>{}, y, value_of<operand_node<O>>(f)...);
-        }
-    }
-
-    // ---- one edge of the adjoint and of the tangent sweep ------------------------------
-
-    /// Operand K of node I (an apply) adds its share of ȳ to its adjoint.
-    template <std::size_t I, int K, bool Assign, class R, class... O, class T, std::size_t A>
-    static void adjoint_edge(apply<R, O...>, const array_frame<T, A>& f, const derivative_frame<T>& d) {
-        constexpr std::size_t c = pack_element<K, std::integral_constant<std::size_t, operand_node<O>>...>::value;
-        const T* yb = derivative_of<I>(d);
-        T* __restrict cb = derivative_of<c>(d);
-        const T* y = value_of<I>(f);
-        if constexpr (array_node_traits<apply<R, O...>>::elementwise) {
-            for (std::size_t e = 0; e < L.shape[I].size(); ++e) {
-                const T term = rules::scale(R::partial(rules::arg<K>, entry<O>::at(f, e)..., y[e]), yb[e]);
-                if constexpr (Assign) {
-                    cb[e] = term;  // the first write, covering every entry (lower/array_first_writes.hpp)
-                } else {
-                    cb[operand_index<c>(e)] += term;
-                }
-            }
-        } else {
-            R::adjoint(rules::arg<K>, rules::arrays::sig<L.shape[I], L.shape[operand_node<O>]...>{}, yb, cb, y,
-                       value_of<operand_node<O>>(f)...);
-        }
-    }
-
-    /// Operand K of node I adds its tangent's contribution to ẏ.
-    template <std::size_t I, int K, class R, class... O, class T, std::size_t A>
-    static void tangent_edge(apply<R, O...>, const array_frame<T, A>& f, const derivative_frame<T>& d) {
-        constexpr std::size_t c = pack_element<K, std::integral_constant<std::size_t, operand_node<O>>...>::value;
-        T* __restrict yd = derivative_of<I>(d);
-        const T* cd = derivative_of<c>(d);
-        const T* y = value_of<I>(f);
-        if constexpr (array_node_traits<apply<R, O...>>::elementwise) {
-            for (std::size_t e = 0; e < L.shape[I].size(); ++e)
-                yd[e] += rules::scale(R::partial(rules::arg<K>, entry<O>::at(f, e)..., y[e]), cd[operand_index<c>(e)]);
-        } else {
-            R::tangent(rules::arg<K>, rules::arrays::sig<L.shape[I], L.shape[operand_node<O>]...>{}, yd, cd, y,
-                       value_of<operand_node<O>>(f)...);
-        }
-    }
-
-    /// Every swept edge of node I that is on (`On`, one flag per operand): operands in
-    /// reverse order for the adjoint. A copy of an equal subexpression whose forward table
-    /// entry names a target sweeps none: it adds its adjoint there instead, if this sweep
-    /// `Forwards` (where a map-reduce has its adjoint whole).
-    template <std::size_t I, bool Swept, auto Assign, auto On, bool Forwards, class Node, class T, std::size_t A>
-    static step::in_reverse adjoint_node(Node node, const array_frame<T, A>& f, const derivative_frame<T>& d) {
-        if constexpr (Swept && array_node_traits<Node>::kind == node_kind::primitive && L.live[I]) {
-            if constexpr (Analysis::copies.copy[I] != no_node) {
-                if (const std::size_t to = f.forward[Analysis::copies.copy[I]]; to != no_node) {
-                    if constexpr (Forwards) {
-                        const T* own = derivative_of<I>(d);
-                        for (std::size_t e = 0; e < L.shape[I].size(); ++e) d.nodes[to + e] += own[e];
-                    }
-                    return {};
-                }
-            }
-            constexpr std::size_t n = array_node_traits<Node>::arity;
-            [&]<int... K>(std::integer_sequence<int, K...>) {
-                (void)std::initializer_list<int>{
-                    (adjoint_edge_if<I, int(n) - 1 - K, Assign[int(n) - 1 - K], On[int(n) - 1 - K]>(node, f, d), 0)...};
-            }(std::make_integer_sequence<int, int(n)>{});
-        }
-        return {};
-    }
-    template <std::size_t I, int K, bool Assign, bool On, class Node, class T, std::size_t A>
-    static void adjoint_edge_if(Node node, const array_frame<T, A>& f, const derivative_frame<T>& d) {
-        if constexpr (On && Analysis::template swept<I, Node>(K)) adjoint_edge<I, K, Assign>(node, f, d);
-    }
-
-    template <std::size_t I, class Node, class T, std::size_t A>
-    static void tangent_node(Node node, const array_frame<T, A>& f, const derivative_frame<T>& d) {
-        if constexpr (array_node_traits<Node>::kind == node_kind::primitive && L.live[I]) {
-            constexpr std::size_t n = array_node_traits<Node>::arity;
-            [&]<int... K>(std::integer_sequence<int, K...>) {
-                (void)std::initializer_list<int>{(tangent_edge_if<I, K>(node, f, d), 0)...};
-            }(std::make_integer_sequence<int, int(n)>{});
-        }
-    }
-    template <std::size_t I, int K, class Node, class T, std::size_t A>
-    static void tangent_edge_if(Node node, const array_frame<T, A>& f, const derivative_frame<T>& d) {
-        if constexpr (Analysis::template swept<I, Node>(K)) tangent_edge<I, K>(node, f, d);
-    }
-};
 
 template <class Set, class Flat, class Outputs, class Wrt>
 struct array_program;
@@ -286,7 +110,11 @@ struct array_program<Set, flat<Nodes...>, std::index_sequence<O...>, std::index_
     /// The outputs' tangents out[m] for the wrt variables' tangents d.wrt.
     template <class T>
     GRADC_ALWAYS_INLINE inline static void tangent(const array_frame<T, arity>& f, const derivative_frame<T>& d, T* const* out) {
-        for (std::size_t k = 0; k < L.derivative_size; ++k) d.nodes[k] = T(rules::scalar_t<T>(0));
+        if constexpr (L.has_dynamic) {
+            for (std::size_t k = 0; k < d.run->derivative_size; ++k) d.nodes[k] = T(rules::scalar_t<T>(0));
+        } else {
+            for (std::size_t k = 0; k < L.derivative_size; ++k) d.nodes[k] = T(rules::scalar_t<T>(0));
+        }
         [&]<std::size_t... I>(std::index_sequence<I...>) GRADC_ALWAYS_INLINE {
             (void)std::initializer_list<int>{(steps::template tangent_node<I>(Nodes{}, f, d), 0)...};
         }(std::index_sequence_for<Nodes...>{});
@@ -323,8 +151,8 @@ private:
     template <std::size_t N, bool In, class T>
     GRADC_ALWAYS_INLINE inline static void clear_node(const derivative_frame<T>& d) {
         if constexpr (In && L.live[N] && !L.is_input[N]) {
-            T* a = d.nodes + L.derivative_offset[N];
-            for (std::size_t e = 0; e < L.shape[N].size(); ++e) a[e] = T(rules::scalar_t<T>(0));
+            T* a = steps::template derivative_of<N>(d);
+            for (std::size_t e = 0, entries = steps::template size_of<N>(d); e < entries; ++e) a[e] = T(rules::scalar_t<T>(0));
         }
     }
 
@@ -337,7 +165,7 @@ private:
     static void seed(const derivative_frame<T>& d, const T* w) {
         if constexpr (L.live[N]) {
             T* a = steps::template derivative_of<N>(d);
-            for (std::size_t e = 0; e < L.shape[N].size(); ++e) {
+            for (std::size_t e = 0, entries = steps::template size_of<N>(d); e < entries; ++e) {
                 if constexpr (Assign) {
                     a[e] = w[e];
                 } else {
@@ -368,7 +196,7 @@ private:
     }
     template <std::size_t N, class T>
     static void read_tangent(const derivative_frame<T>& d, T* out) {
-        for (std::size_t e = 0; e < L.shape[N].size(); ++e) {
+        for (std::size_t e = 0, entries = steps::template size_of<N>(d); e < entries; ++e) {
             if constexpr (L.live[N]) {
                 out[e] = steps::template derivative_of<N>(d)[e];
             } else {

@@ -1,17 +1,33 @@
 #pragma once
 /// \file
-/// What an array kernel's calls return. A value of shape S is a T for a scalar and a
-/// `std::array<T, S.size()>` (row-major) for a vector or a matrix.
+/// What an array kernel's calls return. A value of shape S is a T for a scalar, a
+/// `std::array<T, S.size()>` (row-major) for a vector or a matrix of fixed extents, a
+/// `std::vector<T>` for a vector of run-time length and a `gradc::matrix_value<T>` (its
+/// extents and its row-major entries) for a matrix with a run-time extent.
 
 #include <array>
 #include <cstddef>
 #include <tuple>
 #include <type_traits>
+#include <vector>
 
 #include <gradc/rules/arrays/dims.hpp>
 #include <gradc/rules/value_traits.hpp>
 
 namespace gradc {
+
+/// A matrix whose extents were known only when the kernel was called: rows × cols
+/// entries, row-major, in `data`.
+template <class T>
+struct matrix_value {
+    std::size_t rows = 0;  ///< Rows.
+    std::size_t cols = 0;  ///< Columns.
+    std::vector<T> data;   ///< rows·cols entries, row-major.
+    /// Entry (r, c).
+    T& operator()(std::size_t r, std::size_t c) { return data[r * cols + c]; }
+    /// Entry (r, c).
+    const T& operator()(std::size_t r, std::size_t c) const { return data[r * cols + c]; }
+};
 
 // The value type of a shape: T for a scalar, std::array<T, size> otherwise.
 /// \cond INTERNAL
@@ -23,10 +39,19 @@ template <class T, std::size_t Size>
 struct array_value<T, Size, true> {
     using type = T;
 };
-/// \endcond
-/// The value of shape S with entries of type T: T for a scalar, std::array<T, S.size()> otherwise.
+template <class T, rules::arrays::dims S, bool Dynamic = S.is_dynamic()>
+struct shaped_value {
+    using type = typename array_value<T, S.rows * S.cols, S.kind == rules::arrays::shape_kind::scalar>::type;
+};
 template <class T, rules::arrays::dims S>
-using array_value_t = typename array_value<T, S.rows * S.cols, S.kind == rules::arrays::shape_kind::scalar>::type;
+struct shaped_value<T, S, true> {
+    using type = std::conditional_t<S.is_vector(), std::vector<T>, matrix_value<T>>;
+};
+/// \endcond
+/// The value of shape S with entries of type T: T for a scalar, std::array<T, S.size()>
+/// for fixed extents, std::vector<T> or gradc::matrix_value<T> for run-time ones.
+template <class T, rules::arrays::dims S>
+using array_value_t = typename shaped_value<T, S>::type;
 
 /// `k.gradient(args...)` of an array kernel: the value, and a std::tuple with one entry
 /// per wrt variable (T for a scalar, std::array<T, size> for an array).
@@ -70,6 +95,28 @@ const T* entries_of(const T& v) {
 template <class T, std::size_t N>
 const T* entries_of(const std::array<T, N>& v) {
     return v.data();
+}
+template <class T>
+T* entries_of(std::vector<T>& v) {
+    return v.data();
+}
+template <class T>
+T* entries_of(matrix_value<T>& v) {
+    return v.data.data();
+}
+
+/// Gives a value of run-time extents its shape s (a fixed one has it already).
+template <class T>
+void shape_to(T&, const rules::arrays::dims&) {}
+template <class T>
+void shape_to(std::vector<T>& v, const rules::arrays::dims& s) {
+    v.assign(s.size(), T(rules::scalar_t<T>(0)));
+}
+template <class T>
+void shape_to(matrix_value<T>& v, const rules::arrays::dims& s) {
+    v.rows = s.rows;
+    v.cols = s.cols;
+    v.data.assign(s.size(), T(rules::scalar_t<T>(0)));
 }
 
 /// Copies the first entries of `flat` into v; returns how many.

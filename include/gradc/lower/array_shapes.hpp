@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <tuple>
 #include <utility>
+#include <vector>
 
 #include <gradc/lower/array_results.hpp>
 #include <gradc/rules/arrays/dims.hpp>
@@ -28,11 +29,21 @@ template <class T, dims... S>
 struct value_tuple<T, shape_list<S...>> {
     using type = std::tuple<array_value_t<T, S>...>;
 };
+/// A call's buffer for a value of shape S: an array of its entries, or a vector sized at
+/// run time for run-time extents.
+template <class T, dims S, bool = S.is_dynamic()>
+struct buffer_of {
+    using type = std::array<T, S.size()>;
+};
+template <class T, dims S>
+struct buffer_of<T, S, true> {
+    using type = std::vector<T>;
+};
 template <class T, class Shapes>
 struct buffer_tuple;
 template <class T, dims... S>
 struct buffer_tuple<T, shape_list<S...>> {
-    using type = std::tuple<std::array<T, S.size()>...>;
+    using type = std::tuple<typename buffer_of<T, S>::type...>;
 };
 
 /// The shapes of a program's arguments, wrt variables and outputs, as shape lists.

@@ -23,18 +23,22 @@ namespace gradc::rules::arrays {
 template <class Map>
 struct selection {
     /// \cond INTERNAL
+    static constexpr bool run_time_extents = true;
     static constexpr std::array<std::string_view, 1> adjoint_text{"ȳ scattered back"};
-    template <dims Y, dims X, class T>
-    static void value(sig<Y, X>, T* __restrict y, const T* x) {
-        for (std::size_t k = 0; k < Y.size(); ++k) y[k] = x[Map::template source<X>(k)];
+    template <class S, class T>
+    static void value(S ext, T* __restrict y, const T* x) {
+        [[maybe_unused]] const auto& [Y, X] = ext.all;
+        for (std::size_t k = 0; k < Y.size(); ++k) y[k] = x[Map::source(X, k)];
     }
-    template <dims Y, dims X, class T>
-    static void adjoint(arg_t<0>, sig<Y, X>, const T* yb, T* __restrict xb, const T*, const T*) {
-        for (std::size_t k = 0; k < Y.size(); ++k) xb[Map::template source<X>(k)] += yb[k];
+    template <class S, class T>
+    static void adjoint(arg_t<0>, S ext, const T* yb, T* __restrict xb, const T*, const T*) {
+        [[maybe_unused]] const auto& [Y, X] = ext.all;
+        for (std::size_t k = 0; k < Y.size(); ++k) xb[Map::source(X, k)] += yb[k];
     }
-    template <dims Y, dims X, class T>
-    static void tangent(arg_t<0>, sig<Y, X>, T* __restrict yd, const T* xd, const T*, const T*) {
-        for (std::size_t k = 0; k < Y.size(); ++k) yd[k] += xd[Map::template source<X>(k)];
+    template <class S, class T>
+    static void tangent(arg_t<0>, S ext, T* __restrict yd, const T* xd, const T*, const T*) {
+        [[maybe_unused]] const auto& [Y, X] = ext.all;
+        for (std::size_t k = 0; k < Y.size(); ++k) yd[k] += xd[Map::source(X, k)];
     }
     /// \endcond
 };
@@ -51,8 +55,8 @@ struct element : selection<element<R, C>> {
             return scalar_dims;
         });
     }
-    template <dims X>
-    static constexpr std::size_t source(std::size_t) {
+    template <class E>
+    static constexpr std::size_t source(const E& X, std::size_t) {
         return R * X.cols + C;
     }
     /// \endcond
@@ -70,8 +74,8 @@ struct row_of : selection<row_of<I>> {
             return vector_dims(s[0].cols);
         });
     }
-    template <dims X>
-    static constexpr std::size_t source(std::size_t k) {
+    template <class E>
+    static constexpr std::size_t source(const E& X, std::size_t k) {
         return I * X.cols + k;
     }
     /// \endcond
@@ -89,8 +93,8 @@ struct col_of : selection<col_of<J>> {
             return vector_dims(s[0].rows);
         });
     }
-    template <dims X>
-    static constexpr std::size_t source(std::size_t k) {
+    template <class E>
+    static constexpr std::size_t source(const E& X, std::size_t k) {
         return k * X.cols + J;
     }
     /// \endcond
@@ -108,8 +112,8 @@ struct segment_of : selection<segment_of<Offset, Count>> {
             return vector_dims(Count);
         });
     }
-    template <dims X>
-    static constexpr std::size_t source(std::size_t k) {
+    template <class E>
+    static constexpr std::size_t source(const E&, std::size_t k) {
         return Offset + k;
     }
     /// \endcond
@@ -123,11 +127,12 @@ struct diag_of : selection<diag_of> {
     static constexpr dims result_shape(const std::array<dims, N>& operands) {
         return shape_with_arity<1>(operands, [](const auto& s) {
             if (!s[0].is_matrix()) return invalid_dims;
+            if (s[0].is_dynamic()) return vector_dims(dynamic_extent);  // min(R, C) known at the call
             return vector_dims(s[0].rows < s[0].cols ? s[0].rows : s[0].cols);
         });
     }
-    template <dims X>
-    static constexpr std::size_t source(std::size_t k) {
+    template <class E>
+    static constexpr std::size_t source(const E& X, std::size_t k) {
         return k * X.cols + k;
     }
     /// \endcond
@@ -141,12 +146,13 @@ template <std::size_t D>
 struct lower_triangular_of {
     /// \cond INTERNAL
     static constexpr std::string_view name = "lower_triangular";
+    static constexpr bool run_time_extents = true;
     static constexpr std::array<std::string_view, 1> adjoint_text{"L̄'s lower triangle packed"};
     static constexpr std::size_t packed = D * (D + 1) / 2;
     template <std::size_t N>
     static constexpr dims result_shape(const std::array<dims, N>& operands) {
         return shape_with_arity<1>(operands, [](const auto& s) {
-            if (!s[0].is_vector() || s[0].rows != packed) return invalid_dims;
+            if (!s[0].is_vector() || !extents_fit(s[0].rows, packed)) return invalid_dims;
             return matrix_dims(D, D);
         });
     }
@@ -155,23 +161,26 @@ struct lower_triangular_of {
         // Columns 0..c-1 hold (D-1) + (D-2) + ... + (D-c) entries.
         return D + c * (2 * D - c - 1) / 2 + (r - c - 1);
     }
-    template <dims Y, dims X, class T>
-    static void value(sig<Y, X>, T* __restrict y, const T* x) {
+    template <class S, class T>
+    static void value(S ext, T* __restrict y, const T* x) {
+        [[maybe_unused]] const auto& [Y, X] = ext.all;
         for (std::size_t r = 0; r < D; ++r) {
             for (std::size_t c = 0; c < D; ++c) {
                 y[r * D + c] = r == c ? x[r] : r > c ? x[strict(r, c)] : T(scalar_t<T>(0));
             }
         }
     }
-    template <dims Y, dims X, class T>
-    static void adjoint(arg_t<0>, sig<Y, X>, const T* yb, T* __restrict xb, const T*, const T*) {
+    template <class S, class T>
+    static void adjoint(arg_t<0>, S ext, const T* yb, T* __restrict xb, const T*, const T*) {
+        [[maybe_unused]] const auto& [Y, X] = ext.all;
         for (std::size_t r = 0; r < D; ++r) {
             xb[r] += yb[r * D + r];
             for (std::size_t c = 0; c < r; ++c) xb[strict(r, c)] += yb[r * D + c];
         }
     }
-    template <dims Y, dims X, class T>
-    static void tangent(arg_t<0>, sig<Y, X>, T* __restrict yd, const T* xd, const T*, const T*) {
+    template <class S, class T>
+    static void tangent(arg_t<0>, S ext, T* __restrict yd, const T* xd, const T*, const T*) {
+        [[maybe_unused]] const auto& [Y, X] = ext.all;
         for (std::size_t r = 0; r < D; ++r) {
             yd[r * D + r] += xd[r];
             for (std::size_t c = 0; c < r; ++c) yd[r * D + c] += xd[strict(r, c)];

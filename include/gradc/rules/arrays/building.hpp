@@ -7,6 +7,7 @@
 #include <array>
 #include <cstddef>
 #include <string_view>
+#include <tuple>
 
 #include <gradc/rules/arrays/signature.hpp>
 
@@ -15,48 +16,42 @@
 // sections) instead of repeating them.
 namespace gradc::rules::arrays {
 
-/// Where each part starts in the result: the sizes of the parts before it.
-template <dims... In>
-constexpr std::array<std::size_t, sizeof...(In)> part_offsets() {
-    std::array<std::size_t, sizeof...(In)> o{};
-    std::size_t at = 0, k = 0;
-    ((o[k++] = at, at += In.size()), ...);
-    return o;
+/// The sizes of the parts (the operands) from an operation's extents.
+template <class Y, class... In>
+constexpr std::array<std::size_t, sizeof...(In)> part_sizes(const std::tuple<Y, In...>& all) {
+    return std::apply([](const auto&, const auto&... part) { return std::array<std::size_t, sizeof...(In)>{std::size_t(part.size())...}; }, all);
 }
 
-/// The shape of part `k` of the pack `In`.
-template <dims... In>
-constexpr dims pack_in(std::size_t k) {
-    constexpr std::array<dims, sizeof...(In)> s{In...};
-    return s[k];
-}
-
-/// Parts laid end to end: value copies each in, adjoint and tangent copy slices.
+/// Parts laid end to end: value copies each in, adjoint and tangent copy slices. The
+/// parts' sizes are constants for fixed extents, so the offsets fold away.
 struct parts_end_to_end {
     /// \cond INTERNAL
-    template <dims Y, dims... In, class T, class... P>
-    static void value(sig<Y, In...>, T* __restrict y, const P*... in) {
-        constexpr auto offset = part_offsets<In...>();
-        std::size_t k = 0;
-        ((copy_part<In.size()>(y + offset[k++], in)), ...);
+    static constexpr bool run_time_extents = true;
+    template <class S, class T, class... P>
+    static void value(S ext, T* __restrict y, const P*... in) {
+        const auto sizes = part_sizes(ext.all);
+        std::size_t at = 0, k = 0;
+        ((copy_part(sizes[k], y + at, in), at += sizes[k], ++k), ...);
     }
-    template <int K, dims Y, dims... In, class T, class... P>
-    static void adjoint(arg_t<K>, sig<Y, In...>, const T* yb, T* __restrict kb, const T*, const P*...) {
-        constexpr std::size_t at = part_offsets<In...>()[K];
-        constexpr std::size_t n = pack_in<In...>(K).size();
-        for (std::size_t i = 0; i < n; ++i) kb[i] += yb[at + i];
+    template <int K, class S, class T, class... P>
+    static void adjoint(arg_t<K>, S ext, const T* yb, T* __restrict kb, const T*, const P*...) {
+        const auto sizes = part_sizes(ext.all);
+        std::size_t at = 0;
+        for (std::size_t k = 0; k < std::size_t(K); ++k) at += sizes[k];
+        for (std::size_t i = 0; i < sizes[K]; ++i) kb[i] += yb[at + i];
     }
-    template <int K, dims Y, dims... In, class T, class... P>
-    static void tangent(arg_t<K>, sig<Y, In...>, T* __restrict yd, const T* kd, const T*, const P*...) {
-        constexpr std::size_t at = part_offsets<In...>()[K];
-        constexpr std::size_t n = pack_in<In...>(K).size();
-        for (std::size_t i = 0; i < n; ++i) yd[at + i] += kd[i];
+    template <int K, class S, class T, class... P>
+    static void tangent(arg_t<K>, S ext, T* __restrict yd, const T* kd, const T*, const P*...) {
+        const auto sizes = part_sizes(ext.all);
+        std::size_t at = 0;
+        for (std::size_t k = 0; k < std::size_t(K); ++k) at += sizes[k];
+        for (std::size_t i = 0; i < sizes[K]; ++i) yd[at + i] += kd[i];
     }
 
 private:
-    template <std::size_t N, class T>
-    static void copy_part(T* to, const T* from) {
-        for (std::size_t i = 0; i < N; ++i) to[i] = from[i];
+    template <class T>
+    static void copy_part(std::size_t n, T* to, const T* from) {
+        for (std::size_t i = 0; i < n; ++i) to[i] = from[i];
     }
     /// \endcond
 };
@@ -71,7 +66,7 @@ struct concat_parts : parts_end_to_end {
         std::size_t n = 0;
         for (const dims& d : s) {
             if (d.is_matrix() || !d.valid()) return invalid_dims;
-            n += d.size();
+            n = (n == dynamic_extent || d.is_dynamic()) ? dynamic_extent : n + d.size();
         }
         return N >= 1 ? vector_dims(n) : invalid_dims;
     }
@@ -86,9 +81,12 @@ struct stack_rows : parts_end_to_end {
     template <std::size_t N>
     static constexpr dims result_shape(const std::array<dims, N>& s) {
         if (N == 0) return invalid_dims;
-        for (const dims& d : s)
-            if (!d.is_vector() || d.rows != s[0].rows) return invalid_dims;
-        return matrix_dims(N, s[0].rows);
+        std::size_t length = dynamic_extent;
+        for (const dims& d : s) {
+            if (!d.is_vector() || !extents_fit(d.rows, length)) return invalid_dims;
+            if (d.rows != dynamic_extent) length = d.rows;
+        }
+        return matrix_dims(N, length);
     }
     /// \endcond
 };

@@ -21,24 +21,29 @@ namespace gradc::rules::arrays {
 struct cumsum {
     /// \cond INTERNAL
     static constexpr std::string_view name = "cumsum";
+    static constexpr bool run_time_extents = true;
     static constexpr std::array<std::string_view, 1> adjoint_text{"suffix sums of ȳ"};
     template <std::size_t N>
     static constexpr dims result_shape(const std::array<dims, N>& operands) {
         return shape_with_arity<1>(operands, [](const auto& s) { return s[0].is_vector() ? s[0] : invalid_dims; });
     }
-    template <dims Y, dims X, class T>
-    static void value(sig<Y, X>, T* __restrict y, const T* x) {
+    template <class S, class T>
+    static void value(S ext, T* __restrict y, const T* x) {
+        [[maybe_unused]] const auto& [Y, X] = ext.all;
+        if (std::size_t(X.rows) == 0) return;
         T s = x[0];
         y[0] = s;
         for (std::size_t i = 1; i < X.rows; ++i) y[i] = s += x[i];
     }
-    template <dims Y, dims X, class T>
-    static void adjoint(arg_t<0>, sig<Y, X>, const T* yb, T* __restrict xb, const T*, const T*) {
+    template <class S, class T>
+    static void adjoint(arg_t<0>, S ext, const T* yb, T* __restrict xb, const T*, const T*) {
+        [[maybe_unused]] const auto& [Y, X] = ext.all;
         T s = zero_of<T>();
         for (std::size_t i = X.rows; i-- > 0;) xb[i] += s += yb[i];
     }
-    template <dims Y, dims X, class T>
-    static void tangent(arg_t<0>, sig<Y, X>, T* __restrict yd, const T* xd, const T*, const T*) {
+    template <class S, class T>
+    static void tangent(arg_t<0>, S ext, T* __restrict yd, const T* xd, const T*, const T*) {
+        [[maybe_unused]] const auto& [Y, X] = ext.all;
         T s = zero_of<T>();
         for (std::size_t i = 0; i < X.rows; ++i) yd[i] += s += xd[i];
     }

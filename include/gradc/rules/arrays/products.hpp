@@ -20,37 +20,43 @@ namespace gradc::rules::arrays {
 struct matvec {
     /// \cond INTERNAL
     static constexpr std::string_view name = "matvec";
+    static constexpr bool run_time_extents = true;
     static constexpr std::array<std::string_view, 2> adjoint_text{"ȳ·xᵀ", "Aᵀ·ȳ"};
     template <std::size_t N>
     static constexpr dims result_shape(const std::array<dims, N>& operands) {
         return shape_with_arity<2>(operands, [](const auto& s) {
-            if (!s[0].is_matrix() || !s[1].is_vector() || s[0].cols != s[1].rows) return invalid_dims;
+            if (!s[0].is_matrix() || !s[1].is_vector() || !extents_fit(s[0].cols, s[1].rows)) return invalid_dims;
             return vector_dims(s[0].rows);
         });
     }
-    template <dims Y, dims A, dims X, class T>
-    static void value(sig<Y, A, X>, T* __restrict y, const T* a, const T* x) {
-        for (std::size_t r = 0; r < A.rows; ++r) y[r] = dot_n<A.cols>(a + r * A.cols, x);
+    template <class S, class T>
+    static void value(S ext, T* __restrict y, const T* a, const T* x) {
+        [[maybe_unused]] const auto& [Y, A, X] = ext.all;
+        for (std::size_t r = 0; r < A.rows; ++r) y[r] = dot_n(A.cols, a + r * A.cols, x);
     }
-    template <dims Y, dims A, dims X, class T>
-    static void adjoint(arg_t<0>, sig<Y, A, X>, const T* yb, T* __restrict ab, const T*, const T*, const T* x) {
-        for (std::size_t r = 0; r < A.rows; ++r) axpy_n<A.cols>(ab + r * A.cols, yb[r], x);
+    template <class S, class T>
+    static void adjoint(arg_t<0>, S ext, const T* yb, T* __restrict ab, const T*, const T*, const T* x) {
+        [[maybe_unused]] const auto& [Y, A, X] = ext.all;
+        for (std::size_t r = 0; r < A.rows; ++r) axpy_n(A.cols, ab + r * A.cols, yb[r], x);
     }
-    template <dims Y, dims A, dims X, class T>
-    static void adjoint(arg_t<1>, sig<Y, A, X>, const T* yb, T* __restrict xb, const T*, const T* a, const T*) {
-        if constexpr (lanes_along_rows<T, A.cols>) {
-            for (std::size_t r = 0; r < A.rows; ++r) axpy_n<A.cols>(xb, yb[r], a + r * A.cols);
+    template <class S, class T>
+    static void adjoint(arg_t<1>, S ext, const T* yb, T* __restrict xb, const T*, const T* a, const T*) {
+        [[maybe_unused]] const auto& [Y, A, X] = ext.all;
+        if (along_rows<T>(A.cols)) {
+            for (std::size_t r = 0; r < A.rows; ++r) axpy_n(A.cols, xb, yb[r], a + r * A.cols);
         } else {
-            for (std::size_t c = 0; c < A.cols; ++c) xb[c] += dot_n<A.rows, A.cols, 1>(a + c, yb);
+            for (std::size_t c = 0; c < A.cols; ++c) xb[c] += dot_n(A.rows, a + c, yb, A.cols);
         }
     }
-    template <dims Y, dims A, dims X, class T>
-    static void tangent(arg_t<0>, sig<Y, A, X>, T* __restrict yd, const T* ad, const T*, const T*, const T* x) {
-        for (std::size_t r = 0; r < A.rows; ++r) yd[r] += dot_n<A.cols>(ad + r * A.cols, x);
+    template <class S, class T>
+    static void tangent(arg_t<0>, S ext, T* __restrict yd, const T* ad, const T*, const T*, const T* x) {
+        [[maybe_unused]] const auto& [Y, A, X] = ext.all;
+        for (std::size_t r = 0; r < A.rows; ++r) yd[r] += dot_n(A.cols, ad + r * A.cols, x);
     }
-    template <dims Y, dims A, dims X, class T>
-    static void tangent(arg_t<1>, sig<Y, A, X>, T* __restrict yd, const T* xd, const T*, const T* a, const T*) {
-        for (std::size_t r = 0; r < A.rows; ++r) yd[r] += dot_n<A.cols>(a + r * A.cols, xd);
+    template <class S, class T>
+    static void tangent(arg_t<1>, S ext, T* __restrict yd, const T* xd, const T*, const T* a, const T*) {
+        [[maybe_unused]] const auto& [Y, A, X] = ext.all;
+        for (std::size_t r = 0; r < A.rows; ++r) yd[r] += dot_n(A.cols, a + r * A.cols, xd);
     }
     /// \endcond
 };
@@ -59,42 +65,48 @@ struct matvec {
 struct matmul {
     /// \cond INTERNAL
     static constexpr std::string_view name = "matmul";
+    static constexpr bool run_time_extents = true;
     static constexpr std::array<std::string_view, 2> adjoint_text{"Ȳ·Bᵀ", "Aᵀ·Ȳ"};
     template <std::size_t N>
     static constexpr dims result_shape(const std::array<dims, N>& operands) {
         return shape_with_arity<2>(operands, [](const auto& s) {
-            if (!s[0].is_matrix() || !s[1].is_matrix() || s[0].cols != s[1].rows) return invalid_dims;
+            if (!s[0].is_matrix() || !s[1].is_matrix() || !extents_fit(s[0].cols, s[1].rows)) return invalid_dims;
             return matrix_dims(s[0].rows, s[1].cols);
         });
     }
     /// Row r of Y is Σₖ A(r,k)·B(k,:): rows of B, contiguous, scaled and added.
-    template <dims Y, dims A, dims B, class T>
-    static void value(sig<Y, A, B>, T* __restrict y, const T* a, const T* b) {
+    template <class S, class T>
+    static void value(S ext, T* __restrict y, const T* a, const T* b) {
+        [[maybe_unused]] const auto& [Y, A, B] = ext.all;
         for (std::size_t i = 0; i < Y.size(); ++i) y[i] = zero_of<T>();
         for (std::size_t r = 0; r < A.rows; ++r)
-            for (std::size_t k = 0; k < A.cols; ++k) axpy_n<B.cols>(y + r * B.cols, a[r * A.cols + k], b + k * B.cols);
+            for (std::size_t k = 0; k < A.cols; ++k) axpy_n(B.cols, y + r * B.cols, a[r * A.cols + k], b + k * B.cols);
     }
     /// Ā(r,k) += Ȳ(r,:)·B(k,:).
-    template <dims Y, dims A, dims B, class T>
-    static void adjoint(arg_t<0>, sig<Y, A, B>, const T* yb, T* __restrict ab, const T*, const T*, const T* b) {
+    template <class S, class T>
+    static void adjoint(arg_t<0>, S ext, const T* yb, T* __restrict ab, const T*, const T*, const T* b) {
+        [[maybe_unused]] const auto& [Y, A, B] = ext.all;
         for (std::size_t r = 0; r < A.rows; ++r)
-            for (std::size_t k = 0; k < A.cols; ++k) ab[r * A.cols + k] += dot_n<B.cols>(yb + r * B.cols, b + k * B.cols);
+            for (std::size_t k = 0; k < A.cols; ++k) ab[r * A.cols + k] += dot_n(B.cols, yb + r * B.cols, b + k * B.cols);
     }
     /// B̄(k,:) += A(r,k)·Ȳ(r,:).
-    template <dims Y, dims A, dims B, class T>
-    static void adjoint(arg_t<1>, sig<Y, A, B>, const T* yb, T* __restrict bb, const T*, const T* a, const T*) {
+    template <class S, class T>
+    static void adjoint(arg_t<1>, S ext, const T* yb, T* __restrict bb, const T*, const T* a, const T*) {
+        [[maybe_unused]] const auto& [Y, A, B] = ext.all;
         for (std::size_t r = 0; r < A.rows; ++r)
-            for (std::size_t k = 0; k < A.cols; ++k) axpy_n<B.cols>(bb + k * B.cols, a[r * A.cols + k], yb + r * B.cols);
+            for (std::size_t k = 0; k < A.cols; ++k) axpy_n(B.cols, bb + k * B.cols, a[r * A.cols + k], yb + r * B.cols);
     }
-    template <dims Y, dims A, dims B, class T>
-    static void tangent(arg_t<0>, sig<Y, A, B>, T* __restrict yd, const T* ad, const T*, const T*, const T* b) {
+    template <class S, class T>
+    static void tangent(arg_t<0>, S ext, T* __restrict yd, const T* ad, const T*, const T*, const T* b) {
+        [[maybe_unused]] const auto& [Y, A, B] = ext.all;
         for (std::size_t r = 0; r < A.rows; ++r)
-            for (std::size_t k = 0; k < A.cols; ++k) axpy_n<B.cols>(yd + r * B.cols, ad[r * A.cols + k], b + k * B.cols);
+            for (std::size_t k = 0; k < A.cols; ++k) axpy_n(B.cols, yd + r * B.cols, ad[r * A.cols + k], b + k * B.cols);
     }
-    template <dims Y, dims A, dims B, class T>
-    static void tangent(arg_t<1>, sig<Y, A, B>, T* __restrict yd, const T* bd, const T*, const T* a, const T*) {
+    template <class S, class T>
+    static void tangent(arg_t<1>, S ext, T* __restrict yd, const T* bd, const T*, const T* a, const T*) {
+        [[maybe_unused]] const auto& [Y, A, B] = ext.all;
         for (std::size_t r = 0; r < A.rows; ++r)
-            for (std::size_t k = 0; k < A.cols; ++k) axpy_n<B.cols>(yd + r * B.cols, a[r * A.cols + k], bd + k * B.cols);
+            for (std::size_t k = 0; k < A.cols; ++k) axpy_n(B.cols, yd + r * B.cols, a[r * A.cols + k], bd + k * B.cols);
     }
     /// \endcond
 };
@@ -103,6 +115,7 @@ struct matmul {
 struct transpose {
     /// \cond INTERNAL
     static constexpr std::string_view name = "transpose";
+    static constexpr bool run_time_extents = true;
     static constexpr std::array<std::string_view, 1> adjoint_text{"Ȳᵀ"};
     template <std::size_t N>
     static constexpr dims result_shape(const std::array<dims, N>& operands) {
@@ -111,18 +124,21 @@ struct transpose {
             return matrix_dims(s[0].cols, s[0].rows);
         });
     }
-    template <dims Y, dims A, class T>
-    static void value(sig<Y, A>, T* __restrict y, const T* a) {
+    template <class S, class T>
+    static void value(S ext, T* __restrict y, const T* a) {
+        [[maybe_unused]] const auto& [Y, A] = ext.all;
         for (std::size_t r = 0; r < A.rows; ++r)
             for (std::size_t c = 0; c < A.cols; ++c) y[c * A.rows + r] = a[r * A.cols + c];
     }
-    template <dims Y, dims A, class T>
-    static void adjoint(arg_t<0>, sig<Y, A>, const T* yb, T* __restrict ab, const T*, const T*) {
+    template <class S, class T>
+    static void adjoint(arg_t<0>, S ext, const T* yb, T* __restrict ab, const T*, const T*) {
+        [[maybe_unused]] const auto& [Y, A] = ext.all;
         for (std::size_t r = 0; r < A.rows; ++r)
             for (std::size_t c = 0; c < A.cols; ++c) ab[r * A.cols + c] += yb[c * A.rows + r];
     }
-    template <dims Y, dims A, class T>
-    static void tangent(arg_t<0>, sig<Y, A>, T* __restrict yd, const T* ad, const T*, const T*) {
+    template <class S, class T>
+    static void tangent(arg_t<0>, S ext, T* __restrict yd, const T* ad, const T*, const T*) {
+        [[maybe_unused]] const auto& [Y, A] = ext.all;
         for (std::size_t r = 0; r < A.rows; ++r)
             for (std::size_t c = 0; c < A.cols; ++c) yd[c * A.rows + r] += ad[r * A.cols + c];
     }
@@ -133,33 +149,39 @@ struct transpose {
 struct dot {
     /// \cond INTERNAL
     static constexpr std::string_view name = "dot";
+    static constexpr bool run_time_extents = true;
     static constexpr std::array<std::string_view, 2> adjoint_text{"ȳ·b", "ȳ·a"};
     template <std::size_t N>
     static constexpr dims result_shape(const std::array<dims, N>& operands) {
         return shape_with_arity<2>(operands, [](const auto& s) {
-            if (!s[0].is_vector() || !(s[0] == s[1])) return invalid_dims;
+            if (!s[0].is_vector() || !shapes_fit(s[0], s[1])) return invalid_dims;
             return scalar_dims;
         });
     }
-    template <dims Y, dims A, dims B, class T>
-    static void value(sig<Y, A, B>, T* __restrict y, const T* a, const T* b) {
-        y[0] = dot_n<A.size()>(a, b);
+    template <class S, class T>
+    static void value(S ext, T* __restrict y, const T* a, const T* b) {
+        [[maybe_unused]] const auto& [Y, A, B] = ext.all;
+        y[0] = dot_n(A.size(), a, b);
     }
-    template <dims Y, dims A, dims B, class T>
-    static void adjoint(arg_t<0>, sig<Y, A, B>, const T* yb, T* __restrict ab, const T*, const T*, const T* b) {
-        axpy_n<A.size()>(ab, yb[0], b);
+    template <class S, class T>
+    static void adjoint(arg_t<0>, S ext, const T* yb, T* __restrict ab, const T*, const T*, const T* b) {
+        [[maybe_unused]] const auto& [Y, A, B] = ext.all;
+        axpy_n(A.size(), ab, yb[0], b);
     }
-    template <dims Y, dims A, dims B, class T>
-    static void adjoint(arg_t<1>, sig<Y, A, B>, const T* yb, T* __restrict bb, const T*, const T* a, const T*) {
-        axpy_n<A.size()>(bb, yb[0], a);
+    template <class S, class T>
+    static void adjoint(arg_t<1>, S ext, const T* yb, T* __restrict bb, const T*, const T* a, const T*) {
+        [[maybe_unused]] const auto& [Y, A, B] = ext.all;
+        axpy_n(A.size(), bb, yb[0], a);
     }
-    template <dims Y, dims A, dims B, class T>
-    static void tangent(arg_t<0>, sig<Y, A, B>, T* __restrict yd, const T* ad, const T*, const T*, const T* b) {
-        yd[0] += dot_n<A.size()>(ad, b);
+    template <class S, class T>
+    static void tangent(arg_t<0>, S ext, T* __restrict yd, const T* ad, const T*, const T*, const T* b) {
+        [[maybe_unused]] const auto& [Y, A, B] = ext.all;
+        yd[0] += dot_n(A.size(), ad, b);
     }
-    template <dims Y, dims A, dims B, class T>
-    static void tangent(arg_t<1>, sig<Y, A, B>, T* __restrict yd, const T* bd, const T*, const T* a, const T*) {
-        yd[0] += dot_n<A.size()>(a, bd);
+    template <class S, class T>
+    static void tangent(arg_t<1>, S ext, T* __restrict yd, const T* bd, const T*, const T* a, const T*) {
+        [[maybe_unused]] const auto& [Y, A, B] = ext.all;
+        yd[0] += dot_n(A.size(), a, bd);
     }
     /// \endcond
 };
@@ -168,6 +190,7 @@ struct dot {
 struct outer {
     /// \cond INTERNAL
     static constexpr std::string_view name = "outer";
+    static constexpr bool run_time_extents = true;
     static constexpr std::array<std::string_view, 2> adjoint_text{"Ȳ·b", "Ȳᵀ·a"};
     template <std::size_t N>
     static constexpr dims result_shape(const std::array<dims, N>& operands) {
@@ -176,26 +199,31 @@ struct outer {
             return matrix_dims(s[0].rows, s[1].rows);
         });
     }
-    template <dims Y, dims A, dims B, class T>
-    static void value(sig<Y, A, B>, T* __restrict y, const T* a, const T* b) {
+    template <class S, class T>
+    static void value(S ext, T* __restrict y, const T* a, const T* b) {
+        [[maybe_unused]] const auto& [Y, A, B] = ext.all;
         for (std::size_t r = 0; r < A.rows; ++r)
             for (std::size_t c = 0; c < B.rows; ++c) y[r * B.rows + c] = a[r] * b[c];
     }
-    template <dims Y, dims A, dims B, class T>
-    static void adjoint(arg_t<0>, sig<Y, A, B>, const T* yb, T* __restrict ab, const T*, const T*, const T* b) {
-        for (std::size_t r = 0; r < A.rows; ++r) ab[r] += dot_n<B.rows>(yb + r * B.rows, b);
+    template <class S, class T>
+    static void adjoint(arg_t<0>, S ext, const T* yb, T* __restrict ab, const T*, const T*, const T* b) {
+        [[maybe_unused]] const auto& [Y, A, B] = ext.all;
+        for (std::size_t r = 0; r < A.rows; ++r) ab[r] += dot_n(B.rows, yb + r * B.rows, b);
     }
-    template <dims Y, dims A, dims B, class T>
-    static void adjoint(arg_t<1>, sig<Y, A, B>, const T* yb, T* __restrict bb, const T*, const T* a, const T*) {
-        for (std::size_t r = 0; r < A.rows; ++r) axpy_n<B.rows>(bb, a[r], yb + r * B.rows);
+    template <class S, class T>
+    static void adjoint(arg_t<1>, S ext, const T* yb, T* __restrict bb, const T*, const T* a, const T*) {
+        [[maybe_unused]] const auto& [Y, A, B] = ext.all;
+        for (std::size_t r = 0; r < A.rows; ++r) axpy_n(B.rows, bb, a[r], yb + r * B.rows);
     }
-    template <dims Y, dims A, dims B, class T>
-    static void tangent(arg_t<0>, sig<Y, A, B>, T* __restrict yd, const T* ad, const T*, const T*, const T* b) {
-        for (std::size_t r = 0; r < A.rows; ++r) axpy_n<B.rows>(yd + r * B.rows, ad[r], b);
+    template <class S, class T>
+    static void tangent(arg_t<0>, S ext, T* __restrict yd, const T* ad, const T*, const T*, const T* b) {
+        [[maybe_unused]] const auto& [Y, A, B] = ext.all;
+        for (std::size_t r = 0; r < A.rows; ++r) axpy_n(B.rows, yd + r * B.rows, ad[r], b);
     }
-    template <dims Y, dims A, dims B, class T>
-    static void tangent(arg_t<1>, sig<Y, A, B>, T* __restrict yd, const T* bd, const T*, const T* a, const T*) {
-        for (std::size_t r = 0; r < A.rows; ++r) axpy_n<B.rows>(yd + r * B.rows, a[r], bd);
+    template <class S, class T>
+    static void tangent(arg_t<1>, S ext, T* __restrict yd, const T* bd, const T*, const T* a, const T*) {
+        [[maybe_unused]] const auto& [Y, A, B] = ext.all;
+        for (std::size_t r = 0; r < A.rows; ++r) axpy_n(B.rows, yd + r * B.rows, a[r], bd);
     }
     /// \endcond
 };

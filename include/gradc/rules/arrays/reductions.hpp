@@ -41,17 +41,33 @@ struct full_reduction {
     /// \endcond
 };
 
-/// Adds ȳ·w to every entry of x̄, with w a constant.
-template <std::size_t N, class T>
-inline void spread(T* __restrict xb, const T& v) {
-    for (std::size_t i = 0; i < N; ++i) xb[i] += v;
+/// A full reduction of at least one entry (max, min and log_sum_exp start from the first;
+/// an empty vector, possible only with extents known at run time, is refused when the
+/// kernel is called).
+struct nonempty_reduction {
+    /// \cond INTERNAL
+    template <std::size_t N>
+    static constexpr dims result_shape(const std::array<dims, N>& s) {
+        if constexpr (N == 1) {
+            if (!s[0].is_dynamic() && s[0].size() == 0) return invalid_dims;
+        }
+        return reduction_shape(s);
+    }
+    /// \endcond
+};
+
+/// Adds v to every entry of x̄ (n entries: a fixed_extent or a number).
+template <class N, class T>
+inline void spread(N n, T* __restrict xb, const T& v) {
+    for (std::size_t i = 0; i < n; ++i) xb[i] += v;
 }
 
-/// The sum of N entries, in order.
-template <std::size_t N, class T>
-inline T sum_n(const T* x) {
+/// The sum of n entries, in order (0 for none).
+template <class N, class T>
+inline T sum_n(N n, const T* x) {
+    if (std::size_t(n) == 0) return zero_of<T>();
     T s = x[0];
-    for (std::size_t i = 1; i < N; ++i) s += x[i];
+    for (std::size_t i = 1; i < n; ++i) s += x[i];
     return s;
 }
 
@@ -59,18 +75,22 @@ inline T sum_n(const T* x) {
 struct sum : full_reduction {
     /// \cond INTERNAL
     static constexpr std::string_view name = "sum";
+    static constexpr bool run_time_extents = true;
     static constexpr std::array<std::string_view, 1> adjoint_text{"ȳ"};
-    template <dims Y, dims X, class T>
-    static void value(sig<Y, X>, T* __restrict y, const T* x) {
-        y[0] = sum_n<X.size()>(x);
+    template <class S, class T>
+    static void value(S ext, T* __restrict y, const T* x) {
+        [[maybe_unused]] const auto& [Y, X] = ext.all;
+        y[0] = sum_n(X.size(), x);
     }
-    template <dims Y, dims X, class T>
-    static void adjoint(arg_t<0>, sig<Y, X>, const T* yb, T* __restrict xb, const T*, const T*) {
-        spread<X.size()>(xb, yb[0]);
+    template <class S, class T>
+    static void adjoint(arg_t<0>, S ext, const T* yb, T* __restrict xb, const T*, const T*) {
+        [[maybe_unused]] const auto& [Y, X] = ext.all;
+        spread(X.size(), xb, yb[0]);
     }
-    template <dims Y, dims X, class T>
-    static void tangent(arg_t<0>, sig<Y, X>, T* __restrict yd, const T* xd, const T*, const T*) {
-        yd[0] += sum_n<X.size()>(xd);
+    template <class S, class T>
+    static void tangent(arg_t<0>, S ext, T* __restrict yd, const T* xd, const T*, const T*) {
+        [[maybe_unused]] const auto& [Y, X] = ext.all;
+        yd[0] += sum_n(X.size(), xd);
     }
     /// \endcond
 };
@@ -79,22 +99,26 @@ struct sum : full_reduction {
 struct mean : full_reduction {
     /// \cond INTERNAL
     static constexpr std::string_view name = "mean";
+    static constexpr bool run_time_extents = true;
     static constexpr std::array<std::string_view, 1> adjoint_text{"ȳ/n"};
-    template <dims X, class T>
-    static T inverse_count() {
-        return T(scalar_t<T>(1) / scalar_t<T>(X.size()));
+    template <class T, class N>
+    static T inverse_count(N n) {
+        return T(scalar_t<T>(1) / scalar_t<T>(std::size_t(n)));
     }
-    template <dims Y, dims X, class T>
-    static void value(sig<Y, X>, T* __restrict y, const T* x) {
-        y[0] = sum_n<X.size()>(x) * inverse_count<X, T>();
+    template <class S, class T>
+    static void value(S ext, T* __restrict y, const T* x) {
+        [[maybe_unused]] const auto& [Y, X] = ext.all;
+        y[0] = sum_n(X.size(), x) * inverse_count<T>(X.size());
     }
-    template <dims Y, dims X, class T>
-    static void adjoint(arg_t<0>, sig<Y, X>, const T* yb, T* __restrict xb, const T*, const T*) {
-        spread<X.size()>(xb, T(yb[0] * inverse_count<X, T>()));
+    template <class S, class T>
+    static void adjoint(arg_t<0>, S ext, const T* yb, T* __restrict xb, const T*, const T*) {
+        [[maybe_unused]] const auto& [Y, X] = ext.all;
+        spread(X.size(), xb, T(yb[0] * inverse_count<T>(X.size())));
     }
-    template <dims Y, dims X, class T>
-    static void tangent(arg_t<0>, sig<Y, X>, T* __restrict yd, const T* xd, const T*, const T*) {
-        yd[0] += sum_n<X.size()>(xd) * inverse_count<X, T>();
+    template <class S, class T>
+    static void tangent(arg_t<0>, S ext, T* __restrict yd, const T* xd, const T*, const T*) {
+        [[maybe_unused]] const auto& [Y, X] = ext.all;
+        yd[0] += sum_n(X.size(), xd) * inverse_count<T>(X.size());
     }
     /// \endcond
 };
@@ -103,18 +127,22 @@ struct mean : full_reduction {
 struct squared_norm : full_reduction {
     /// \cond INTERNAL
     static constexpr std::string_view name = "squared_norm";
+    static constexpr bool run_time_extents = true;
     static constexpr std::array<std::string_view, 1> adjoint_text{"2·ȳ·x"};
-    template <dims Y, dims X, class T>
-    static void value(sig<Y, X>, T* __restrict y, const T* x) {
-        y[0] = dot_n<X.size()>(x, x);
+    template <class S, class T>
+    static void value(S ext, T* __restrict y, const T* x) {
+        [[maybe_unused]] const auto& [Y, X] = ext.all;
+        y[0] = dot_n(X.size(), x, x);
     }
-    template <dims Y, dims X, class T>
-    static void adjoint(arg_t<0>, sig<Y, X>, const T* yb, T* __restrict xb, const T*, const T* x) {
-        axpy_n<X.size()>(xb, T(yb[0] + yb[0]), x);
+    template <class S, class T>
+    static void adjoint(arg_t<0>, S ext, const T* yb, T* __restrict xb, const T*, const T* x) {
+        [[maybe_unused]] const auto& [Y, X] = ext.all;
+        axpy_n(X.size(), xb, T(yb[0] + yb[0]), x);
     }
-    template <dims Y, dims X, class T>
-    static void tangent(arg_t<0>, sig<Y, X>, T* __restrict yd, const T* xd, const T*, const T* x) {
-        const T d = dot_n<X.size()>(x, xd);
+    template <class S, class T>
+    static void tangent(arg_t<0>, S ext, T* __restrict yd, const T* xd, const T*, const T* x) {
+        [[maybe_unused]] const auto& [Y, X] = ext.all;
+        const T d = dot_n(X.size(), x, xd);
         yd[0] += d + d;
     }
     /// \endcond
@@ -123,30 +151,33 @@ struct squared_norm : full_reduction {
 /// max and min: the extreme entry, NaN propagating (the binary rules' own selection).
 /// The adjoint goes to the entries equal to the result, shared evenly among them.
 template <class Pick>
-struct extreme : full_reduction {
+struct extreme : nonempty_reduction {
     /// \cond INTERNAL
     static constexpr std::array<std::string_view, 1> adjoint_text{"ȳ·[x = y]/#{x = y}"};
-    template <dims Y, dims X, class T>
-    static void value(sig<Y, X>, T* __restrict y, const T* x) {
+    template <class S, class T>
+    static void value(S ext, T* __restrict y, const T* x) {
+        [[maybe_unused]] const auto& [Y, X] = ext.all;
         T m = x[0];
         for (std::size_t i = 1; i < X.size(); ++i) m = Pick::eval(m, x[i]);
         y[0] = m;
     }
-    template <dims X, class T>
-    static T share(const T* __restrict y, const T* x) {
+    template <class N, class T>
+    static T share(N n, const T* __restrict y, const T* x) {
         using K = scalar_t<T>;
         T count = if_else<T>(x[0] == y[0], K(1), K(0));
-        for (std::size_t i = 1; i < X.size(); ++i) count += if_else<T>(x[i] == y[0], K(1), K(0));
+        for (std::size_t i = 1; i < n; ++i) count += if_else<T>(x[i] == y[0], K(1), K(0));
         return T(K(1)) / count;
     }
-    template <dims Y, dims X, class T>
-    static void adjoint(arg_t<0>, sig<Y, X>, const T* yb, T* __restrict xb, const T* __restrict y, const T* x) {
-        const T w = yb[0] * share<X>(y, x);
+    template <class S, class T>
+    static void adjoint(arg_t<0>, S ext, const T* yb, T* __restrict xb, const T* __restrict y, const T* x) {
+        [[maybe_unused]] const auto& [Y, X] = ext.all;
+        const T w = yb[0] * share(X.size(), y, x);
         for (std::size_t i = 0; i < X.size(); ++i) xb[i] += if_else<T>(x[i] == y[0], w, scalar_t<T>(0));
     }
-    template <dims Y, dims X, class T>
-    static void tangent(arg_t<0>, sig<Y, X>, T* __restrict yd, const T* xd, const T* __restrict y, const T* x) {
-        const T w = share<X>(y, x);
+    template <class S, class T>
+    static void tangent(arg_t<0>, S ext, T* __restrict yd, const T* xd, const T* __restrict y, const T* x) {
+        [[maybe_unused]] const auto& [Y, X] = ext.all;
+        const T w = share(X.size(), y, x);
         T t = if_else<T>(x[0] == y[0], xd[0], scalar_t<T>(0));
         for (std::size_t i = 1; i < X.size(); ++i) t += if_else<T>(x[i] == y[0], xd[i], scalar_t<T>(0));
         yd[0] += t * w;
@@ -157,20 +188,22 @@ struct extreme : full_reduction {
 struct max_entry : extreme<rules::max> {
     /// \cond INTERNAL
     static constexpr std::string_view name = "max";
+    static constexpr bool run_time_extents = true;
     /// \endcond
 };
 /// The smallest entry (NaN if any entry is NaN).
 struct min_entry : extreme<rules::min> {
     /// \cond INTERNAL
     static constexpr std::string_view name = "min";
+    static constexpr bool run_time_extents = true;
     /// \endcond
 };
 
 /// The shift log_sum_exp and softmax subtract: the maximum, or 0 where it is infinite.
-template <std::size_t N, class T>
-inline T stable_shift(const T* x) {
+template <class N, class T>
+inline T stable_shift(N n, const T* x) {
     T m = x[0];
-    for (std::size_t i = 1; i < N; ++i) m = rules::max::eval(m, x[i]);
+    for (std::size_t i = 1; i < n; ++i) m = rules::max::eval(m, x[i]);
     using std::abs;
     using K = scalar_t<T>;
     return if_else<T>(abs(m) == std::numeric_limits<K>::infinity(), K(0), m);
@@ -181,31 +214,35 @@ inline T stable_shift(const T* x) {
 /// (`saved_size`), so that the adjoint and the tangent divide once instead of computing
 /// the exponentials again: the ADBench GMM's gradient, whose points each end in a
 /// log-sum-exp over K components, spent a tenth of its time on those exponentials.
-struct log_sum_exp : full_reduction {
+struct log_sum_exp : nonempty_reduction {
     /// \cond INTERNAL
     static constexpr std::string_view name = "log_sum_exp";
+    static constexpr bool run_time_extents = true;
     static constexpr std::array<std::string_view, 1> adjoint_text{"ȳ·exp(x - y)"};
     template <std::size_t N>
     static constexpr std::size_t saved_size(const std::array<dims, N>& s) {
         return s[0].size() + 1;
     }
-    template <dims Y, dims X, class T>
-    static void value(sig<Y, X>, T* __restrict y, const T* x) {
+    template <class S, class T>
+    static void value(S ext, T* __restrict y, const T* x) {
+        [[maybe_unused]] const auto& [Y, X] = ext.all;
         T* __restrict e = y + 1;
-        const T m = stable_shift<X.size()>(x);
+        const T m = stable_shift(X.size(), x);
         for (std::size_t i = 0; i < X.size(); ++i) e[i] = rules::exp::eval(T(x[i] - m));
-        const T s = sum_n<X.size()>(e);
+        const T s = sum_n(X.size(), e);
         e[X.size()] = s;
         y[0] = rules::log::eval(s) + m;
     }
-    template <dims Y, dims X, class T>
-    static void adjoint(arg_t<0>, sig<Y, X>, const T* yb, T* __restrict xb, const T* __restrict y, const T*) {
+    template <class S, class T>
+    static void adjoint(arg_t<0>, S ext, const T* yb, T* __restrict xb, const T* __restrict y, const T*) {
+        [[maybe_unused]] const auto& [Y, X] = ext.all;
         const T* e = y + 1;
         const T w = yb[0] / e[X.size()];
         for (std::size_t i = 0; i < X.size(); ++i) xb[i] += w * e[i];
     }
-    template <dims Y, dims X, class T>
-    static void tangent(arg_t<0>, sig<Y, X>, T* __restrict yd, const T* xd, const T* __restrict y, const T*) {
+    template <class S, class T>
+    static void tangent(arg_t<0>, S ext, T* __restrict yd, const T* xd, const T* __restrict y, const T*) {
+        [[maybe_unused]] const auto& [Y, X] = ext.all;
         const T* e = y + 1;
         T t = e[0] * xd[0];
         for (std::size_t i = 1; i < X.size(); ++i) t += e[i] * xd[i];
@@ -219,28 +256,32 @@ struct log_sum_exp : full_reduction {
 struct softmax {
     /// \cond INTERNAL
     static constexpr std::string_view name = "softmax";
+    static constexpr bool run_time_extents = true;
     static constexpr std::array<std::string_view, 1> adjoint_text{"y⊙(ȳ - ⟨ȳ,y⟩)"};
     template <std::size_t N>
     static constexpr dims result_shape(const std::array<dims, N>& operands) {
         return shape_with_arity<1>(operands, [](const auto& s) {
-            return s[0].is_vector() ? s[0] : invalid_dims;
+            return s[0].is_vector() && (s[0].is_dynamic() || s[0].size() != 0) ? s[0] : invalid_dims;
         });
     }
-    template <dims Y, dims X, class T>
-    static void value(sig<Y, X>, T* __restrict y, const T* x) {
-        const T m = stable_shift<X.size()>(x);
+    template <class S, class T>
+    static void value(S ext, T* __restrict y, const T* x) {
+        [[maybe_unused]] const auto& [Y, X] = ext.all;
+        const T m = stable_shift(X.size(), x);
         for (std::size_t i = 0; i < X.size(); ++i) y[i] = rules::exp::eval(T(x[i] - m));
-        const T inv = T(scalar_t<T>(1)) / sum_n<X.size()>(y);
+        const T inv = T(scalar_t<T>(1)) / sum_n(X.size(), y);
         for (std::size_t i = 0; i < X.size(); ++i) y[i] *= inv;
     }
-    template <dims Y, dims X, class T>
-    static void adjoint(arg_t<0>, sig<Y, X>, const T* yb, T* __restrict xb, const T* __restrict y, const T*) {
-        const T inner = dot_n<X.size()>(yb, y);
+    template <class S, class T>
+    static void adjoint(arg_t<0>, S ext, const T* yb, T* __restrict xb, const T* __restrict y, const T*) {
+        [[maybe_unused]] const auto& [Y, X] = ext.all;
+        const T inner = dot_n(X.size(), yb, y);
         for (std::size_t i = 0; i < X.size(); ++i) xb[i] += y[i] * (yb[i] - inner);
     }
-    template <dims Y, dims X, class T>
-    static void tangent(arg_t<0>, sig<Y, X>, T* __restrict yd, const T* xd, const T* __restrict y, const T*) {
-        const T inner = dot_n<X.size()>(xd, y);
+    template <class S, class T>
+    static void tangent(arg_t<0>, S ext, T* __restrict yd, const T* xd, const T* __restrict y, const T*) {
+        [[maybe_unused]] const auto& [Y, X] = ext.all;
+        const T inner = dot_n(X.size(), xd, y);
         for (std::size_t i = 0; i < X.size(); ++i) yd[i] += y[i] * (xd[i] - inner);
     }
     /// \endcond

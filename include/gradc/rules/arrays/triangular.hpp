@@ -23,13 +23,15 @@ template <std::size_t D>
 struct packed_lower_matvec {
     /// \cond INTERNAL
     static constexpr std::string_view name = "lower_triangular_matvec";
+    static constexpr bool run_time_extents = true;  // its loops run over D, fixed in its type
     static constexpr std::array<std::string_view, 2> adjoint_text{"ȳ·xᵀ (lower part, packed)", "Lᵀ·ȳ"};
     using packing = lower_triangular_of<D>;
 
     template <std::size_t N>
     static constexpr dims result_shape(const std::array<dims, N>& operands) {
         return shape_with_arity<2>(operands, [](const auto& s) {
-            if (!s[0].is_vector() || s[0].rows != packing::packed || !s[1].is_vector() || s[1].rows != D)
+            if (!s[0].is_vector() || !extents_fit(s[0].rows, packing::packed) || !s[1].is_vector() ||
+                !extents_fit(s[1].rows, D))
                 return invalid_dims;
             return vector_dims(D);
         });
@@ -52,12 +54,12 @@ struct packed_lower_matvec {
             y[r] = s;
         }
     }
-    template <dims Y, dims V, dims X, class T>
-    static void value(sig<Y, V, X>, T* __restrict y, const T* v, const T* x) {
+    template <class S, class T>
+    static void value(S, T* __restrict y, const T* v, const T* x) {
         lower_times(y, v, x);
     }
-    template <dims Y, dims V, dims X, class T>
-    static void adjoint(arg_t<0>, sig<Y, V, X>, const T* yb, T* __restrict vb, const T*, const T*, const T* x) {
+    template <class S, class T>
+    static void adjoint(arg_t<0>, S, const T* yb, T* __restrict vb, const T*, const T*, const T* x) {
 #pragma GCC unroll 64
         for (std::size_t r = 0; r < D; ++r) {
             vb[r] += yb[r] * x[r];
@@ -66,8 +68,8 @@ struct packed_lower_matvec {
         }
     }
     /// x̄[c] += Σ_{r≥c} L(r, c)·ȳ[r], column by column.
-    template <dims Y, dims V, dims X, class T>
-    static void adjoint(arg_t<1>, sig<Y, V, X>, const T* yb, T* __restrict xb, const T*, const T* v, const T*) {
+    template <class S, class T>
+    static void adjoint(arg_t<1>, S, const T* yb, T* __restrict xb, const T*, const T* v, const T*) {
 #pragma GCC unroll 64
         for (std::size_t c = 0; c < D; ++c) {
             T s = v[c] * yb[c];
@@ -76,14 +78,14 @@ struct packed_lower_matvec {
             xb[c] += s;
         }
     }
-    template <dims Y, dims V, dims X, class T>
-    static void tangent(arg_t<0>, sig<Y, V, X>, T* __restrict yd, const T* vd, const T*, const T*, const T* x) {
+    template <class S, class T>
+    static void tangent(arg_t<0>, S, T* __restrict yd, const T* vd, const T*, const T*, const T* x) {
         std::array<T, D> t;
         lower_times(t.data(), vd, x);
         for (std::size_t r = 0; r < D; ++r) yd[r] += t[r];
     }
-    template <dims Y, dims V, dims X, class T>
-    static void tangent(arg_t<1>, sig<Y, V, X>, T* __restrict yd, const T* xd, const T*, const T* v, const T*) {
+    template <class S, class T>
+    static void tangent(arg_t<1>, S, T* __restrict yd, const T* xd, const T*, const T* v, const T*) {
         std::array<T, D> t;
         lower_times(t.data(), v, xd);
         for (std::size_t r = 0; r < D; ++r) yd[r] += t[r];
