@@ -19,12 +19,7 @@
 
 #include <gradc/gradc.hpp>
 
-/// log of the multivariate gamma function Γ_p(a) (ADBench's log_gamma_distrib).
-inline double log_gamma_distrib(double a, double p) {
-    double r = 0.25 * p * (p - 1) * std::log(std::numbers::pi);
-    for (int j = 1; j <= int(p); ++j) r += std::lgamma(a + 0.5 * (1 - j));
-    return r;
-}
+#include "gmm_log_gamma.hpp"
 
 struct gmm_result {
     double value;

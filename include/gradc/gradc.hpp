@@ -7,6 +7,7 @@
 #include <gradc/compile.hpp>
 #include <gradc/error.hpp>
 #include <gradc/expr.hpp>
+#include <gradc/loops.hpp>
 #include <gradc/lower.hpp>
 #include <gradc/rules.hpp>
 

@@ -22,15 +22,13 @@
 
 #include <gradc/gradc.hpp>
 
+#include "sample_values.hpp"
+
 using gradc::dynamic_extent;
 
 namespace {
 
-std::vector<double> values(std::size_t n, std::size_t seed) {
-    std::vector<double> v(n);
-    for (std::size_t i = 0; i < n; ++i) v[i] = 0.7 * std::sin(0.37 * double(i + 1) + 1.3 * double(seed)) + 0.05;
-    return v;
-}
+using sample::values;
 
 template <std::size_t N>
 std::span<const double, N> fixed(const std::vector<double>& v) {

@@ -13,6 +13,7 @@
 #include <utility>
 
 #include <gradc/expr/functions.hpp>
+#include <gradc/expr/loop_counter.hpp>
 #include <gradc/expr/nodes.hpp>
 #include <gradc/expr/operators.hpp>
 #include <gradc/expr/shape_errors.hpp>
@@ -171,6 +172,14 @@ auto row(const A& a, I i) {
     }
 }
 
+/// Row k of a matrix, k the counter of a loop whose count is known when the kernel runs
+/// (`row(M, k)` inside `gradc::sum_over(n, f)`): checked then.
+template <Expression A, class Tag>
+auto row(const A& a, const loop_counter<Tag>& k) {
+    static_assert(A::shape.is_matrix() || shapes_are<A::shape>::fine, "gradc::row(W, k): W must be a matrix");
+    if constexpr (A::shape.is_matrix()) return make_node<arrays::row_at>(a, k);
+}
+
 /// Column J of a matrix, as a vector.
 template <std::size_t J, Expression A>
 constexpr auto col(const A& a) {
@@ -195,6 +204,14 @@ auto col(const A& a, J j) {
     }
 }
 
+/// Column k of a matrix, k the counter of a loop whose count is known when the kernel
+/// runs: checked then.
+template <Expression A, class Tag>
+auto col(const A& a, const loop_counter<Tag>& k) {
+    static_assert(A::shape.is_matrix() || shapes_are<A::shape>::fine, "gradc::col(W, k): W must be a matrix");
+    if constexpr (A::shape.is_matrix()) return make_node<arrays::col_at>(a, k);
+}
+
 /// Entries [Offset, Offset + Count) of a vector.
 template <std::size_t Offset, std::size_t Count, Expression A>
 constexpr auto segment(const A& a) {
@@ -202,6 +219,35 @@ constexpr auto segment(const A& a) {
                       shapes_are<A::shape>::fine,
                   "gradc::segment<offset, n>(x): x must be a vector with at least offset + n entries, n > 0");
     return make_node<arrays::segment_of<Offset, Count>>(a);
+}
+
+/// A scalar expression: an index computed from loop counters (`k * m`) is one.
+template <class E>
+concept scalar_expression = Expression<E> && E::shape.is_scalar();
+
+/// Entries [offset, offset + n) of a vector, offset and n plain integers (or offset a
+/// loop's counter, or a scalar expression of counters such as `k * m`: an index, with no
+/// derivative) read by the kernel when it runs: one compiled kernel for every offset
+/// and n. The result's extent is run-time (`vec<dynamic_extent>`), so the kernel takes
+/// the calls of run-time extents (docs/static.md, "Extents known at run time"). Checked
+/// now against a fixed length (gradc::Error), else when the kernel runs.
+template <Expression A, class O, class N>
+    requires((run_time_index_operand<O> || scalar_expression<O>) && runtime_index<N>)
+auto segment(const A& a, const O& offset, N n) {
+    static_assert(A::shape.is_vector() || shapes_are<A::shape>::fine, "gradc::segment(x, offset, n): x must be a vector");
+    if constexpr (A::shape.is_vector()) {
+        const std::string of = shape_words(A::shape);
+        const std::size_t count = checked_index(n, A::shape.rows == dynamic_extent ? dynamic_extent : A::shape.rows + 1,
+                                                "gradc::segment(x, offset, n)", "n", of);
+        if constexpr (runtime_index<O>) {
+            const std::size_t start = checked_index(offset, A::shape.rows == dynamic_extent ? dynamic_extent
+                                                                                             : A::shape.rows - count + 1,
+                                                    "gradc::segment(x, offset, n)", "offset", of);
+            return make_node<arrays::segment_at>(a, start, count);
+        } else {
+            return make_node<arrays::segment_at>(a, offset, count);
+        }
+    }
 }
 
 /// The diagonal of a matrix, as a vector of min(R, C) entries.
@@ -233,6 +279,23 @@ constexpr auto lower_triangular(const A& a) {
     static_assert((A::shape.is_vector() && extents_fit(A::shape.rows, D * (D + 1) / 2)) || shapes_are<A::shape>::fine,
                   "gradc::lower_triangular<d>(v): v must be a vector of d(d+1)/2 entries");
     return make_node<arrays::lower_triangular_of<D>>(a);
+}
+
+/// The d×d lower-triangular matrix of a vector of d(d+1)/2 packed values, d deduced from
+/// its length: at compile time for a fixed length, when the kernel runs for a run-time
+/// one (gradc::Error there if the length is not triangular).
+template <Expression A>
+constexpr auto lower_triangular(const A& a) {
+    static_assert(A::shape.is_vector() || shapes_are<A::shape>::fine,
+                  "gradc::lower_triangular(v): v must be a vector of d(d+1)/2 entries");
+    if constexpr (A::shape.is_vector()) {
+        constexpr std::size_t d = A::shape.rows == dynamic_extent
+                                      ? dynamic_extent
+                                      : arrays::lower_triangular_of<dynamic_extent>::side_of(A::shape.rows);
+        static_assert(A::shape.rows == dynamic_extent || d != dynamic_extent,
+                      "gradc::lower_triangular(v): v's length is not d(d+1)/2 for any d");
+        return make_node<arrays::lower_triangular_of<d>>(a);
+    }
 }
 
 // ---- wholes ------------------------------------------------------------------------

@@ -17,6 +17,7 @@
 #include <utility>
 
 #include <gradc/error.hpp>
+#include <gradc/expr/loop_counter.hpp>
 #include <gradc/rules/arrays/access.hpp>
 #include <gradc/rules/arrays/indexed_access.hpp>
 
@@ -42,6 +43,20 @@ std::size_t checked_index(I i, std::size_t bound, const char* call, const char* 
     }
     return static_cast<std::size_t>(i);
 }
+
+/// An index operand of a run-time access: a plain integer checked now (as
+/// checked_index), or a loop's counter, checked when the kernel runs.
+template <class I>
+auto index_operand(const I& i, std::size_t bound, const char* call, const char* name, const std::string& of) {
+    if constexpr (is_loop_counter<I>) {
+        return i;
+    } else {
+        return checked_index(i, bound, call, name, of);
+    }
+}
+/// An index a run-time access takes: a plain integer or a loop's counter.
+template <class I>
+concept run_time_index_operand = runtime_index<I> || is_loop_counter<I>;
 
 /// "a vector of n entries" or "an r×c matrix", for the messages of checked_index.
 inline std::string shape_words(const rules::arrays::dims& s) {
@@ -89,6 +104,25 @@ struct entry_access {
             const std::size_t r = checked_index(i, Self::shape.rows, "W(i, j)", "i", of);
             const std::size_t c = checked_index(j, Self::shape.cols, "W(i, j)", "j", of);
             return make_node<rules::arrays::element_at>(self(), r, c);
+        }
+    }
+
+    /// `x[k]`: entry k of a vector expression, k the counter of a loop whose count is
+    /// known when the kernel runs (`gradc::sum_over(n, f)`): checked then.
+    template <class Tag>
+    auto operator[](const loop_counter<Tag>& k) const {
+        static_assert(Self::shape.is_vector(), "gradc: x[k] needs a vector x (x[k] of a matrix: use W(k, j) or row(W, k))");
+        if constexpr (Self::shape.is_vector()) return make_node<rules::arrays::element_at>(self(), k);
+    }
+    /// `W(i, j)` with a loop's counter for i, j or both (a plain integer for the other).
+    template <run_time_index_operand I, run_time_index_operand J>
+        requires(is_loop_counter<I> || is_loop_counter<J>)
+    auto operator()(const I& i, const J& j) const {
+        static_assert(Self::shape.is_matrix(), "gradc: W(i, j) needs a matrix W (a vector's entry is x[i])");
+        if constexpr (Self::shape.is_matrix()) {
+            const std::string of = shape_words(Self::shape);
+            return make_node<rules::arrays::element_at>(self(), index_operand(i, Self::shape.rows, "W(i, j)", "i", of),
+                                                        index_operand(j, Self::shape.cols, "W(i, j)", "j", of));
         }
     }
 

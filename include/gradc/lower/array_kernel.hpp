@@ -122,7 +122,7 @@ public:
         typename value_tuple<T, output_shapes_t>::type out{};
         std::array<T*, output_count> o;
         if constexpr (layout.has_dynamic) {
-            const auto rl = dynamic::layout("value", a);
+            const auto rl = dynamic::layout("value", a, literals_.data());
             const run_time_view v = rl.view();
             [&]<std::size_t... m>(std::index_sequence<m...>) {
                 ((dynamic::template shape_output<m>(std::get<m>(out), rl), o[m] = entries_of(std::get<m>(out))), ...);
@@ -152,7 +152,7 @@ public:
         array_gradient_result<T, gradient_tuple<T>> r{};
         std::array<T*, wrt_count == 0 ? 1 : wrt_count> g{};
         if constexpr (layout.has_dynamic) {
-            const auto rl = dynamic::layout("gradient", a);
+            const auto rl = dynamic::layout("gradient", a, literals_.data());
             const run_time_view v = rl.view();
             const auto sizes = dynamic::shape_gradient(r.gradient, a);
             pointers_to(r.gradient, g.data());
@@ -297,7 +297,7 @@ private:
         const wrt_values<Program, T, wrt_shapes_t> dx("jvp", tangents, a.extents);
         array_jvp_result<output_value_t<T>> r{};
         if constexpr (layout.has_dynamic) {
-            const auto rl = dynamic::layout("jvp", a);
+            const auto rl = dynamic::layout("jvp", a, literals_.data());
             const run_time_view v = rl.view();
             dynamic::template shape_output<0>(r.value, rl);
             dynamic::template shape_output<0>(r.tangent, rl);
@@ -319,7 +319,7 @@ private:
         array_vjp_result<output_value_t<T>, gradient_tuple<T>> r{};
         std::array<T*, wrt_count == 0 ? 1 : wrt_count> g{};
         if constexpr (layout.has_dynamic) {
-            const auto rl = dynamic::layout("vjp", a);
+            const auto rl = dynamic::layout("vjp", a, literals_.data());
             const run_time_view v = rl.view();
             typename buffer_of<T, first_output>::type wbuf;
             const T* wp = dynamic::template weights_of<T>(w, wbuf, rl.shape[Program::output_node(0)]);

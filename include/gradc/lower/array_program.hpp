@@ -123,6 +123,17 @@ struct array_program<Set, flat<Nodes...>, std::index_sequence<O...>, std::index_
         }(std::make_index_sequence<output_count>{});
     }
 
+    /// The tangents of the nodes in Part (cleared first), from the tangents of the nodes
+    /// they read: the wrt variables' in d.wrt, the other nodes' already in d. A loop's
+    /// step sweeps only its varying nodes (loops/loop_rule.hpp).
+    template <auto Part, class T>
+    GRADC_ALWAYS_INLINE inline static void tangent_part(const array_frame<T, arity>& f, const derivative_frame<T>& d) {
+        clear<Part>(d);
+        [&]<std::size_t... I>(std::index_sequence<I...>) GRADC_ALWAYS_INLINE {
+            (void)std::initializer_list<int>{(tangent_if<I, Part[I]>(Nodes{}, f, d), 0)...};
+        }(std::index_sequence_for<Nodes...>{});
+    }
+
     static constexpr std::size_t output_node(std::size_t m) { return analysis::output_nodes[m]; }
 
     /// Per node, the node a copy passes its adjoint to given these literal values, or
@@ -159,6 +170,12 @@ private:
     template <std::size_t I, bool In, class Node, class T>
     GRADC_ALWAYS_INLINE inline static void evaluate_if(Node node, const array_frame<T, arity>& f) {
         if constexpr (In) steps::template evaluate<I>(node, f);
+    }
+
+    template <std::size_t I, bool In, class Node, class T>
+    GRADC_ALWAYS_INLINE inline static void tangent_if(Node node, const array_frame<T, arity>& f,
+                                                      const derivative_frame<T>& d) {
+        if constexpr (In) steps::template tangent_node<I>(node, f, d);
     }
 
     template <std::size_t N, bool Assign, class T>

@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <utility>
 
+#include <gradc/expr/loop_counter.hpp>
 #include <gradc/lower/array_describe.hpp>
 #include <gradc/lower/run_time_layout.hpp>
 #include <gradc/lower/steps.hpp>
@@ -23,7 +24,9 @@ namespace gradc::lower {
 /// of the other nodes, the literals, and the kernel's forward table (where each copy of an
 /// equal subexpression passes its adjoint, lower/equal_copies.hpp; read only by copies).
 /// With extents known only at run time, `run` holds the shapes and the dynamic nodes'
-/// offsets (lower/run_time_layout.hpp); null otherwise.
+/// offsets (lower/run_time_layout.hpp); null otherwise. In a loop's body
+/// (loops/loop_rule.hpp), `counters` holds, per node, the value of the loop counter
+/// that node is (the step's k, or an enclosing loop's).
 template <class T, std::size_t Arity>
 struct array_frame {
     const T* const* arguments;
@@ -31,6 +34,7 @@ struct array_frame {
     const double* literals;
     const std::size_t* forward = nullptr;
     const run_time_view* run = nullptr;
+    const std::size_t* counters = nullptr;
 };
 
 /// Where a sweep finds derivatives: the caller's arrays for the wrt variables (adjoints
@@ -41,6 +45,13 @@ struct derivative_frame {
     T* nodes;
     const run_time_view* run = nullptr;
 };
+
+/// An operation whose derivative steps take every operand at once
+/// (`derivatives_together`: a loop, whose one body sweep serves all its operands).
+template <class Node>
+inline constexpr bool derives_together = false;
+template <class R, class... O>
+inline constexpr bool derives_together<apply<R, O...>> = requires { requires R::derivatives_together; };
 
 template <class Analysis>
 struct array_steps {
@@ -146,7 +157,12 @@ struct array_steps {
 
     template <std::size_t I, class Tag, class T, std::size_t A>
     static void evaluate(named<Tag>, const array_frame<T, A>& f) {
-        result_of<I>(f)[0] = T(rules::scalar_t<T>(graphs::named_value<Tag>()));
+        if constexpr (expr::is_counter_node<named<Tag>>) {
+            // A loop's counter: only in a loop's body, whose frame holds it.
+            result_of<I>(f)[0] = T(rules::scalar_t<T>(double(f.counters[I])));
+        } else {
+            result_of<I>(f)[0] = T(rules::scalar_t<T>(graphs::named_value<Tag>()));
+        }
     }
 
     template <std::size_t I, class R, class... O, class T, std::size_t A>
@@ -222,10 +238,15 @@ struct array_steps {
                 }
             }
             constexpr std::size_t n = array_node_traits<Node>::arity;
-            [&]<int... K>(std::integer_sequence<int, K...>) {
-                (void)std::initializer_list<int>{
-                    (adjoint_edge_if<I, int(n) - 1 - K, Assign[int(n) - 1 - K], On[int(n) - 1 - K]>(node, f, d), 0)...};
-            }(std::make_integer_sequence<int, int(n)>{});
+            if constexpr (derives_together<Node>) {
+                adjoint_together<I, On>(node, f, d);
+            } else {
+                [&]<int... K>(std::integer_sequence<int, K...>) {
+                    (void)std::initializer_list<int>{
+                        (adjoint_edge_if<I, int(n) - 1 - K, Assign[int(n) - 1 - K], On[int(n) - 1 - K]>(node, f, d),
+                         0)...};
+                }(std::make_integer_sequence<int, int(n)>{});
+            }
         }
         return {};
     }
@@ -236,13 +257,51 @@ struct array_steps {
 
     template <std::size_t I, class Node, class T, std::size_t A>
     static void tangent_node(Node node, const array_frame<T, A>& f, const derivative_frame<T>& d) {
-        if constexpr (array_node_traits<Node>::kind == node_kind::primitive && L.live[I]) {
+        if constexpr (derives_together<Node>) {
+            if constexpr (L.live[I]) tangent_together<I>(node, f, d);
+        } else if constexpr (array_node_traits<Node>::kind == node_kind::primitive && L.live[I]) {
             constexpr std::size_t n = array_node_traits<Node>::arity;
             [&]<int... K>(std::integer_sequence<int, K...>) {
                 (void)std::initializer_list<int>{(tangent_edge_if<I, K>(node, f, d), 0)...};
             }(std::make_integer_sequence<int, int(n)>{});
         }
     }
+    /// Node I's adjoint for every swept operand at once: null for an operand not swept.
+    template <std::size_t I, auto On, class R, class... O, class T, std::size_t A>
+    static void adjoint_together(apply<R, O...> node, const array_frame<T, A>& f, const derivative_frame<T>& d) {
+        std::array<T*, sizeof...(O)> cb{};
+        [&]<int... K>(std::integer_sequence<int, K...>) {
+            ((cb[K] = On[K] && Analysis::template swept<I, apply<R, O...>>(K)
+                          ? derivative_of_swept<I, K, operand_node<O>>(node, d)
+                          : nullptr),
+             ...);
+        }(std::make_integer_sequence<int, int(sizeof...(O))>{});
+        R::adjoint_all(extents_of<I, operand_node<O>...>(f), derivative_of<I>(d), cb, value_of<I>(f),
+                       value_of<operand_node<O>>(f)...);
+    }
+    /// Node I's tangent from every swept operand at once.
+    template <std::size_t I, class R, class... O, class T, std::size_t A>
+    static void tangent_together(apply<R, O...> node, const array_frame<T, A>& f, const derivative_frame<T>& d) {
+        std::array<const T*, sizeof...(O)> cd{};
+        [&]<int... K>(std::integer_sequence<int, K...>) {
+            ((cd[K] = Analysis::template swept<I, apply<R, O...>>(K) ? derivative_of_swept<I, K, operand_node<O>>(node, d)
+                                                                      : nullptr),
+             ...);
+        }(std::make_integer_sequence<int, int(sizeof...(O))>{});
+        R::tangent_all(extents_of<I, operand_node<O>...>(f), derivative_of<I>(d), cd, value_of<I>(f),
+                       value_of<operand_node<O>>(f)...);
+    }
+    /// The derivative array of operand K (node C) of node I, if the sweep reaches it;
+    /// null otherwise (a node that is not live has none).
+    template <std::size_t I, int K, std::size_t C, class Node, class T>
+    static T* derivative_of_swept(Node, const derivative_frame<T>& d) {
+        if constexpr (C != no_node && Analysis::template swept<I, Node>(K)) {
+            return derivative_of<C>(d);
+        } else {
+            return nullptr;
+        }
+    }
+
     template <std::size_t I, int K, class Node, class T, std::size_t A>
     static void tangent_edge_if(Node node, const array_frame<T, A>& f, const derivative_frame<T>& d) {
         if constexpr (Analysis::template swept<I, Node>(K)) tangent_edge<I, K>(node, f, d);

@@ -22,6 +22,7 @@
 #include <string_view>
 #include <utility>
 
+#include <gradc/expr/loop_counter.hpp>
 #include <gradc/lower/kernel.hpp>
 
 namespace gradc {
@@ -106,6 +107,13 @@ template <class Tag>
 struct node_text<lower::named<Tag>> {
     template <class Literals>
     static std::string get(const Literals&) { return number_text(graphs::named_value<Tag>()); }
+};
+
+/// A loop's counter: "k" (the step's index when the body runs).
+template <class Tag>
+struct node_text<lower::named<expr::loop_counter<Tag>>> {
+    template <class Literals>
+    static std::string get(const Literals&) { return "k (loop index)"; }
 };
 
 template <class R, class... Operands>

@@ -41,8 +41,9 @@ struct run_time_calls<Program, flat<Nodes...>> {
 
     /// The layout for the call's arguments (throws gradc::Error when their extents do not fit).
     template <class T>
-    static run_time_layout<sizeof...(Nodes)> layout(const char* call, const call_arguments<Program, T>& a) {
-        return layout_at<analysis, Nodes...>(call, a.extents);
+    static run_time_layout<sizeof...(Nodes)> layout(const char* call, const call_arguments<Program, T>& a,
+                                                    const double* literals) {
+        return layout_at<analysis, Nodes...>(call, a.extents, literals);
     }
 
     /// Gives output m's value its run-time shape.

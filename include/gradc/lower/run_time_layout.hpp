@@ -16,6 +16,7 @@
 
 #include <array>
 #include <cstddef>
+#include <limits>
 #include <string>
 
 #include <gradc/error.hpp>
@@ -73,7 +74,8 @@ struct run_time_shape;
 template <std::size_t J>
 struct run_time_shape<input<J>> {
     template <std::size_t A, std::size_t N>
-    static dims of(const char*, const std::array<dims, A>& arguments, const std::array<dims, N>&, std::size_t& saved) {
+    static dims of(const char*, const std::array<dims, A>& arguments, const std::array<dims, N>&, std::size_t& saved,
+                   const std::array<double, N>&) {
         saved = 0;
         return arguments[J];
     }
@@ -81,19 +83,46 @@ struct run_time_shape<input<J>> {
 template <std::size_t L>
 struct run_time_shape<constant<L>> {
     template <std::size_t A, std::size_t N>
-    static dims of(const char*, const std::array<dims, A>&, const std::array<dims, N>&, std::size_t& saved) {
+    static dims of(const char*, const std::array<dims, A>&, const std::array<dims, N>&, std::size_t& saved,
+                   const std::array<double, N>&) {
         saved = 0;
         return rules::arrays::scalar_dims;
     }
 };
 template <class Tag>
 struct run_time_shape<named<Tag>> : run_time_shape<constant<0>> {};
+/// The literal value of an operand, for an operation whose shape depends on one
+/// (`segment(v, offset, n)`, a loop's count): a constant node's value, NaN otherwise.
+template <class Operand>
+struct operand_literal {
+    template <std::size_t N>
+    static double of(const std::array<double, N>&) {
+        return std::numeric_limits<double>::quiet_NaN();
+    }
+};
+template <std::size_t I>
+struct operand_literal<ref<I>> {
+    template <std::size_t N>
+    static double of(const std::array<double, N>& node_literal) {
+        return node_literal[I];
+    }
+};
+
 template <class R, class... O>
 struct run_time_shape<apply<R, O...>> {
     template <std::size_t A, std::size_t N>
-    static dims of(const char* call, const std::array<dims, A>&, const std::array<dims, N>& s, std::size_t& saved) {
+    static dims of(const char* call, const std::array<dims, A>&, const std::array<dims, N>& s, std::size_t& saved,
+                   const std::array<double, N>& node_literal) {
         using traits = array_node_traits<apply<R, O...>>;
-        const dims y = traits::shape_from(s);
+        dims y;
+        if constexpr (requires { R::template result_shape_at<sizeof...(O)>({}, {}); }) {
+            // An operation whose extents depend on literal operands' values.
+            y = R::template result_shape_at<sizeof...(O)>(std::array<dims, sizeof...(O)>{operand_shape<O>::of(s)...},
+                                                          std::array<double, sizeof...(O)>{
+                                                              operand_literal<O>::of(node_literal)...});
+        } else {
+            y = traits::shape_from(s);
+        }
         if (!y.valid()) {
             const dims in[] = {operand_shape<O>::of(s)...};
             if constexpr (traits::elementwise) {
@@ -106,16 +135,30 @@ struct run_time_shape<apply<R, O...>> {
         return y;
     }
 };
+/// A node's literal value: a constant's, NaN for any other node.
+template <class Node>
+struct node_literal {
+    static double of(const double*) { return std::numeric_limits<double>::quiet_NaN(); }
+};
+template <std::size_t L>
+struct node_literal<constant<L>> {
+    static double of(const double* literals) { return literals[L]; }
+};
+
 /// The run-time layout of the program analysed by Analysis, for arguments of the given
-/// shapes (every extent known): throws gradc::Error, naming `call`, when they do not fit.
+/// shapes (every extent known) and the program's literal values (some operations'
+/// extents are literals: `segment(v, offset, n)`): throws gradc::Error, naming `call`,
+/// when they do not fit.
 template <class Analysis, class... Nodes, std::size_t A>
-run_time_layout<sizeof...(Nodes)> layout_at(const char* call, const std::array<dims, A>& arguments) {
+run_time_layout<sizeof...(Nodes)> layout_at(const char* call, const std::array<dims, A>& arguments,
+                                             const double* literals) {
     constexpr auto& L = Analysis::layout;
     constexpr std::size_t size = sizeof...(Nodes);
     run_time_layout<size> r;
     std::array<std::size_t, size> saved{};
+    const std::array<double, size> literal_of{node_literal<Nodes>::of(literals)...};
     std::size_t i = 0;
-    ((r.shape[i] = run_time_shape<Nodes>::of(call, arguments, r.shape, saved[i]), ++i), ...);
+    ((r.shape[i] = run_time_shape<Nodes>::of(call, arguments, r.shape, saved[i], literal_of), ++i), ...);
     for (std::size_t n = 0; n < size; ++n) {
         // A shape the expression fixed must come out the same from the arguments.
         if (!L.shape[n].is_dynamic() && !(r.shape[n] == L.shape[n]))

@@ -141,49 +141,74 @@ struct diag_of : selection<diag_of> {
 /// A D×D lower-triangular matrix from D(D+1)/2 packed values: the D diagonal entries
 /// first, then the strict lower part column by column — L(1,0), L(2,0), …, L(D-1,0),
 /// L(2,1), … (the layout of the inverse Cholesky factors in ADBench's Gaussian mixture
-/// model). The entries above the diagonal are 0 and have no source.
+/// model). The entries above the diagonal are 0 and have no source. With D =
+/// dynamic_extent, d is deduced from the packed length d(d+1)/2 when the kernel is called.
 template <std::size_t D>
 struct lower_triangular_of {
     /// \cond INTERNAL
     static constexpr std::string_view name = "lower_triangular";
     static constexpr bool run_time_extents = true;
     static constexpr std::array<std::string_view, 1> adjoint_text{"L̄'s lower triangle packed"};
-    static constexpr std::size_t packed = D * (D + 1) / 2;
+    static constexpr std::size_t packed = D == dynamic_extent ? dynamic_extent : D * (D + 1) / 2;
+    /// The d with d(d+1)/2 = n, or dynamic_extent when there is none.
+    static constexpr std::size_t side_of(std::size_t n) {
+        std::size_t d = 0;
+        while (d * (d + 1) / 2 < n) ++d;
+        return d * (d + 1) / 2 == n ? d : dynamic_extent;
+    }
     template <std::size_t N>
     static constexpr dims result_shape(const std::array<dims, N>& operands) {
         return shape_with_arity<1>(operands, [](const auto& s) {
             if (!s[0].is_vector() || !extents_fit(s[0].rows, packed)) return invalid_dims;
-            return matrix_dims(D, D);
+            if constexpr (D != dynamic_extent) {
+                return matrix_dims(D, D);
+            } else {
+                if (s[0].rows == dynamic_extent) return matrix_dims(dynamic_extent, dynamic_extent);
+                const std::size_t d = side_of(s[0].rows);
+                return d == dynamic_extent || d == 0 ? invalid_dims : matrix_dims(d, d);
+            }
         });
     }
-    /// The packed position of L(r, c), r > c.
-    static constexpr std::size_t strict(std::size_t r, std::size_t c) {
-        // Columns 0..c-1 hold (D-1) + (D-2) + ... + (D-c) entries.
-        return D + c * (2 * D - c - 1) / 2 + (r - c - 1);
+    /// The side d: D, or the result's rows (a constant when they are).
+    template <class E>
+    static constexpr auto side(const E& Y) {
+        if constexpr (D != dynamic_extent) {
+            return fixed_extent<D>{};
+        } else {
+            return Y.rows;
+        }
+    }
+    /// The packed position of L(r, c), r > c, for side d.
+    static constexpr std::size_t strict(std::size_t r, std::size_t c, std::size_t d = D) {
+        // Columns 0..c-1 hold (d-1) + (d-2) + ... + (d-c) entries.
+        return d + c * (2 * d - c - 1) / 2 + (r - c - 1);
     }
     template <class S, class T>
     static void value(S ext, T* __restrict y, const T* x) {
         [[maybe_unused]] const auto& [Y, X] = ext.all;
-        for (std::size_t r = 0; r < D; ++r) {
-            for (std::size_t c = 0; c < D; ++c) {
-                y[r * D + c] = r == c ? x[r] : r > c ? x[strict(r, c)] : T(scalar_t<T>(0));
+        const auto d = side(Y);
+        for (std::size_t r = 0; r < d; ++r) {
+            for (std::size_t c = 0; c < d; ++c) {
+                y[r * d + c] = r == c ? x[r] : r > c ? x[strict(r, c, d)] : T(scalar_t<T>(0));
             }
         }
     }
     template <class S, class T>
     static void adjoint(arg_t<0>, S ext, const T* yb, T* __restrict xb, const T*, const T*) {
         [[maybe_unused]] const auto& [Y, X] = ext.all;
-        for (std::size_t r = 0; r < D; ++r) {
-            xb[r] += yb[r * D + r];
-            for (std::size_t c = 0; c < r; ++c) xb[strict(r, c)] += yb[r * D + c];
+        const auto d = side(Y);
+        for (std::size_t r = 0; r < d; ++r) {
+            xb[r] += yb[r * d + r];
+            for (std::size_t c = 0; c < r; ++c) xb[strict(r, c, d)] += yb[r * d + c];
         }
     }
     template <class S, class T>
     static void tangent(arg_t<0>, S ext, T* __restrict yd, const T* xd, const T*, const T*) {
         [[maybe_unused]] const auto& [Y, X] = ext.all;
-        for (std::size_t r = 0; r < D; ++r) {
-            yd[r * D + r] += xd[r];
-            for (std::size_t c = 0; c < r; ++c) yd[r * D + c] += xd[strict(r, c)];
+        const auto d = side(Y);
+        for (std::size_t r = 0; r < d; ++r) {
+            yd[r * d + r] += xd[r];
+            for (std::size_t c = 0; c < r; ++c) yd[r * d + c] += xd[strict(r, c, d)];
         }
     }
     /// \endcond

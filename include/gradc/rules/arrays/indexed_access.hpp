@@ -12,9 +12,12 @@
 
 #include <array>
 #include <cstddef>
+#include <string>
 #include <string_view>
+#include <tuple>
 #include <type_traits>
 
+#include <gradc/error.hpp>
 #include <gradc/rules/arrays/signature.hpp>
 #include <gradc/rules/value_traits.hpp>
 
@@ -40,29 +43,52 @@ std::size_t index_value(const T& v) {
 constexpr bool is_index_shape(const dims& s) { return s.is_scalar(); }
 
 /// A selection whose source map takes the run-time indices: y[k] = x[Map::source(k, i...)].
+/// The value step checks each index against the extents it reads (gradc::Error naming
+/// the access, the index and the range): an index made by a loop (`row(W, k)` inside
+/// `gradc::sum_over`) or into an array whose extents come with the call is checked only
+/// then. The derivative steps run after the value step and do not check again.
 template <class Map>
 struct indexed_selection {
     /// \cond INTERNAL
+    static constexpr bool run_time_extents = true;
     static constexpr std::array<std::string_view, 3> adjoint_text{"ȳ scattered back", "", ""};
-    template <dims Y, dims X, dims... I, class T, class... Index>
-    static void value(sig<Y, X, I...>, T* __restrict y, const T* x, const Index*... index) {
-        const std::size_t base = Map::template base<X>(index_value(*index)...);
-        for (std::size_t k = 0; k < Y.size(); ++k) y[k] = x[base + k * Map::template step<X>()];
+    template <class S, class T, class... Index>
+    static void value(S ext, T* __restrict y, const T* x, const Index*... index) {
+        const auto& X = std::get<1>(ext.all);
+        Map::check(X, index_value(*index)...);
+        const std::size_t base = Map::base(X, index_value(*index)...);
+        const std::size_t step = Map::step(X);
+        for (std::size_t k = 0, n = std::get<0>(ext.all).size(); k < n; ++k) y[k] = x[base + k * step];
     }
-    template <dims Y, dims X, dims... I, class T, class... Index>
-    static void adjoint(arg_t<0>, sig<Y, X, I...>, const T* yb, T* __restrict xb, const T*, const T*,
-                        const Index*... index) {
-        const std::size_t base = Map::template base<X>(index_value(*index)...);
-        for (std::size_t k = 0; k < Y.size(); ++k) xb[base + k * Map::template step<X>()] += yb[k];
+    template <class S, class T, class... Index>
+    static void adjoint(arg_t<0>, S ext, const T* yb, T* __restrict xb, const T*, const T*, const Index*... index) {
+        const auto& X = std::get<1>(ext.all);
+        const std::size_t base = Map::base(X, index_value(*index)...);
+        const std::size_t step = Map::step(X);
+        for (std::size_t k = 0, n = std::get<0>(ext.all).size(); k < n; ++k) xb[base + k * step] += yb[k];
     }
-    template <dims Y, dims X, dims... I, class T, class... Index>
-    static void tangent(arg_t<0>, sig<Y, X, I...>, T* __restrict yd, const T* xd, const T*, const T*,
-                        const Index*... index) {
-        const std::size_t base = Map::template base<X>(index_value(*index)...);
-        for (std::size_t k = 0; k < Y.size(); ++k) yd[k] += xd[base + k * Map::template step<X>()];
+    template <class S, class T, class... Index>
+    static void tangent(arg_t<0>, S ext, T* __restrict yd, const T* xd, const T*, const T*, const Index*... index) {
+        const auto& X = std::get<1>(ext.all);
+        const std::size_t base = Map::base(X, index_value(*index)...);
+        const std::size_t step = Map::step(X);
+        for (std::size_t k = 0, n = std::get<0>(ext.all).size(); k < n; ++k) yd[k] += xd[base + k * step];
     }
+    /// An index (a loop's counter in arithmetic, `segment(v, k * m, m)`) has no derivative.
+    template <int K, class S, class T, class... Operands>
+        requires(K > 0)
+    static void adjoint(arg_t<K>, S, const T*, T* __restrict, const T*, const Operands*...) {}
+    template <int K, class S, class T, class... Operands>
+        requires(K > 0)
+    static void tangent(arg_t<K>, S, T* __restrict, const T*, const T*, const Operands*...) {}
     /// \endcond
 };
+
+/// The error of an index out of its range when the kernel runs.
+[[noreturn]] inline void index_out_of_range(const char* access, const char* name, std::size_t got, std::size_t bound) {
+    throw Error(std::string("gradc kernel: ") + access + ": got " + name + " = " + std::to_string(got) +
+                ", expected 0 <= " + name + " < " + std::to_string(bound));
+}
 
 /// Entry i of a vector (operands x, i) or entry (i, j) of a matrix (operands W, i, j).
 struct element_at : indexed_selection<element_at> {
@@ -78,12 +104,17 @@ struct element_at : indexed_selection<element_at> {
             return invalid_dims;
         }
     }
-    template <dims X>
-    static constexpr std::size_t base(std::size_t i, std::size_t j = 0) {
+    template <class E>
+    static void check(const E& X, std::size_t i, std::size_t j = 0) {
+        if (i >= std::size_t(X.rows)) index_out_of_range(X.cols == 1 ? "x[i]" : "W(i, j)", "i", i, X.rows);
+        if (j >= std::size_t(X.cols)) index_out_of_range("W(i, j)", "j", j, X.cols);
+    }
+    template <class E>
+    static std::size_t base(const E& X, std::size_t i, std::size_t j = 0) {
         return i * X.cols + j;
     }
-    template <dims X>
-    static constexpr std::size_t step() {
+    template <class E>
+    static std::size_t step(const E&) {
         return 0;
     }
     /// \endcond
@@ -99,12 +130,16 @@ struct row_at : indexed_selection<row_at> {
             return s[0].is_matrix() && is_index_shape(s[1]) ? vector_dims(s[0].cols) : invalid_dims;
         });
     }
-    template <dims X>
-    static constexpr std::size_t base(std::size_t i) {
+    template <class E>
+    static void check(const E& X, std::size_t i) {
+        if (i >= std::size_t(X.rows)) index_out_of_range("row(W, i)", "i", i, X.rows);
+    }
+    template <class E>
+    static std::size_t base(const E& X, std::size_t i) {
         return i * X.cols;
     }
-    template <dims X>
-    static constexpr std::size_t step() {
+    template <class E>
+    static std::size_t step(const E&) {
         return 1;
     }
     /// \endcond
@@ -120,13 +155,60 @@ struct col_at : indexed_selection<col_at> {
             return s[0].is_matrix() && is_index_shape(s[1]) ? vector_dims(s[0].rows) : invalid_dims;
         });
     }
-    template <dims X>
-    static constexpr std::size_t base(std::size_t j) {
+    template <class E>
+    static void check(const E& X, std::size_t j) {
+        if (j >= std::size_t(X.cols)) index_out_of_range("col(W, j)", "j", j, X.cols);
+    }
+    template <class E>
+    static std::size_t base(const E&, std::size_t j) {
         return j;
     }
-    template <dims X>
-    static constexpr std::size_t step() {
+    template <class E>
+    static std::size_t step(const E& X) {
         return X.cols;
+    }
+    /// \endcond
+};
+
+/// Entries [offset, offset + n) of a vector (operands x, offset, n): n is a literal, so
+/// the result's extent is known when the kernel runs (`result_shape_at`, from the
+/// literals' values: lower/run_time_layout.hpp); offset a literal or a loop's counter.
+struct segment_at : indexed_selection<segment_at> {
+    /// \cond INTERNAL
+    static constexpr std::string_view name = "segment";
+    template <std::size_t N>
+    static constexpr dims result_shape(const std::array<dims, N>& operands) {
+        return shape_with_arity<3>(operands, [](const auto& s) {
+            return s[0].is_vector() && is_index_shape(s[1]) && is_index_shape(s[2]) ? vector_dims(dynamic_extent)
+                                                                                     : invalid_dims;
+        });
+    }
+    /// With the literal operands' values (NaN for an operand that is not a literal).
+    template <std::size_t N>
+    static constexpr dims result_shape_at(const std::array<dims, N>& operands, const std::array<double, N>& literal) {
+        const dims y = result_shape<N>(operands);
+        if constexpr (N == 3) {
+            if (!y.valid() || !(literal[2] >= 0)) return invalid_dims;  // n must be a literal
+            const std::size_t n = std::size_t(literal[2]);
+            if (literal[1] == literal[1] && operands[0].rows != dynamic_extent &&
+                std::size_t(literal[1]) + n > operands[0].rows)
+                return invalid_dims;
+            return vector_dims(n);
+        } else {
+            return invalid_dims;
+        }
+    }
+    template <class E>
+    static void check(const E& X, std::size_t offset, std::size_t n) {
+        if (offset + n > std::size_t(X.rows)) index_out_of_range("segment(x, offset, n)", "offset + n", offset + n, X.rows + 1);
+    }
+    template <class E>
+    static std::size_t base(const E&, std::size_t offset, std::size_t) {
+        return offset;
+    }
+    template <class E>
+    static std::size_t step(const E&) {
+        return 1;
     }
     /// \endcond
 };

@@ -18,77 +18,116 @@
 // sections) instead of repeating them.
 namespace gradc::rules::arrays {
 
-/// L·x, L the D×D lower-triangular matrix packed in a vector of D(D+1)/2 values.
+/// L·x, L the D×D lower-triangular matrix packed in a vector of D(D+1)/2 values (D =
+/// dynamic_extent: d taken from x's length when the kernel is called).
 template <std::size_t D>
 struct packed_lower_matvec {
     /// \cond INTERNAL
     static constexpr std::string_view name = "lower_triangular_matvec";
-    static constexpr bool run_time_extents = true;  // its loops run over D, fixed in its type
+    static constexpr bool run_time_extents = true;
     static constexpr std::array<std::string_view, 2> adjoint_text{"ȳ·xᵀ (lower part, packed)", "Lᵀ·ȳ"};
     using packing = lower_triangular_of<D>;
 
     template <std::size_t N>
     static constexpr dims result_shape(const std::array<dims, N>& operands) {
         return shape_with_arity<2>(operands, [](const auto& s) {
-            if (!s[0].is_vector() || !extents_fit(s[0].rows, packing::packed) || !s[1].is_vector() ||
-                !extents_fit(s[1].rows, D))
-                return invalid_dims;
-            return vector_dims(D);
+            if (!s[0].is_vector() || !s[1].is_vector()) return invalid_dims;
+            const std::size_t d = D != dynamic_extent ? D : s[1].rows;
+            if (d == dynamic_extent) return vector_dims(dynamic_extent);
+            if (!extents_fit(s[0].rows, d * (d + 1) / 2) || !extents_fit(s[1].rows, d)) return invalid_dims;
+            return vector_dims(d);
         });
     }
-    /// y[r] = v[r]·x[r] + Σ_{c<r} v[strict(r, c)]·x[c], row by row. (Column by column, D
-    /// sums at once, measured 1.7× slower on batches: the sums did not stay in registers.)
+    /// y[r] (=, or += when Add) v[r]·x[r] + Σ_{c<r} v[strict(r, c)]·x[c], row by row.
+    /// (Column by column, D sums at once, measured 1.7× slower on batches: the sums did
+    /// not stay in registers.)
     ///
     /// Every loop here is unrolled whole: the inner bound depends on the outer index, and
     /// g++ 12 otherwise leaves the outer loop rolled and enters the inner one through a
     /// compare and branch per entry (unrolled, the GMM's gradient takes an eighth less
     /// time: docs/benchmark-history.md, "ADBench GMM, gradc static: deferred product edges
     /// and unrolled triangular loops").
-    template <class T>
-    static void lower_times(T* __restrict y, const T* v, const T* x) {
+    ///
+    /// With d known only at run time, the packed position walks along the row instead:
+    /// strict(r, c + 1) = strict(r, c) + d - c - 2 (computing it per entry took half the
+    /// time of a run-time GMM step; a column-by-column form, inner loops of axpys, was
+    /// no faster at d = 10).
+    template <bool Add, class Side, class T>
+    static void lower_times(Side d, T* __restrict y, const T* v, const T* x) {
+        if constexpr (D != dynamic_extent) {
 #pragma GCC unroll 64
-        for (std::size_t r = 0; r < D; ++r) {
-            T s = v[r] * x[r];
+            for (std::size_t r = 0; r < D; ++r) {
+                T s = v[r] * x[r];
 #pragma GCC unroll 64
-            for (std::size_t c = 0; c < r; ++c) s += v[packing::strict(r, c)] * x[c];
-            y[r] = s;
+                for (std::size_t c = 0; c < r; ++c) s += v[packing::strict(r, c, D)] * x[c];
+                put<Add>(y[r], s);
+            }
+        } else {
+            for (std::size_t r = 0; r < d; ++r) {
+                T s = v[r] * x[r];
+                for (std::size_t c = 0, at = d + r - 1; c < r; at += d - c - 2, ++c) s += v[at] * x[c];
+                put<Add>(y[r], s);
+            }
+        }
+    }
+    template <bool Add, class T>
+    static void put(T& to, const T& s) {
+        if constexpr (Add) {
+            to += s;
+        } else {
+            to = s;
         }
     }
     template <class S, class T>
-    static void value(S, T* __restrict y, const T* v, const T* x) {
-        lower_times(y, v, x);
+    static void value(S ext, T* __restrict y, const T* v, const T* x) {
+        lower_times<false>(packing::side(std::get<0>(ext.all)), y, v, x);
     }
     template <class S, class T>
-    static void adjoint(arg_t<0>, S, const T* yb, T* __restrict vb, const T*, const T*, const T* x) {
+    static void adjoint(arg_t<0>, S ext, const T* yb, T* __restrict vb, const T*, const T*, const T* x) {
+        const auto d = packing::side(std::get<0>(ext.all));
+        if constexpr (D != dynamic_extent) {
 #pragma GCC unroll 64
-        for (std::size_t r = 0; r < D; ++r) {
-            vb[r] += yb[r] * x[r];
+            for (std::size_t r = 0; r < D; ++r) {
+                vb[r] += yb[r] * x[r];
 #pragma GCC unroll 64
-            for (std::size_t c = 0; c < r; ++c) vb[packing::strict(r, c)] += yb[r] * x[c];
+                for (std::size_t c = 0; c < r; ++c) vb[packing::strict(r, c, D)] += yb[r] * x[c];
+            }
+        } else {
+            for (std::size_t r = 0; r < d; ++r) {
+                vb[r] += yb[r] * x[r];
+                for (std::size_t c = 0, at = d + r - 1; c < r; at += d - c - 2, ++c) vb[at] += yb[r] * x[c];
+            }
         }
     }
-    /// x̄[c] += Σ_{r≥c} L(r, c)·ȳ[r], column by column.
+    /// x̄[c] += Σ_{r≥c} L(r, c)·ȳ[r], column by column (a column of L is contiguous in
+    /// the packed values).
     template <class S, class T>
-    static void adjoint(arg_t<1>, S, const T* yb, T* __restrict xb, const T*, const T* v, const T*) {
+    static void adjoint(arg_t<1>, S ext, const T* yb, T* __restrict xb, const T*, const T* v, const T*) {
+        const auto d = packing::side(std::get<0>(ext.all));
+        if constexpr (D != dynamic_extent) {
 #pragma GCC unroll 64
-        for (std::size_t c = 0; c < D; ++c) {
-            T s = v[c] * yb[c];
+            for (std::size_t c = 0; c < D; ++c) {
+                T s = v[c] * yb[c];
 #pragma GCC unroll 64
-            for (std::size_t r = c + 1; r < D; ++r) s += v[packing::strict(r, c)] * yb[r];
-            xb[c] += s;
+                for (std::size_t r = c + 1; r < D; ++r) s += v[packing::strict(r, c, D)] * yb[r];
+                xb[c] += s;
+            }
+        } else {
+            for (std::size_t c = 0; c < d; ++c) {
+                T s = v[c] * yb[c];
+                for (std::size_t r = c + 1, at = c + 1 < d ? packing::strict(c + 1, c, d) : 0; r < d; ++r, ++at)
+                    s += v[at] * yb[r];
+                xb[c] += s;
+            }
         }
     }
     template <class S, class T>
-    static void tangent(arg_t<0>, S, T* __restrict yd, const T* vd, const T*, const T*, const T* x) {
-        std::array<T, D> t;
-        lower_times(t.data(), vd, x);
-        for (std::size_t r = 0; r < D; ++r) yd[r] += t[r];
+    static void tangent(arg_t<0>, S ext, T* __restrict yd, const T* vd, const T*, const T*, const T* x) {
+        lower_times<true>(packing::side(std::get<0>(ext.all)), yd, vd, x);
     }
     template <class S, class T>
-    static void tangent(arg_t<1>, S, T* __restrict yd, const T* xd, const T*, const T* v, const T*) {
-        std::array<T, D> t;
-        lower_times(t.data(), v, xd);
-        for (std::size_t r = 0; r < D; ++r) yd[r] += t[r];
+    static void tangent(arg_t<1>, S ext, T* __restrict yd, const T* xd, const T*, const T* v, const T*) {
+        lower_times<true>(packing::side(std::get<0>(ext.all)), yd, v, xd);
     }
     /// \endcond
 };

@@ -1,0 +1,49 @@
+// The Gaussian mixture model objective of ADBench ("A benchmark of selected algorithmic
+// differentiation tools on some problems in computer vision and machine learning",
+// Srajer, Kukelova, Fitzgibbon 2018, section "Gaussian mixture model fitting") with the
+// number of dimensions d, of components K and of points n all chosen at run time: one
+// compiled kernel (examples/gmm_run_time_objective.hpp) at every size, each checked
+// against the same objective in the dynamic mode (examples/gmm_dynamic.hpp). examples/gmm.cpp is the objective with
+// d and K fixed at compile time.
+#include <cmath>
+#include <cstdio>
+#include <type_traits>
+#include <vector>
+
+#include <gradc/autograd.hpp>
+#include <gradc/gradc.hpp>
+
+#include "gmm_dynamic.hpp"
+#include "gmm_run_time_objective.hpp"
+
+int main() {
+    // Computes in double, as numerical code does; gradc's default (LibTorch's) is float32.
+    gradc::set_default_dtype(gradc::kFloat64);
+    // One kernel type for every size: the sizes are the arguments'.
+    static_assert(std::is_same_v<decltype(gmm_run_time_kernel(2)), decltype(gmm_run_time_kernel(64))>);
+    const std::size_t sizes[][2] = {{2, 5}, {10, 5}, {20, 10}, {64, 5}};
+    const std::size_t n = 200;
+    double worst_of_all = 0;
+    for (const auto& [d, K] : sizes) {
+        const std::size_t P = d * (d + 1) / 2;
+        std::vector<double> xs(n * d), a(K), mu(K * d), q(K * P);
+        for (std::size_t i = 0; i < xs.size(); ++i) xs[i] = std::sin(0.731 * double(i)) * 2;
+        for (std::size_t i = 0; i < K; ++i) a[i] = std::cos(double(i));
+        for (std::size_t i = 0; i < K * d; ++i) mu[i] = std::sin(1.3 * double(i));
+        for (std::size_t i = 0; i < K * P; ++i) q[i] = 0.3 * std::cos(0.7 * double(i)) / std::sqrt(double(d));
+
+        const gmm_run_time_model model(d);
+        const auto s = model.objective_and_gradient(xs, a, mu, q);
+        if (std::abs(model.objective(xs, a, mu, q) - s.value) > 1e-12 * std::abs(s.value)) return 1;
+        const auto t = gmm_dynamic_objective(d, xs, a, mu, q);  // examples/gmm_dynamic.hpp
+        if (s.gradient.size() != t.gradient.size()) return 1;
+        double worst = std::abs(s.value - t.value) / std::abs(t.value);
+        for (std::size_t i = 0; i < s.gradient.size(); ++i)
+            worst = std::max(worst, std::abs(s.gradient[i] - t.gradient[i]) / std::max(1.0, std::abs(t.gradient[i])));
+        std::printf("GMM d=%zu K=%zu n=%zu: objective %.12g (dynamic %.12g), %zu gradient entries, largest relative "
+                    "difference %.2e\n",
+                    d, K, n, s.value, t.value, s.gradient.size(), worst);
+        worst_of_all = std::max(worst_of_all, worst);
+    }
+    return worst_of_all < 1e-10 ? 0 : 1;
+}

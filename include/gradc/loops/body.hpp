@@ -1,0 +1,237 @@
+#pragma once
+/// \file
+/// A loop's body as a program of its own. `gradc::sum_over(n, f)` calls f once, with
+/// the loop's counter, and lowers the expression it returns like a kernel's output
+/// (lower/merge_outputs.hpp, lower/array_program.hpp): one program, run n times. What
+/// the body reads from outside becomes the loop node's operands, in this order:
+///  1. the variables it uses (ascending), which are also its wrt variables: its adjoint
+///     adds to theirs;
+///  2. the counters of enclosing loops it uses (nested loops), read as numbers;
+///  3. its literals, in graph order: the body's program reads them from its own array,
+///     filled from these operands when the loop runs;
+///  4. the count's source (a literal n, or the array whose extent n is).
+/// Subexpressions that do not depend on the counter are evaluated in every step (the
+/// body is one program); hoisting them out is an optimisation not made yet.
+
+#include <algorithm>
+#include <array>
+#include <cstddef>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+
+#include <gradc/expr/loop_counter.hpp>
+#include <gradc/lower/array_program.hpp>
+#include <gradc/lower/array_set.hpp>
+#include <gradc/lower/merge_outputs.hpp>
+
+namespace gradc::loops {
+
+/// \cond INTERNAL
+
+/// Of a flat node: the tag of the loop counter it is (void for another node), and the
+/// variable it is (no_node for another node).
+template <class Node>
+struct node_facts {
+    using counter_tag = void;
+    static constexpr std::size_t variable = lower::no_node;
+};
+template <class Tag>
+struct node_facts<graphs::named<expr::loop_counter<Tag>>> {
+    using counter_tag = Tag;
+    static constexpr std::size_t variable = lower::no_node;
+};
+template <std::size_t J>
+struct node_facts<graphs::input<J>> {
+    using counter_tag = void;
+    static constexpr std::size_t variable = J;
+};
+
+/// The nodes an operand reads: a node, or a condition's operands.
+template <class Operand>
+struct operand_reads {
+    template <std::size_t N>
+    static constexpr void into(std::array<bool, N>&) {}
+};
+template <std::size_t I>
+struct operand_reads<graphs::ref<I>> {
+    template <std::size_t N>
+    static constexpr void into(std::array<bool, N>& r) {
+        r[I] = true;
+    }
+};
+template <class Op, class... O>
+struct operand_reads<graphs::test<Op, O...>> {
+    template <std::size_t N>
+    static constexpr void into(std::array<bool, N>& r) {
+        (operand_reads<O>::into(r), ...);
+    }
+};
+/// The nodes a node reads.
+template <class Node>
+struct node_reads {
+    template <std::size_t N>
+    static constexpr std::array<bool, N> of() {
+        return {};
+    }
+    static constexpr bool is_apply = false;
+};
+template <class R, class... O>
+struct node_reads<graphs::apply<R, O...>> {
+    template <std::size_t N>
+    static constexpr std::array<bool, N> of() {
+        std::array<bool, N> r{};
+        (operand_reads<O>::into(r), ...);
+        return r;
+    }
+    static constexpr bool is_apply = true;
+};
+
+template <class Tag, class Flat>
+struct body_nodes;
+
+/// What the body of the loop whose counter has tag Tag reads from outside, and how its
+/// steps split (see the file's comment).
+template <class Tag, class... Nodes>
+struct body_nodes<Tag, lower::flat<Nodes...>> {
+    static constexpr std::size_t size = sizeof...(Nodes);
+    using mask = std::array<bool, size>;
+    static constexpr std::array<mask, size> reads{node_reads<Nodes>::template of<size>()...};
+    static constexpr mask own{std::is_same_v<typename node_facts<Nodes>::counter_tag, Tag>...};
+    static constexpr mask outer{(!std::is_void_v<typename node_facts<Nodes>::counter_tag> &&
+                                 !std::is_same_v<typename node_facts<Nodes>::counter_tag, Tag>)...};
+    static constexpr mask is_apply{node_reads<Nodes>::is_apply...};
+    static constexpr std::size_t variable_count = ((node_facts<Nodes>::variable != lower::no_node ? 1 : 0) + ... + 0);
+    /// The variables used, ascending.
+    static constexpr std::array<std::size_t, variable_count> variables = [] {
+        std::array<std::size_t, variable_count> v{};
+        std::size_t k = 0;
+        for (std::size_t j : {node_facts<Nodes>::variable...})
+            if (j != lower::no_node) v[k++] = j;
+        std::sort(v.begin(), v.end());
+        return v;
+    }();
+
+    /// Every node that the nodes of `from` read, directly or not, and those nodes; the
+    /// reads of the nodes in `stop` are not followed.
+    static constexpr mask closure(mask from, const mask& stop = {}) {
+        for (std::size_t n = size; n-- > 0;)
+            if (from[n] && !stop[n])
+                for (std::size_t c = 0; c < n; ++c) from[c] = from[c] || reads[n][c];
+        return from;
+    }
+    static constexpr mask only(std::size_t n) {
+        mask m{};
+        m[n] = true;
+        return m;
+    }
+
+    /// The node of the loop's own counter, or no_node when the body does not use it.
+    static constexpr std::size_t own_node = [] {
+        for (std::size_t i = 0; i < size; ++i)
+            if (own[i]) return i;
+        return lower::no_node;
+    }();
+
+    /// The body's result node (the last: lower::lowered lists an output's node last).
+    static constexpr std::size_t output = size - 1;
+    /// The nodes that depend on the loop's counter: they run at every step.
+    static constexpr mask depends = [] {
+        mask d{};
+        for (std::size_t n = 0; n < size; ++n) {
+            d[n] = own[n];
+            for (std::size_t c = 0; c < n; ++c) d[n] = d[n] || (reads[n][c] && d[c]);
+        }
+        return d;
+    }();
+    /// Whether the result depends on the counter; when not, every step is the same and
+    /// nothing is hoisted (each step runs the whole body).
+    static constexpr bool result_varies = depends[output];
+    static constexpr mask varying = result_varies ? depends : closure(only(output));
+    /// The nodes hoisted out of the loop: computed once, in the enclosing program (each a
+    /// `body_part`, loops/body_part.hpp), where they do not depend on the counter:
+    /// operations read by a step's nodes.
+    static constexpr mask hoisted = [] {
+        mask h{};
+        for (std::size_t n = 0; n < size; ++n)
+            if (varying[n])
+                for (std::size_t c = 0; c < n; ++c) h[c] = h[c] || (reads[n][c] && !varying[c] && is_apply[c]);
+        return h;
+    }();
+    static constexpr std::size_t hoisted_count = [] {
+        std::size_t c = 0;
+        for (bool h : hoisted) c += h ? 1 : 0;
+        return c;
+    }();
+    static constexpr std::array<std::size_t, hoisted_count> hoisted_nodes = [] {
+        std::array<std::size_t, hoisted_count> n{};
+        std::size_t k = 0;
+        for (std::size_t i = 0; i < size; ++i)
+            if (hoisted[i]) n[k++] = i;
+        return n;
+    }();
+    /// What one step reads: the varying nodes, the hoisted ones, and the leaves they read.
+    static constexpr mask step_reads = closure(only(output), hoisted);
+    /// Once per run of the loop: the leaves a step reads (literals, counters).
+    static constexpr mask once = [] {
+        mask m{};
+        for (std::size_t n = 0; n < size; ++n) m[n] = step_reads[n] && !varying[n] && !hoisted[n];
+        return m;
+    }();
+
+    /// The enclosing loops' counters among the nodes of a mask, in node order.
+    template <const mask& M>
+    static constexpr std::size_t counter_count = [] {
+        std::size_t c = 0;
+        for (std::size_t n = 0; n < size; ++n) c += M[n] && outer[n] ? 1 : 0;
+        return c;
+    }();
+    template <const mask& M>
+    static constexpr std::array<std::size_t, counter_count<M>> counters_in = [] {
+        std::array<std::size_t, counter_count<M>> c{};
+        std::size_t k = 0;
+        for (std::size_t n = 0; n < size; ++n)
+            if (M[n] && outer[n]) c[k++] = n;
+        return c;
+    }();
+    /// Those counters as expressions: operands of a loop node or a body part.
+    template <const auto& Counters, class Sequence>
+    struct counters_tuple;
+    template <const auto& Counters, std::size_t... i>
+    struct counters_tuple<Counters, std::index_sequence<i...>> {
+        using type = std::tuple<
+            expr::loop_counter<typename node_facts<expr::pack_element<Counters[i], Nodes...>>::counter_tag>...>;
+    };
+    template <const mask& M>
+    using counters_of =
+        typename counters_tuple<counters_in<M>, std::make_index_sequence<counter_count<M>>>::type;
+
+    /// The nodes a hoisted node needs (its subtree).
+    template <std::size_t H>
+    static constexpr mask subtree = closure(only(H));
+};
+
+template <std::size_t N, const std::array<std::size_t, N>& V>
+constexpr auto sequence_of() {
+    return []<std::size_t... i>(std::index_sequence<i...>) { return std::index_sequence<V[i]...>{}; }(
+        std::make_index_sequence<N>{});
+}
+
+/// The body's program: the expression Body lowered as one output, differentiated with
+/// respect to the variables it uses.
+template <class Body, class Tag>
+struct body_program {
+    using lowered = lower::lowered<Body>;
+    using flat_type = typename lowered::flat_type;
+    using set = typename lower::array_set_of<typename lowered::merged::graph>::type;
+    using nodes = body_nodes<Tag, flat_type>;
+    using wrt = decltype(sequence_of<nodes::variable_count, nodes::variables>());
+    using program = lower::array_program<set, flat_type, typename lowered::output_nodes, wrt>;
+    static constexpr std::size_t literal_count = lowered::literal_count;
+    static constexpr std::size_t output_node = program::output_node(0);
+    static_assert(output_node == nodes::output, "gradc internal: a loop body's result is not its last node");
+};
+
+/// \endcond
+
+}  // namespace gradc::loops

@@ -1,0 +1,209 @@
+#pragma once
+/// \file
+/// One run of a loop body's program (loops/body.hpp) by an operation of the enclosing
+/// program: a loop (loops/loop_rule.hpp) or a part hoisted out of it
+/// (loops/body_part.hpp). Both take their operands in the same order — the variables
+/// the body uses, the enclosing loops' counters the operation reads, the body's
+/// literals, then their own — and both need the same things from them: the body's
+/// frame (the arguments, the literals, the counters), its layout for these extents, and
+/// room for its arrays.
+///
+/// The arrays are in a buffer per thread and per operation type, grown on first use and
+/// then reused: no allocation after the first call with given extents, and calls on
+/// several threads at once never share one.
+
+#include <array>
+#include <cstddef>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include <gradc/loops/body.hpp>
+#include <gradc/lower/run_time_layout.hpp>
+#include <gradc/rules/arrays/indexed_access.hpp>
+
+namespace gradc::loops {
+
+/// \cond INTERNAL
+
+using rules::arrays::dims;
+
+/// The number a literal operand holds: the same in every lane of a batch, and the value
+/// part of a dual number.
+template <class T>
+double literal_of(const T& v) {
+    if constexpr (std::is_arithmetic_v<T>) {
+        return double(v);
+    } else if constexpr (rules::simd_batch<T>) {
+        return double(v.get(0));
+    } else {
+        return literal_of(v.value);
+    }
+}
+
+/// The body program of Body (counter tag Tag) as run by an operation that reads the
+/// enclosing loops' counters at the nodes `Counters`.
+template <class Body, class Tag, const auto& Counters>
+struct body_runner {
+    using body = body_program<Body, Tag>;
+    using program = typename body::program;
+    using nodes = typename body::nodes;
+    using set = typename body::set;
+    static constexpr auto& BL = program::L;
+    static constexpr std::size_t variable_count = nodes::variable_count;
+    static constexpr std::size_t counter_count = Counters.size();
+    static constexpr std::size_t literal_count = body::literal_count;
+    /// The operands every such operation begins with.
+    static constexpr std::size_t common_operands = variable_count + counter_count + literal_count;
+    static constexpr std::size_t first_literal = variable_count + counter_count;
+
+    /// The body's layout for the variables' shapes (`s`, the first operands') and its
+    /// literals.
+    static auto layout_for(const dims* s, const double* literals) {
+        std::array<dims, set::size> a = set::shapes;  // the unused ones are never read
+        for (std::size_t i = 0; i < variable_count; ++i) a[nodes::variables[i]] = s[i];
+        return []<class... Nodes>(lower::flat<Nodes...>, const std::array<dims, set::size>& v, const double* l) {
+            return lower::layout_at<typename program::analysis, Nodes...>("a loop's body", v, l);
+        }(typename body::flat_type{}, a, literals);
+    }
+    /// Node n's shape: fixed, or from the layout for the operands' shapes and literals
+    /// (when the enclosing kernel's layout is computed).
+    template <std::size_t N>
+    static dims shape_at(std::size_t n, const std::array<dims, N>& s, const std::array<double, N>& literal) {
+        if constexpr (!BL.has_dynamic) {
+            return BL.shape[n];
+        } else {
+            std::array<double, literal_count == 0 ? 1 : literal_count> l{};
+            for (std::size_t i = 0; i < literal_count; ++i) l[i] = literal[first_literal + i];
+            return layout_for(s.data(), l.data()).shape[n];
+        }
+    }
+
+    /// The body's layout for the call of an operation of type Owner: computed again only
+    /// when the extents or the literals differ from the last call's on this thread (a
+    /// loop nested in another runs once per step of the outer one, with the same ones).
+    template <class Owner, std::size_t V>
+    static const lower::run_time_layout<nodes::size>& cached_layout(const std::array<dims, V>& s, const double* literals) {
+        struct last_call {
+            bool filled = false;
+            std::array<dims, V> extents{};
+            std::array<double, literal_count == 0 ? 1 : literal_count> literals{};
+            lower::run_time_layout<nodes::size> layout{};
+        };
+        static thread_local last_call last;
+        bool same = last.filled && last.extents == s;
+        for (std::size_t i = 0; same && i < literal_count; ++i) same = last.literals[i] == literals[i];
+        if (!same) {
+            last.filled = false;
+            last.layout = layout_for(s.data(), literals);  // throws gradc::Error when the extents do not fit
+            last.extents = s;
+            for (std::size_t i = 0; i < literal_count; ++i) last.literals[i] = literals[i];
+            last.filled = true;
+        }
+        return last.layout;
+    }
+
+    /// The arrays of the operation type Owner, on this thread.
+    template <class Owner, class T>
+    static T* buffer(std::size_t n) {
+        static thread_local std::vector<T> storage;
+        if (storage.size() < n) storage.resize(n);
+        return storage.data();
+    }
+
+    /// One run by an operation of type Owner: the frame's parts, the layout, the sizes.
+    template <class Owner, class T>
+    struct call {
+        std::array<const T*, set::size> arguments{};
+        std::array<double, literal_count == 0 ? 1 : literal_count> literals{};
+        mutable std::array<std::size_t, nodes::size> counters{};
+        const lower::run_time_layout<nodes::size>* layout = nullptr;
+        lower::run_time_view view{};
+        const lower::run_time_view* run = nullptr;
+        std::size_t value_size = 0, derivative_size = 0, variables_size = 0;
+        std::array<std::size_t, variable_count == 0 ? 1 : variable_count> variable_size{};
+
+        template <class S, std::size_t N>
+        call(const S& ext, const std::array<const T*, N>& ops) {
+            const std::array<dims, variable_count == 0 ? 1 : variable_count> s = variable_dims(ext);
+            for (std::size_t i = 0; i < variable_count; ++i) {
+                arguments[nodes::variables[i]] = ops[i];
+                variable_size[i] = s[i].size();
+                variables_size += variable_size[i];
+            }
+            for (std::size_t i = 0; i < counter_count; ++i)
+                counters[Counters[i]] = rules::arrays::index_value(*ops[variable_count + i]);
+            for (std::size_t i = 0; i < literal_count; ++i) literals[i] = literal_of(*ops[first_literal + i]);
+            if constexpr (BL.has_dynamic) {
+                layout = &cached_layout<Owner>(s, literals.data());
+                view = layout->view();
+                run = &view;
+                value_size = view.value_size;
+                derivative_size = view.derivative_size;
+            } else {
+                value_size = BL.value_size;
+                derivative_size = BL.derivative_size;
+            }
+        }
+        call(const call&) = delete;
+
+        lower::array_frame<T, set::size> frame(T* values, const std::size_t* forward) const {
+            return {arguments.data(), values, literals.data(), forward, run, counters.data()};
+        }
+        /// Node n's number of entries.
+        std::size_t size_of(std::size_t n) const {
+            return BL.shape[n].is_dynamic() ? layout->shape[n].size() : BL.shape[n].size();
+        }
+        /// Step k: the loop's own counter holds k.
+        void at(std::size_t k) const {
+            if constexpr (nodes::own_node != lower::no_node) counters[nodes::own_node] = k;
+        }
+
+    private:
+        template <class S>
+        static auto variable_dims(const S& ext) {
+            return [&]<std::size_t... i>(std::index_sequence<i...>) {
+                return std::array<dims, variable_count == 0 ? 1 : variable_count>{
+                    dims_of<nodes::variables[i]>(std::get<i + 1>(ext.all))...};
+            }(std::make_index_sequence<variable_count>{});
+        }
+        template <std::size_t J, class E>
+        static dims dims_of(const E& e) {
+            return {std::size_t(e.rows), std::size_t(e.cols), set::shapes[J].kind};
+        }
+    };
+
+    /// The body's wrt arrays: the operands' derivative arrays (`given`, the first ones),
+    /// or zeroed scratch for those not asked for (added to and never read, or read as
+    /// zero tangents).
+    template <class C, class T, std::size_t N>
+    static auto wrt_arrays(const C& c, const std::array<T*, N>& given, T* scratch) {
+        std::array<T*, variable_count == 0 ? 1 : variable_count> wrt{};
+        for (std::size_t i = 0; i < variable_count; ++i) {
+            if (given[i] != nullptr) {
+                wrt[i] = given[i];
+            } else {
+                wrt[i] = scratch;
+                for (std::size_t e = 0; e < c.variable_size[i]; ++e) scratch[e] = T(rules::scalar_t<T>(0));
+            }
+            scratch += c.variable_size[i];
+        }
+        return wrt;
+    }
+
+    /// Copies n values.
+    template <class T>
+    static void copy(T* __restrict to, const T* from, std::size_t n) {
+        for (std::size_t e = 0; e < n; ++e) to[e] = from[e];
+    }
+    /// Adds n values.
+    template <class T>
+    static void add(T* __restrict to, const T* from, std::size_t n) {
+        for (std::size_t e = 0; e < n; ++e) to[e] += from[e];
+    }
+};
+
+/// \endcond
+
+}  // namespace gradc::loops

@@ -1,0 +1,148 @@
+#pragma once
+/// \file
+/// Loops whose count is known when the kernel runs: `gradc::sum_over(n, f)` and
+/// `gradc::concat_over(n, f)`. n is a plain integer (fixed when the expression is
+/// built, read by the kernel when it runs: one compiled kernel for every n) or an extent
+/// of an array, `gradc::rows(M)`, `gradc::cols(M)`, `gradc::size(v)`, read from the
+/// arguments at each call. f is called once, with the loop's counter k (a scalar that
+/// indexes: `x[k]`, `row(M, k)`, `col(M, k)`, `M(k, j)`, `segment(v, k, m)`), and what
+/// it returns is lowered once as the loop's body (loops/body.hpp, loops/loop_rule.hpp),
+/// whatever n is. Loops nest: an inner body may use an enclosing loop's counter.
+/// (`gradc::sum_over<K>(f)`, with K in the type, builds K terms instead:
+/// expr/array_functions.hpp.)
+
+#include <cstddef>
+#include <string>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+
+#include <gradc/error.hpp>
+#include <gradc/expr/array_functions.hpp>
+#include <gradc/expr/loop_counter.hpp>
+#include <gradc/expr/nodes.hpp>
+#include <gradc/loops/body_part.hpp>
+#include <gradc/loops/loop_rule.hpp>
+
+namespace gradc::loops {
+
+/// A loop's count read from an extent of an array expression when the kernel runs.
+template <count_kind Kind, class E>
+struct extent_count {
+    E array;  ///< The array whose extent it is.
+};
+
+/// \cond INTERNAL
+template <class C>
+inline constexpr bool is_extent_count = false;
+template <count_kind Kind, class E>
+inline constexpr bool is_extent_count<extent_count<Kind, E>> = true;
+
+template <class C>
+constexpr count_kind count_kind_of() {
+    if constexpr (is_extent_count<C>) {
+        return []<count_kind K, class E>(std::type_identity<extent_count<K, E>>) { return K; }(std::type_identity<C>{});
+    } else {
+        return count_kind::literal;
+    }
+}
+
+/// Node H of a loop's body, hoisted out of the loop (loops/body_part.hpp).
+template <class Body, class Tag, std::size_t H, class Variables, class Literals>
+auto hoisted_part(const Variables& variables, const Literals& literals) {
+    using nodes = typename body_program<Body, Tag>::nodes;
+    return std::apply([](const auto&... operands) { return expr::make_node<body_part<Body, Tag, H>>(operands...); },
+                      std::tuple_cat(variables, typename nodes::template counters_of<nodes::template subtree<H>>{},
+                                     literals));
+}
+
+/// The loop node of Kind over n steps of body f.
+template <loop_kind Kind, class Count, class F>
+auto make_loop(const char* call, const Count& n, F& f) {
+    static_assert(is_extent_count<Count> || (std::is_integral_v<Count> && !std::is_same_v<Count, bool>),
+                  "gradc::sum_over(n, f) / concat_over(n, f): n must be an integer or gradc::rows(M), "
+                  "gradc::cols(M), gradc::size(v) of an array expression");
+    using Tag = std::remove_cvref_t<F>;
+    using counter = expr::loop_counter<Tag>;
+    static_assert(std::is_invocable_v<F&, counter>,
+                  "gradc::sum_over(n, f) / concat_over(n, f): f must take the loop's counter (write [&](auto k))");
+    const auto body = f(counter{});
+    using Body = std::remove_cvref_t<decltype(body)>;
+    static_assert(expr::Expression<Body>,
+                  "gradc::sum_over(n, f) / concat_over(n, f): f(k) must return a gradc expression of array "
+                  "variables (gradc::variables(shape...))");
+    if constexpr (expr::Expression<Body>) {
+        using body_type = body_program<Body, Tag>;
+        static_assert(!std::is_void_v<typename body_type::set>,
+                      "gradc::sum_over(n, f) / concat_over(n, f): f(k) must use a variable of "
+                      "gradc::variables(shape...) (a loop over scalar kernels' variables is not there)");
+        static_assert(Kind == loop_kind::sum || !Body::shape.is_matrix(),
+                      "gradc::concat_over(n, f): f(k) must be a scalar or a vector (the parts are put end to end)");
+        using rule = loop_over<Kind, Body, Tag, count_kind_of<Count>()>;
+        using nodes = typename body_type::nodes;
+        using set = typename body_type::set;
+        // The operands, in the order of loops/body_call.hpp and loops/loop_rule.hpp.
+        const auto variables = []<std::size_t... i>(std::index_sequence<i...>) {
+            return std::tuple<expr::array_variable<nodes::variables[i], set>...>{};
+        }(std::make_index_sequence<nodes::variable_count>{});
+        const auto literals = [&]<std::size_t... i>(std::index_sequence<i...>) {
+            return std::tuple{expr::literal<double>{expr::literal_values(body)[i]}...};
+        }(std::make_index_sequence<body_type::literal_count>{});
+        const auto parts = [&]<std::size_t... h>(std::index_sequence<h...>) {
+            return std::tuple{hoisted_part<Body, Tag, nodes::hoisted_nodes[h]>(variables, literals)...};
+        }(std::make_index_sequence<nodes::hoisted_count>{});
+        const auto source = [&] {
+            if constexpr (is_extent_count<Count>) {
+                return std::tuple{n.array};
+            } else {
+                if (n < 0) throw Error(std::string(call) + ": got n = " + std::to_string(n) + ", expected n >= 0");
+                return std::tuple{expr::literal<std::size_t>{std::size_t(n)}};
+            }
+        }();
+        return std::apply([](const auto&... operands) { return expr::make_node<rule>(operands...); },
+                          std::tuple_cat(variables, typename nodes::template counters_of<nodes::step_reads>{},
+                                         literals, parts, source));
+    }
+}
+/// \endcond
+
+}  // namespace gradc::loops
+
+namespace gradc {
+
+/// The number of rows of a matrix expression, read when the kernel runs: a loop's count.
+template <expr::Expression M>
+constexpr auto rows(const M& m) {
+    static_assert(M::shape.is_matrix(), "gradc::rows(M): M must be a matrix (a vector's length is gradc::size(v))");
+    return loops::extent_count<loops::count_kind::rows, M>{m};
+}
+/// The number of columns of a matrix expression, read when the kernel runs: a loop's count.
+template <expr::Expression M>
+constexpr auto cols(const M& m) {
+    static_assert(M::shape.is_matrix(), "gradc::cols(M): M must be a matrix");
+    return loops::extent_count<loops::count_kind::cols, M>{m};
+}
+/// The number of entries of a vector (or matrix) expression, read when the kernel runs.
+template <expr::Expression V>
+constexpr auto size(const V& v) {
+    static_assert(!V::shape.is_scalar(), "gradc::size(v): v must be a vector or a matrix");
+    return loops::extent_count<loops::count_kind::size, V>{v};
+}
+
+/// Σₖ f(k) for k = 0, …, n-1 (0 for n = 0), n an integer or `gradc::rows(M)`,
+/// `gradc::cols(M)`, `gradc::size(v)`: the body f(k) is lowered once, whatever n is.
+template <class Count, class F>
+    requires(!std::is_invocable_v<Count>)
+auto sum_over(const Count& n, F&& f) {
+    return loops::make_loop<loops::loop_kind::sum>("gradc::sum_over(n, f)", n, f);
+}
+
+/// f(0), …, f(n-1) end to end (scalars or vectors of one length; empty for n = 0), n as
+/// for sum_over: a vector whose length is known when the kernel runs.
+template <class Count, class F>
+    requires(!std::is_invocable_v<Count>)
+auto concat_over(const Count& n, F&& f) {
+    return loops::make_loop<loops::loop_kind::concat>("gradc::concat_over(n, f)", n, f);
+}
+
+}  // namespace gradc

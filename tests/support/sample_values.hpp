@@ -1,0 +1,16 @@
+#pragma once
+// Arguments for the tests of kernels whose extents are known at run time: n values in
+// [-0.65, 0.75], a different sequence for each seed, none of them 0.
+#include <cmath>
+#include <cstddef>
+#include <vector>
+
+namespace sample {
+
+inline std::vector<double> values(std::size_t n, std::size_t seed) {
+    std::vector<double> v(n);
+    for (std::size_t i = 0; i < n; ++i) v[i] = 0.7 * std::sin(0.37 * double(i + 1) + 1.3 * double(seed)) + 0.05;
+    return v;
+}
+
+}  // namespace sample
