@@ -174,21 +174,31 @@ struct body_runner {
         }
     };
 
-    /// The body's wrt arrays: the operands' derivative arrays (`given`, the first ones),
-    /// or zeroed scratch for those not asked for (added to and never read, or read as
-    /// zero tangents).
+    /// The body's wrt arrays for its adjoint: the operands' adjoint arrays (`given`, the
+    /// first ones), or, for a variable whose adjoint is not asked for, room that the
+    /// sweep adds to and nothing reads: not cleared (a loop over points reads a data
+    /// matrix of n rows, and clearing its n·d entries per run of an inner loop took most
+    /// of a GMM gradient's time).
     template <class C, class T, std::size_t N>
-    static auto wrt_arrays(const C& c, const std::array<T*, N>& given, T* scratch) {
+    static auto adjoint_arrays(const C& c, const std::array<T*, N>& given, T* room) {
         std::array<T*, variable_count == 0 ? 1 : variable_count> wrt{};
         for (std::size_t i = 0; i < variable_count; ++i) {
-            if (given[i] != nullptr) {
-                wrt[i] = given[i];
-            } else {
-                wrt[i] = scratch;
-                for (std::size_t e = 0; e < c.variable_size[i]; ++e) scratch[e] = T(rules::scalar_t<T>(0));
-            }
-            scratch += c.variable_size[i];
+            wrt[i] = given[i] != nullptr ? given[i] : room;
+            if (given[i] == nullptr) room += c.variable_size[i];
         }
+        return wrt;
+    }
+    /// The body's wrt tangents: the operands' tangents, or zeros for those not swept (one
+    /// array of zeros per thread, grown as needed: the tangent sweep only reads it).
+    template <class C, class T, std::size_t N>
+    static auto tangent_arrays(const C& c, const std::array<const T*, N>& given) {
+        std::size_t most = 0;
+        for (std::size_t i = 0; i < variable_count; ++i) most = c.variable_size[i] > most ? c.variable_size[i] : most;
+        static thread_local std::vector<T> zeros;
+        if (zeros.size() < most) zeros.resize(most, T(rules::scalar_t<T>(0)));
+        std::array<T*, variable_count == 0 ? 1 : variable_count> wrt{};
+        for (std::size_t i = 0; i < variable_count; ++i)
+            wrt[i] = const_cast<T*>(given[i] != nullptr ? given[i] : zeros.data());  // read, never written
         return wrt;
     }
 

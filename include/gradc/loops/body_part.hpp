@@ -71,7 +71,7 @@ struct body_part : body_runner<Body, Tag, part_nodes<Body, Tag, H>::counters> {
         if constexpr (BL.live[H]) {
             const typename runner::template call<body_part, T> c(ext, std::array<const T*, operand_count>{p...});
             T* values = runner::template buffer<body_part, T>(c.value_size + c.derivative_size + c.variables_size);
-            const auto wrt = runner::wrt_arrays(c, cb, values + c.value_size + c.derivative_size);
+            const auto wrt = runner::adjoint_arrays(c, cb, values + c.value_size + c.derivative_size);
             const auto forward = program::forward_offsets(c.literals);
             const auto f = c.frame(values, forward.data());
             const lower::derivative_frame<T> d{wrt.data(), values + c.value_size, c.run};
@@ -88,10 +88,8 @@ struct body_part : body_runner<Body, Tag, part_nodes<Body, Tag, H>::counters> {
                             const P*... p) {
         if constexpr (BL.live[H]) {
             const typename runner::template call<body_part, T> c(ext, std::array<const T*, operand_count>{p...});
-            T* values = runner::template buffer<body_part, T>(c.value_size + c.derivative_size + c.variables_size);
-            std::array<T*, operand_count> tangents;
-            for (std::size_t i = 0; i < operand_count; ++i) tangents[i] = const_cast<T*>(cd[i]);  // only read
-            const auto wrt = runner::wrt_arrays(c, tangents, values + c.value_size + c.derivative_size);
+            T* values = runner::template buffer<body_part, T>(c.value_size + c.derivative_size);
+            const auto wrt = runner::tangent_arrays(c, cd);
             const auto f = c.frame(values, nullptr);
             const lower::derivative_frame<T> d{wrt.data(), values + c.value_size, c.run};
             program::template primal<part>(f);

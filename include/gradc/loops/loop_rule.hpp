@@ -155,7 +155,7 @@ struct loop_over : body_runner<Body, Tag, step_nodes<Body, Tag>::counters> {
         const std::size_t n = count(ext, ops), m = c.size_of(out);
         T* values = runner::template buffer<loop_over, T>(c.value_size + c.derivative_size + c.variables_size + m);
         T* seed = values + c.value_size + c.derivative_size + c.variables_size;
-        const auto wrt = runner::wrt_arrays(c, cb, values + c.value_size + c.derivative_size);
+        const auto wrt = runner::adjoint_arrays(c, cb, values + c.value_size + c.derivative_size);
         const auto forward = program::forward_offsets(c.literals);
         auto f = c.frame(values, forward.data());
         const lower::derivative_frame<T> d{wrt.data(), values + c.value_size, c.run};
@@ -190,10 +190,8 @@ struct loop_over : body_runner<Body, Tag, step_nodes<Body, Tag>::counters> {
         const std::array<const T*, operand_count> ops{p...};
         const typename runner::template call<loop_over, T> c(ext, ops);
         const std::size_t n = count(ext, ops), m = c.size_of(out);
-        T* values = runner::template buffer<loop_over, T>(c.value_size + c.derivative_size + c.variables_size);
-        std::array<T*, operand_count> tangents;
-        for (std::size_t i = 0; i < operand_count; ++i) tangents[i] = const_cast<T*>(cd[i]);  // only read
-        const auto wrt = runner::wrt_arrays(c, tangents, values + c.value_size + c.derivative_size);
+        T* values = runner::template buffer<loop_over, T>(c.value_size + c.derivative_size);
+        const auto wrt = runner::tangent_arrays(c, cd);
         auto f = c.frame(values, nullptr);
         const lower::derivative_frame<T> d{wrt.data(), values + c.value_size, c.run};
         enter(c, f, ops);
