@@ -2,7 +2,10 @@
 // The Gaussian mixture model objective of ADBench (examples/gmm_objective.hpp gives the
 // formula) in gradc's dynamic mode, for any d, K and n: the referee of the compiled
 // kernels in examples/gmm.cpp and examples/gmm_run_time.cpp.
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <limits>
 #include <cstdint>
 #include <numbers>
 #include <vector>
@@ -53,4 +56,19 @@ inline gmm_dynamic_result gmm_dynamic_objective(std::size_t d, const std::vector
         for (std::int64_t i = 0; i < flat.numel(); ++i) r.gradient.push_back(flat[i].item<double>());
     }
     return r;
+}
+
+/// A compiled objective's value and gradient against the referee's: prints the line the
+/// examples print and returns the largest relative difference (infinite when the
+/// gradients' sizes differ).
+inline double gmm_compare(std::size_t d, std::size_t K, std::size_t n, double value, const std::vector<double>& gradient,
+                          const gmm_dynamic_result& t) {
+    if (gradient.size() != t.gradient.size()) return std::numeric_limits<double>::infinity();
+    double worst = std::abs(value - t.value) / std::abs(t.value);
+    for (std::size_t i = 0; i < gradient.size(); ++i)
+        worst = std::max(worst, std::abs(gradient[i] - t.gradient[i]) / std::max(1.0, std::abs(t.gradient[i])));
+    std::printf("GMM d=%zu K=%zu n=%zu: objective %.12g (dynamic %.12g), %zu gradient entries, largest relative "
+                "difference %.2e\n",
+                d, K, n, value, t.value, gradient.size(), worst);
+    return worst;
 }
