@@ -12,6 +12,7 @@
 #include <gradc/lower/array_jacobian.hpp>
 #include <gradc/lower/array_kernel.hpp>
 #include <gradc/lower/array_second_order.hpp>
+#include <gradc/lower/run_time_derivatives.hpp>
 #include <gradc/simd/array_batch_interface.hpp>
 #include <gradc/simd/array_second_order_batch.hpp>
 
@@ -19,14 +20,15 @@ namespace gradc {
 
 /// \cond INTERNAL
 /// The calls beyond one point's value, gradient, jvp and vjp; a kernel with run-time
-/// extents has, for now, only their names, each failing to compile with a message.
+/// extents has the one-point ones (lower/run_time_derivatives.hpp) and, for now, only
+/// the names of the batch and map-reduce calls, each failing to compile with a message.
 template <class Self, bool RunTimeExtents>
 struct array_kernel_calls : lower::array_jacobian<Self>,
                             simd::array_batch_interface<Self>,
                             lower::array_second_order<Self>,
                             simd::array_second_order_batch<Self> {};
 template <class Self>
-struct array_kernel_calls<Self, true> : lower::run_time_pending_calls {};
+struct array_kernel_calls<Self, true> : lower::run_time_derivatives<Self>, lower::run_time_pending_calls {};
 /// \endcond
 
 template <class Program, std::size_t LiteralCount>

@@ -87,3 +87,34 @@ TEST_CASE("a kernel with loops allocates only on its first call at given extents
     for (int r = 0; r < 10; ++r) v += kf.gradient(x0).value + kf.hessian(x0).value;
     CHECK(allocations.load() == before);
 }
+
+TEST_CASE("run-time Jacobians and second order allocate only their results", "[arrays][run_time][allocation]") {
+    using gradc::dynamic_extent;
+    // The dual copies of the arguments and the sweeps' working arrays are kept per thread
+    // (include/gradc/lower/run_time_derivatives.hpp).
+    const auto vars = gradc::variables(gradc::vec<dynamic_extent>, gradc::mat<dynamic_extent, dynamic_extent>);
+    const auto a = std::get<0>(vars);
+    const auto X = std::get<1>(vars);
+    const auto e = gradc::sum_over(gradc::rows(X), [=](auto i) { return log_sum_exp(a * row(X, i)); });
+    const auto k = gradc::compile(e, gradc::wrt(a));
+    std::vector<double> av(11, 0.3), xv(6 * 11, 0.2), v(11, 1.0);
+    const auto view = gradc::mat_view(xv, 6, 11);
+    (void)k.hessian(av, view);
+    (void)k.hessian_diagonal(av, view);
+    (void)k.hvp(std::tie(av, view), std::tie(v));
+    (void)k.jacobian(av, view);
+    long before = allocations.load();
+    double s = 0;
+    for (int r = 0; r < 10; ++r) s += k.hessian(av, view).hessian[3][4];
+    CHECK(allocations.load() - before == 20);  // the gradient's and the Hessian's vectors
+    before = allocations.load();
+    for (int r = 0; r < 10; ++r) s += std::get<0>(k.hessian_diagonal(av, view).diagonal)[0];
+    CHECK(allocations.load() - before == 20);  // the gradient's and the diagonal's
+    before = allocations.load();
+    for (int r = 0; r < 10; ++r) s += std::get<0>(k.hvp(std::tie(av, view), std::tie(v)).hvp)[0];
+    CHECK(allocations.load() - before == 20);  // the gradient's and the product's
+    before = allocations.load();
+    for (int r = 0; r < 10; ++r) s += k.jacobian(av, view).jacobian[0][2];
+    CHECK(allocations.load() - before == 10);  // the Jacobian's (the value is a scalar)
+    CHECK(s != 0);
+}

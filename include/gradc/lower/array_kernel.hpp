@@ -282,6 +282,12 @@ public:
     template <class T>
     using arguments = call_arguments<Program, T>;
 
+    /// The one-point calls at run-time extents (lower/run_time_calls.hpp) and what they
+    /// need besides the arguments, for the Jacobian and second-order calls of such a
+    /// kernel (lower/run_time_derivatives.hpp).
+    using dynamic_calls = run_time_calls<Program>;
+    typename dynamic_calls::context run_time_context() const { return context(); }
+
     /// Tangents of the wrt variables, one per wrt variable, as pointers.
     template <class T, class Tangents>
     static auto wrt_arguments(const char* call, const Tangents& tangents) {
@@ -344,7 +350,7 @@ private:
     template <bool Dynamic>
     static constexpr void require_fixed_extents() {
         static_assert(!Dynamic, "gradc kernel: with extents known only at run time, this call is not there yet: "
-                                "value, gradient, jvp and vjp are (docs/static.md, \"Extents known at run time\")");
+                                "the one-point calls are (docs/static.md, \"Extents known at run time\")");
     }
 
     using dynamic = run_time_calls<Program>;

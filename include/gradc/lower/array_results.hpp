@@ -7,6 +7,7 @@
 
 #include <array>
 #include <cstddef>
+#include <span>
 #include <tuple>
 #include <type_traits>
 #include <vector>
@@ -27,6 +28,10 @@ struct matrix_value {
     T& operator()(std::size_t r, std::size_t c) { return data[r * cols + c]; }
     /// Entry (r, c).
     const T& operator()(std::size_t r, std::size_t c) const { return data[r * cols + c]; }
+    /// Row r, so that entries read as m[r][c] too (a Jacobian's or a Hessian's, as a fixed kernel's).
+    std::span<T> operator[](std::size_t r) { return {data.data() + r * cols, cols}; }
+    /// Row r.
+    std::span<const T> operator[](std::size_t r) const { return {data.data() + r * cols, cols}; }
 };
 
 // The value type of a shape: T for a scalar, std::array<T, size> otherwise.

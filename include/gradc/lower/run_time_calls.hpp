@@ -190,12 +190,8 @@ struct run_time_pending_calls {
     void call(const A&...) const {                                                                                 \
         static_assert(sizeof...(A) != sizeof...(A),                                                                \
                       "gradc kernel: with extents known only at run time, this call is not there yet: " #call     \
-                      "; value, gradient, jvp and vjp are (docs/static.md, \"Extents known at run time\")");      \
+                      "; the one-point calls are (docs/static.md, \"Extents known at run time\")");                \
     }
-    GRADC_PENDING_CALL(jacobian)
-    GRADC_PENDING_CALL(hessian)
-    GRADC_PENDING_CALL(hessian_diagonal)
-    GRADC_PENDING_CALL(hvp)
     GRADC_PENDING_CALL(value_batch)
     GRADC_PENDING_CALL(gradient_batch)
     GRADC_PENDING_CALL(jvp_batch)

@@ -6,5 +6,5 @@ int main() {
     auto [x] = gradc::variables(gradc::vec<gradc::dynamic_extent>);
     auto k = gradc::compile(sum(sin(x)));
     std::vector<double> v{1, 2, 3};
-    (void)k.hessian(v);
+    (void)k.value_batch(v);
 }
