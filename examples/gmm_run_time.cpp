@@ -1,10 +1,14 @@
 // The Gaussian mixture model objective of ADBench ("A benchmark of selected algorithmic
 // differentiation tools on some problems in computer vision and machine learning",
 // Srajer, Kukelova, Fitzgibbon 2018, section "Gaussian mixture model fitting") with the
-// number of dimensions d, of components K and of points n all chosen at run time: one
-// compiled kernel (examples/gmm_run_time_objective.hpp) at every size, each checked
-// against the same objective in the dynamic mode (examples/gmm_dynamic.hpp). examples/gmm.cpp is the objective with
-// d and K fixed at compile time.
+// number of dimensions d, of components K and of points n all chosen at run time, two
+// ways, each compiled once for every size and checked at each size against the same
+// objective in the dynamic mode (examples/gmm_dynamic.hpp):
+//  - one kernel whose loops over the points and the components read their counts from
+//    the arguments (examples/gmm_run_time_objective.hpp);
+//  - a map-reduce over the points of the term of one point, with the prior and the
+//    normaliser as one-point kernels (examples/gmm_run_time_points.hpp): the faster.
+// examples/gmm.cpp is the objective with d and K fixed at compile time.
 #include <cmath>
 #include <cstdio>
 #include <type_traits>
@@ -15,6 +19,7 @@
 
 #include "gmm_dynamic.hpp"
 #include "gmm_run_time_objective.hpp"
+#include "gmm_run_time_points.hpp"
 
 int main() {
     // Computes in double, as numerical code does; gradc's default (LibTorch's) is float32.
@@ -37,6 +42,15 @@ int main() {
         if (std::abs(model.objective(xs, a, mu, q) - s.value) > 1e-12 * std::abs(s.value)) return 1;
         const auto t = gmm_dynamic_objective(d, xs, a, mu, q);  // examples/gmm_dynamic.hpp
         worst_of_all = std::max(worst_of_all, gmm_compare(d, K, n, s.value, s.gradient, t));
+
+        // The map-reduce takes the points as d spans of n values (one per coordinate).
+        std::vector<std::vector<double>> points(d, std::vector<double>(n));
+        for (std::size_t i = 0; i < n; ++i)
+            for (std::size_t j = 0; j < d; ++j) points[j][i] = xs[i * d + j];
+        const gmm_run_time_points_model by_points(d);
+        const auto m = by_points.objective_and_gradient(points, a, mu, q);
+        if (std::abs(by_points.objective(points, a, mu, q) - m.value) > 1e-12 * std::abs(m.value)) return 1;
+        worst_of_all = std::max(worst_of_all, gmm_compare(d, K, n, m.value, m.gradient, t));
     }
     return worst_of_all < 1e-10 ? 0 : 1;
 }

@@ -15,20 +15,24 @@
 #include <gradc/lower/run_time_derivatives.hpp>
 #include <gradc/simd/array_batch_interface.hpp>
 #include <gradc/simd/array_second_order_batch.hpp>
+#include <gradc/simd/run_time_map_reduce.hpp>
 
 namespace gradc {
 
 /// \cond INTERNAL
 /// The calls beyond one point's value, gradient, jvp and vjp; a kernel with run-time
-/// extents has the one-point ones (lower/run_time_derivatives.hpp) and, for now, only
-/// the names of the batch and map-reduce calls, each failing to compile with a message.
+/// extents has the one-point ones (lower/run_time_derivatives.hpp), the first-order
+/// map-reduces (simd/run_time_map_reduce.hpp) and, for now, only the names of the batch
+/// calls and the second-order map-reduces, each failing to compile with a message.
 template <class Self, bool RunTimeExtents>
 struct array_kernel_calls : lower::array_jacobian<Self>,
                             simd::array_batch_interface<Self>,
                             lower::array_second_order<Self>,
                             simd::array_second_order_batch<Self> {};
 template <class Self>
-struct array_kernel_calls<Self, true> : lower::run_time_derivatives<Self>, lower::run_time_pending_calls {};
+struct array_kernel_calls<Self, true> : lower::run_time_derivatives<Self>,
+                                        simd::run_time_map_reduce_calls<Self>,
+                                        lower::run_time_pending_calls {};
 /// \endcond
 
 template <class Program, std::size_t LiteralCount>

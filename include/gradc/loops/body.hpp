@@ -120,6 +120,14 @@ struct body_nodes<Tag, lower::flat<Nodes...>> {
                 for (std::size_t c = 0; c < n; ++c) from[c] = from[c] || reads[n][c];
         return from;
     }
+    /// Per node: the variable it is, or no_node.
+    static constexpr std::array<std::size_t, size> variable_of{node_facts<Nodes>::variable...};
+    /// Whether the nodes of `m` include variable v's.
+    static constexpr bool holds_variable(const mask& m, std::size_t v) {
+        for (std::size_t n = 0; n < size; ++n)
+            if (m[n] && variable_of[n] == v) return true;
+        return false;
+    }
     static constexpr mask only(std::size_t n) {
         mask m{};
         m[n] = true;

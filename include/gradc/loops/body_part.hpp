@@ -45,6 +45,13 @@ struct body_part : body_runner<Body, Tag, part_nodes<Body, Tag, H>::counters> {
     static constexpr bool derivatives_together = true;
     static constexpr std::array<std::string_view, 1> adjoint_text{"the hoisted part's adjoint"};
 
+    /// Whether its value reads operand k: of the variables, only those of its subtree (the
+    /// others are operands for the runner's layout alone). A map-reduce then computes a
+    /// part of parameters alone once per call, though the body also reads the data.
+    static constexpr bool reads_operand(std::size_t k) {
+        return k >= nodes::variable_count || nodes::holds_variable(part, nodes::variables[k]);
+    }
+
     template <std::size_t N>
     static constexpr dims result_shape(const std::array<dims, N>&) {
         return N == operand_count ? BL.shape[H] : rules::arrays::invalid_dims;

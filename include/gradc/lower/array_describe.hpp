@@ -23,6 +23,7 @@
 #include <gradc/lower/describe.hpp>
 #include <gradc/lower/copy_plan.hpp>
 #include <gradc/lower/flat.hpp>
+#include <gradc/lower/node_mask.hpp>
 #include <gradc/rules/arrays/dims.hpp>
 #include <gradc/rules/arrays/signature.hpp>
 #include <gradc/rules/rule.hpp>
@@ -190,11 +191,24 @@ struct node_depends<input<J>> {
         return variables[J];
     }
 };
+/// Whether an operation's value reads its operand K: every operand, unless the operation
+/// says otherwise (`reads_operand(k)`: a loop's hoisted part, loops/body_part.hpp, takes
+/// every variable of the loop's body and reads those of its subtree).
+template <class R, std::size_t K>
+constexpr bool reads_operand() {
+    if constexpr (requires { R::reads_operand(K); }) {
+        return R::reads_operand(K);
+    } else {
+        return true;
+    }
+}
 template <class R, class... O>
 struct node_depends<apply<R, O...>> {
     template <std::size_t A, std::size_t N>
     static constexpr bool on(const std::array<bool, A>&, const std::array<bool, N>& dep) {
-        return (operand_depends<O>::on(dep) || ...);
+        return [&]<std::size_t... K>(std::index_sequence<K...>) {
+            return ((reads_operand<R, K>() && operand_depends<O>::on(dep)) || ...);
+        }(std::index_sequence_for<O...>{});
     }
 };
 
@@ -285,11 +299,11 @@ struct array_analysis<Set, flat<Nodes...>, std::index_sequence<O...>, std::index
 
     /// The nodes that depend on the variables flagged in `variables` (conditions included):
     /// in map-reduce, the nodes that vary with the data; the others are computed once.
-    template <std::array<bool, Set::size> Variables>
+    template <node_mask<Set::size> Variables>
     static constexpr std::array<bool, size> depending_on = [] {
         std::array<bool, size> dep{};
         std::size_t i = 0;
-        ((dep[i] = node_depends<Nodes>::on(Variables, dep), ++i), ...);
+        ((dep[i] = node_depends<Nodes>::on(Variables.bits, dep), ++i), ...);
         return dep;
     }();
 

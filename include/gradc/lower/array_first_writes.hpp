@@ -62,7 +62,7 @@ struct array_first_writes<Analysis, flat<Nodes...>> {
 
     /// The plan of a sweep over the edges in Edges (one flag per operand slot) of the
     /// nodes in Part.
-    template <auto Part, auto Edges>
+    template <node_mask Part, node_mask Edges>
     static constexpr auto plan = [] {
         constexpr auto& L = Analysis::layout;
         constexpr auto outputs = Analysis::output_nodes;

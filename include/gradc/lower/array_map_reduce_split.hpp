@@ -86,10 +86,10 @@ struct array_split_plan {
     bool has_deferred = false;
 };
 
-template <class Program, auto Varying, class Flat = typename Program::flat_type>
+template <class Program, node_mask Varying, class Flat = typename Program::flat_type>
 struct array_map_reduce_split;
 
-template <class Program, auto Varying, class... Nodes>
+template <class Program, node_mask Varying, class... Nodes>
 struct array_map_reduce_split<Program, Varying, flat<Nodes...>> {
     static constexpr std::size_t size = sizeof...(Nodes);
     using first_writes = typename Program::first_writes;
@@ -103,7 +103,7 @@ struct array_map_reduce_split<Program, Varying, flat<Nodes...>> {
             for (std::size_t k = 0; k < first_writes::arity[n]; ++k) d[first_writes::operand_begin[n] + k] = flags[k];
             ++n;
         };
-        (take(array_operand_traits<Nodes>::depending(Varying)), ...);
+        (take(array_operand_traits<Nodes>::depending(Varying.bits)), ...);
         return d;
     }();
 

@@ -61,7 +61,7 @@ struct array_program<Set, flat<Nodes...>, std::index_sequence<O...>, std::index_
 
     /// The values of the nodes in Part (every node by default), in order. Map-reduce
     /// evaluates the nodes that do not depend on the data once (simd/array_map_reduce.hpp).
-    template <auto Part = all_nodes, class T>
+    template <node_mask Part = all_nodes, class T>
     GRADC_ALWAYS_INLINE inline static void primal(const array_frame<T, arity>& f) {
         [&]<std::size_t... I>(std::index_sequence<I...>) GRADC_ALWAYS_INLINE {
             (void)std::initializer_list<int>{(evaluate_if<I, Part[I]>(Nodes{}, f), 0)...};
@@ -74,7 +74,7 @@ struct array_program<Set, flat<Nodes...>, std::index_sequence<O...>, std::index_
     /// cleared first; without seeds (w null) the sweep starts from the adjoints already in
     /// d (map-reduce's last sweep, lower/array_map_reduce_split.hpp). The copies in
     /// Forwards pass their adjoints on in this sweep (every copy, by default).
-    template <auto Part = all_nodes, bool Clear = true, auto Edges = all_edges, auto Forwards = analysis::copies.member,
+    template <node_mask Part = all_nodes, bool Clear = true, node_mask Edges = all_edges, node_mask Forwards = analysis::copies.member,
               class T>
     GRADC_ALWAYS_INLINE inline static void adjoint(const array_frame<T, arity>& f, const derivative_frame<T>& d,
                                      const T* const* w) {
@@ -126,7 +126,7 @@ struct array_program<Set, flat<Nodes...>, std::index_sequence<O...>, std::index_
     /// The tangents of the nodes in Part (cleared first), from the tangents of the nodes
     /// they read: the wrt variables' in d.wrt, the other nodes' already in d. A loop's
     /// step sweeps only its varying nodes (loops/loop_rule.hpp).
-    template <auto Part, class T>
+    template <node_mask Part, class T>
     GRADC_ALWAYS_INLINE inline static void tangent_part(const array_frame<T, arity>& f, const derivative_frame<T>& d) {
         clear<Part>(d);
         [&]<std::size_t... I>(std::index_sequence<I...>) GRADC_ALWAYS_INLINE {
@@ -151,7 +151,7 @@ struct array_program<Set, flat<Nodes...>, std::index_sequence<O...>, std::index_
     /// Clears the adjoints of the live nodes of Part (not the wrt variables': the caller's).
     /// One constant range per node, so the stores are inlined (a loop over the nodes
     /// became a call to memset per node, measured at a quarter of a map-reduce step).
-    template <auto Part = all_nodes, class T>
+    template <node_mask Part = all_nodes, class T>
     GRADC_ALWAYS_INLINE inline static void clear(const derivative_frame<T>& d) {
         [&]<std::size_t... n>(std::index_sequence<n...>) GRADC_ALWAYS_INLINE {
             (clear_node<n, Part[n]>(d), ...);
@@ -194,7 +194,7 @@ private:
 
     /// Which of node I's operand edges assign (their child's first write) in the sweep of
     /// Part; none in a sweep that does not clear (map-reduce's last sweep adds to sums).
-    template <auto Part, bool Clear, auto Edges, std::size_t I>
+    template <node_mask Part, bool Clear, node_mask Edges, std::size_t I>
     static constexpr auto assign_of() {
         constexpr std::size_t a = first_writes::arity[I];
         std::array<bool, a == 0 ? 1 : a> f{};
@@ -204,7 +204,7 @@ private:
         return f;
     }
     /// Node I's operand edges that are in Edges.
-    template <auto Edges, std::size_t I>
+    template <node_mask Edges, std::size_t I>
     static constexpr auto edges_of() {
         constexpr std::size_t a = first_writes::arity[I];
         std::array<bool, a == 0 ? 1 : a> on{};

@@ -45,6 +45,11 @@ struct run_time_calls<Program, flat<Nodes...>> {
                                                     const double* literals) {
         return layout_at<analysis, Nodes...>(call, a.extents, literals);
     }
+    /// The layout for variables of the given extents (a map-reduce's, read from its data and θ).
+    static run_time_layout<sizeof...(Nodes)> layout_of(const char* call, const std::array<dims, arity>& extents,
+                                                       const double* literals) {
+        return layout_at<analysis, Nodes...>(call, extents, literals);
+    }
 
     /// Gives output m's value its run-time shape.
     template <std::size_t m, class V>
@@ -199,8 +204,6 @@ struct run_time_pending_calls {
     GRADC_PENDING_CALL(jacobian_batch)
     GRADC_PENDING_CALL(hessian_batch)
     GRADC_PENDING_CALL(hvp_batch)
-    GRADC_PENDING_CALL(map_reduce)
-    GRADC_PENDING_CALL(map_reduce_value)
     GRADC_PENDING_CALL(map_reduce_hessian)
     GRADC_PENDING_CALL(map_reduce_hessian_diagonal)
     GRADC_PENDING_CALL(map_reduce_gauss_newton)

@@ -23,6 +23,7 @@
 #include <type_traits>
 #include <utility>
 
+#include <gradc/lower/node_mask.hpp>
 #include <gradc/simd/arguments.hpp>
 #include <gradc/simd/broadcast.hpp>
 #include <gradc/simd/config.hpp>
@@ -122,7 +123,7 @@ constexpr auto joined_mask() {
 
 /// The read arguments of one call, checked: K slots (the arguments' slots in order), of
 /// which Mask says which are spans; the spans' data and the broadcast values.
-template <class T, std::size_t K, std::array<bool, K> Mask>
+template <class T, std::size_t K, lower::node_mask<K> Mask>
 struct point_inputs {
     static constexpr std::size_t per_point_count = static_cast<std::size_t>(std::ranges::count(Mask, true));
     static constexpr std::size_t fixed_count = K - per_point_count;
@@ -243,7 +244,7 @@ point_inputs<T, (R::slots + ... + 0), joined_mask<R...>()> read_inputs(const cha
 /// `in` and stores the results into `out`, as run_batches (simd/tail.hpp): the spans are
 /// loaded per batch of points; the broadcast values were splatted once, before the loop.
 /// A `with_state` f keeps its state: its body is given the whole inputs and the state.
-template <class A, class T, std::size_t K, std::array<bool, K> Mask, std::size_t M, class F>
+template <class A, class T, std::size_t K, lower::node_mask<K> Mask, std::size_t M, class F>
 void run_points(std::size_t n, const point_inputs<T, K, Mask>& in, const std::array<T*, M>& out, F&& f,
                 int threads) {
     using I = point_inputs<T, K, Mask>;

@@ -23,7 +23,7 @@ template <std::size_t Arity, class In>
 struct varying_variables {
     static constexpr bool some_broadcast = false;
 };
-template <std::size_t Arity, class T, std::size_t K, std::array<bool, K> Mask>
+template <std::size_t Arity, class T, std::size_t K, lower::node_mask<K> Mask>
 struct varying_variables<Arity, point_inputs<T, K, Mask>> {
     static constexpr lower::variable_mask<Arity> mask = [] {
         lower::variable_mask<Arity> m;
@@ -55,7 +55,7 @@ constexpr bool hoists() {
 
 /// The kernel's inputs for `prepare`: the broadcast values splatted, 0 where a variable
 /// is given per point (`prepare` reads none of those).
-template <class B, std::size_t Arity, class T, std::size_t K, std::array<bool, K> Mask>
+template <class B, std::size_t Arity, class T, std::size_t K, lower::node_mask<K> Mask>
 std::array<B, Arity> broadcast_inputs(const point_inputs<T, K, Mask>& in) {
     std::array<B, Arity> x;
     for (std::size_t j = 0; j < Arity; ++j)
