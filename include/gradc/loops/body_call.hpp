@@ -58,14 +58,22 @@ struct body_runner {
     static constexpr std::size_t common_operands = variable_count + counter_count + literal_count;
     static constexpr std::size_t first_literal = variable_count + counter_count;
 
-    /// The body's layout for the variables' shapes (`s`, the first operands') and its
-    /// literals.
+    /// The steps' program (loops/body.hpp): the hoisted parts read as variables.
+    using step_program = typename body::step_program;
+    /// Of program P: its variables beyond the kernel's (the steps' program's hoisted parts).
+    template <class P>
+    static constexpr std::size_t extra_count = P::set::size - set::size;
+
+    /// P's layout for the variables' shapes (`s`, the first operands', then P's extra
+    /// variables': the operands after the common ones) and its literals.
+    template <class P = program>
     static auto layout_for(const dims* s, const double* literals) {
-        std::array<dims, set::size> a = set::shapes;  // the unused ones are never read
+        std::array<dims, P::set::size> a = P::set::shapes;  // the unused ones are never read
         for (std::size_t i = 0; i < variable_count; ++i) a[nodes::variables[i]] = s[i];
-        return []<class... Nodes>(lower::flat<Nodes...>, const std::array<dims, set::size>& v, const double* l) {
-            return lower::layout_at<typename program::analysis, Nodes...>("a loop's body", v, l);
-        }(typename body::flat_type{}, a, literals);
+        for (std::size_t e = 0; e < extra_count<P>; ++e) a[set::size + e] = s[variable_count + e];
+        return []<class... Nodes>(lower::flat<Nodes...>, const std::array<dims, P::set::size>& v, const double* l) {
+            return lower::layout_at<typename P::analysis, Nodes...>("a loop's body", v, l);
+        }(typename P::flat_type{}, a, literals);
     }
     /// Node n's shape: fixed, or from the layout for the operands' shapes and literals
     /// (when the enclosing kernel's layout is computed).
@@ -83,7 +91,7 @@ struct body_runner {
     /// The body's layout for the call of an operation of type Owner: computed again only
     /// when the extents or the literals differ from the last call's on this thread (a
     /// loop nested in another runs once per step of the outer one, with the same ones).
-    template <class Owner, std::size_t V>
+    template <class Owner, class P, std::size_t V>
     static const lower::run_time_layout<nodes::size>& cached_layout(const std::array<dims, V>& s, const double* literals) {
         struct last_call {
             bool filled = false;
@@ -96,7 +104,7 @@ struct body_runner {
         for (std::size_t i = 0; same && i < literal_count; ++i) same = last.literals[i] == literals[i];
         if (!same) {
             last.filled = false;
-            last.layout = layout_for(s.data(), literals);  // throws gradc::Error when the extents do not fit
+            last.layout = layout_for<P>(s.data(), literals);  // throws gradc::Error when the extents do not fit
             last.extents = s;
             for (std::size_t i = 0; i < literal_count; ++i) last.literals[i] = literals[i];
             last.filled = true;
@@ -112,48 +120,54 @@ struct body_runner {
         return storage.data();
     }
 
-    /// One run by an operation of type Owner: the frame's parts, the layout, the sizes.
-    template <class Owner, class T>
+    /// One run of program P by an operation of type Owner: the frame's parts, the
+    /// layout, the sizes. P's extra variables (the steps' program's hoisted parts) are
+    /// the operands after the common ones.
+    template <class Owner, class T, class P = program>
     struct call {
-        std::array<const T*, set::size> arguments{};
+        static constexpr std::size_t extra = extra_count<P>;
+        static constexpr auto& PL = P::L;
+        std::array<const T*, P::set::size> arguments{};
         std::array<double, literal_count == 0 ? 1 : literal_count> literals{};
         mutable std::array<std::size_t, nodes::size> counters{};
         const lower::run_time_layout<nodes::size>* layout = nullptr;
         lower::run_time_view view{};
         const lower::run_time_view* run = nullptr;
         std::size_t value_size = 0, derivative_size = 0, variables_size = 0;
-        std::array<std::size_t, variable_count == 0 ? 1 : variable_count> variable_size{};
+        /// Entries of each variable, then of each extra one.
+        std::array<std::size_t, variable_count + extra == 0 ? 1 : variable_count + extra> variable_size{};
 
         template <class S, std::size_t N>
         call(const S& ext, const std::array<const T*, N>& ops) {
-            const std::array<dims, variable_count == 0 ? 1 : variable_count> s = variable_dims(ext);
-            for (std::size_t i = 0; i < variable_count; ++i) {
-                arguments[nodes::variables[i]] = ops[i];
+            const std::array<dims, variable_count + extra == 0 ? 1 : variable_count + extra> s = operand_dims(ext);
+            for (std::size_t i = 0; i < variable_count + extra; ++i) {
+                arguments[i < variable_count ? nodes::variables[i] : set::size + i - variable_count] =
+                    ops[i < variable_count ? i : common_operands + i - variable_count];
                 variable_size[i] = s[i].size();
                 variables_size += variable_size[i];
             }
             for (std::size_t i = 0; i < counter_count; ++i)
                 counters[Counters[i]] = rules::arrays::index_value(*ops[variable_count + i]);
             for (std::size_t i = 0; i < literal_count; ++i) literals[i] = literal_of(*ops[first_literal + i]);
-            if constexpr (BL.has_dynamic) {
-                layout = &cached_layout<Owner>(s, literals.data());
+            if constexpr (PL.has_dynamic) {
+                layout = &cached_layout<Owner, P>(s, literals.data());
                 view = layout->view();
                 run = &view;
                 value_size = view.value_size;
                 derivative_size = view.derivative_size;
             } else {
-                value_size = BL.value_size;
-                derivative_size = BL.derivative_size;
+                value_size = PL.value_size;
+                derivative_size = PL.derivative_size;
             }
         }
         call(const call&) = delete;
 
-        lower::array_frame<T, set::size> frame(T* values, const std::size_t* forward) const {
+        lower::array_frame<T, P::set::size> frame(T* values, const std::size_t* forward) const {
             return {arguments.data(), values, literals.data(), forward, run, counters.data()};
         }
         /// Node n's number of entries.
         std::size_t size_of(std::size_t n) const {
-            return BL.shape[n].is_dynamic() ? layout->shape[n].size() : BL.shape[n].size();
+            return PL.shape[n].is_dynamic() ? layout->shape[n].size() : PL.shape[n].size();
         }
         /// Step k: the loop's own counter holds k.
         void at(std::size_t k) const {
@@ -161,16 +175,18 @@ struct body_runner {
         }
 
     private:
+        /// The variables' extents, then the extra variables' (operand k's are ext's k + 1).
         template <class S>
-        static auto variable_dims(const S& ext) {
-            return [&]<std::size_t... i>(std::index_sequence<i...>) {
-                return std::array<dims, variable_count == 0 ? 1 : variable_count>{
-                    dims_of<nodes::variables[i]>(std::get<i + 1>(ext.all))...};
-            }(std::make_index_sequence<variable_count>{});
+        static auto operand_dims(const S& ext) {
+            return [&]<std::size_t... i, std::size_t... e>(std::index_sequence<i...>, std::index_sequence<e...>) {
+                return std::array<dims, variable_count + extra == 0 ? 1 : variable_count + extra>{
+                    dims_of<nodes::variables[i]>(std::get<i + 1>(ext.all))...,
+                    dims_of<set::size + e>(std::get<common_operands + e + 1>(ext.all))...};
+            }(std::make_index_sequence<variable_count>{}, std::make_index_sequence<extra>{});
         }
         template <std::size_t J, class E>
         static dims dims_of(const E& e) {
-            return {std::size_t(e.rows), std::size_t(e.cols), set::shapes[J].kind};
+            return {std::size_t(e.rows), std::size_t(e.cols), P::set::shapes[J].kind};
         }
     };
 
@@ -179,12 +195,16 @@ struct body_runner {
     /// sweep adds to and nothing reads: not cleared (a loop over points reads a data
     /// matrix of n rows, and clearing its n·d entries per run of an inner loop took most
     /// of a GMM gradient's time).
+    /// The extra variables' (the hoisted parts') adjoint arrays are the operands after
+    /// the common ones (`given[common_operands + e]`).
     template <class C, class T, std::size_t N>
     static auto adjoint_arrays(const C& c, const std::array<T*, N>& given, T* room) {
-        std::array<T*, variable_count == 0 ? 1 : variable_count> wrt{};
-        for (std::size_t i = 0; i < variable_count; ++i) {
-            wrt[i] = given[i] != nullptr ? given[i] : room;
-            if (given[i] == nullptr) room += c.variable_size[i];
+        constexpr std::size_t count = variable_count + C::extra;
+        std::array<T*, count == 0 ? 1 : count> wrt{};
+        for (std::size_t i = 0; i < count; ++i) {
+            T* g = given[i < variable_count ? i : common_operands + i - variable_count];
+            wrt[i] = g != nullptr ? g : room;
+            if (g == nullptr) room += c.variable_size[i];
         }
         return wrt;
     }
@@ -192,13 +212,16 @@ struct body_runner {
     /// array of zeros per thread, grown as needed: the tangent sweep only reads it).
     template <class C, class T, std::size_t N>
     static auto tangent_arrays(const C& c, const std::array<const T*, N>& given) {
+        constexpr std::size_t count = variable_count + C::extra;
         std::size_t most = 0;
-        for (std::size_t i = 0; i < variable_count; ++i) most = c.variable_size[i] > most ? c.variable_size[i] : most;
+        for (std::size_t i = 0; i < count; ++i) most = c.variable_size[i] > most ? c.variable_size[i] : most;
         static thread_local std::vector<T> zeros;
         if (zeros.size() < most) zeros.resize(most, T(rules::scalar_t<T>(0)));
-        std::array<T*, variable_count == 0 ? 1 : variable_count> wrt{};
-        for (std::size_t i = 0; i < variable_count; ++i)
-            wrt[i] = const_cast<T*>(given[i] != nullptr ? given[i] : zeros.data());  // read, never written
+        std::array<T*, count == 0 ? 1 : count> wrt{};
+        for (std::size_t i = 0; i < count; ++i) {
+            const T* g = given[i < variable_count ? i : common_operands + i - variable_count];
+            wrt[i] = const_cast<T*>(g != nullptr ? g : zeros.data());  // read, never written
+        }
         return wrt;
     }
 

@@ -7,16 +7,16 @@
 /// (loops/body_part.hpp: computed once, by the enclosing program), then the count's
 /// source. Its steps run the body's program n times, each step only the nodes that
 /// depend on the counter (loops/body.hpp, `varying`):
-///  - value: the hoisted values into their nodes' places, then per k the step's
-///    primal, its result added to (sum) or placed in (concat) the loop's;
+///  - value: per k the step's primal, its result added to (sum) or placed in (concat)
+///    the loop's;
 ///  - adjoint: per k, the step's primal again and its adjoint from ȳ (sum) or ȳ's k-th
-///    part (concat), adding to the variables' adjoints; the hoisted nodes' adjoints add
-///    up over the steps and go to the hoisted operands once, at the end. The steps do not
-///    depend on each other, so recomputing a step's values costs one more primal per
-///    step and no memory per step (a loop whose steps chain keeps or recomputes them
-///    from checkpoints instead);
-///  - tangent: the hoisted nodes' tangents from the hoisted operands', then per k the
-///    step's primal and tangent, added to ẏ.
+///    part (concat), adding to the variables' adjoints and to the hoisted operands'. The
+///    steps do not depend on each other, so recomputing a step's values costs one more
+///    primal per step and no memory per step (a loop whose steps chain keeps or
+///    recomputes them from checkpoints instead);
+///  - tangent: per k the step's primal and tangent, added to ẏ.
+/// The steps run the steps' program (loops/body.hpp, `step_program`), which reads each
+/// hoisted part as a variable: its values and adjoint are the hoisted operand's own.
 /// The derivative steps take every operand at once (`derivatives_together`,
 /// lower/array_steps.hpp): one body sweep serves all of them.
 
@@ -59,8 +59,10 @@ template <loop_kind Kind, class Body, class Tag, count_kind Count>
 struct loop_over : body_runner<Body, Tag, step_nodes<Body, Tag>::counters> {
     using runner = body_runner<Body, Tag, step_nodes<Body, Tag>::counters>;
     using typename runner::nodes;
-    using typename runner::program;
-    using runner::BL;
+    using program = typename runner::step_program;
+    static constexpr auto& BL = program::L;
+    template <class T>
+    using call = typename runner::template call<loop_over, T, program>;
     using runner::common_operands;
     static constexpr std::size_t hoisted_count = nodes::hoisted_count;
     static constexpr std::size_t first_hoisted = common_operands;
@@ -119,7 +121,7 @@ struct loop_over : body_runner<Body, Tag, step_nodes<Body, Tag>::counters> {
     template <class S, class T, class... P>
     static void value(S ext, T* __restrict y, const P*... p) {
         const std::array<const T*, operand_count> ops{p...};
-        const typename runner::template call<loop_over, T> c(ext, ops);
+        const call<T> c(ext, ops);
         const std::size_t n = count(ext, ops), m = c.size_of(out);
         auto f = c.frame(runner::template buffer<loop_over, T>(c.value_size), nullptr);
         enter(c, f, ops);
@@ -151,7 +153,7 @@ struct loop_over : body_runner<Body, Tag, step_nodes<Body, Tag>::counters> {
     template <class S, class T, class... P>
     static void adjoint_all(S ext, const T* yb, const std::array<T*, operand_count>& cb, const T*, const P*... p) {
         const std::array<const T*, operand_count> ops{p...};
-        const typename runner::template call<loop_over, T> c(ext, ops);
+        const call<T> c(ext, ops);
         const std::size_t n = count(ext, ops), m = c.size_of(out);
         T* values = runner::template buffer<loop_over, T>(c.value_size + c.derivative_size + c.variables_size + m);
         T* seed = values + c.value_size + c.derivative_size + c.variables_size;
@@ -171,16 +173,12 @@ struct loop_over : body_runner<Body, Tag, step_nodes<Body, Tag>::counters> {
             program::template adjoint<nodes::varying, true, program::all_edges, step_forwards>(f, d, seeds);
             return;
         }
-        program::template clear<nodes::hoisted>(d);  // their adjoints add up over the steps
         for (std::size_t k = 0; k < n; ++k) {
             c.at(k);
             program::template primal<nodes::varying>(f);
             const T* seeds[1] = {Kind == loop_kind::sum ? yb : yb + k * m};
             program::template adjoint<nodes::varying, true, program::all_edges, step_forwards>(f, d, seeds);
         }
-        [&]<std::size_t... h>(std::index_sequence<h...>) {
-            (leave_adjoint<nodes::hoisted_nodes[h]>(c, d, cb[first_hoisted + h]), ...);
-        }(std::make_index_sequence<hoisted_count>{});
     }
 
     /// Adds every swept operand's tangent's contribution (cd[i] non-null) to ẏ at once.
@@ -188,16 +186,13 @@ struct loop_over : body_runner<Body, Tag, step_nodes<Body, Tag>::counters> {
     static void tangent_all(S ext, T* __restrict yd, const std::array<const T*, operand_count>& cd, const T*,
                             const P*... p) {
         const std::array<const T*, operand_count> ops{p...};
-        const typename runner::template call<loop_over, T> c(ext, ops);
+        const call<T> c(ext, ops);
         const std::size_t n = count(ext, ops), m = c.size_of(out);
         T* values = runner::template buffer<loop_over, T>(c.value_size + c.derivative_size);
         const auto wrt = runner::tangent_arrays(c, cd);
         auto f = c.frame(values, nullptr);
         const lower::derivative_frame<T> d{wrt.data(), values + c.value_size, c.run};
         enter(c, f, ops);
-        [&]<std::size_t... h>(std::index_sequence<h...>) {
-            (enter_tangent<nodes::hoisted_nodes[h]>(c, d, cd[first_hoisted + h]), ...);
-        }(std::make_index_sequence<hoisted_count>{});
         if constexpr (!nodes::result_varies) {  // one step's tangent, counted n times
             if constexpr (BL.live[out]) {
                 if (n == 0) return;
@@ -237,37 +232,10 @@ private:
         return count_from(s, Count == count_kind::literal ? literal_of(*ops[count_operand]) : -1.0);
     }
 
-    /// Before the steps: the hoisted values into their nodes, and the leaves the steps read.
+    /// Before the steps: the leaves they read (literals, counters), once per run.
     template <class C, class F, class T>
-    static void enter(const C& c, const F& f, const std::array<const T*, operand_count>& ops) {
-        [&]<std::size_t... h>(std::index_sequence<h...>) {
-            (runner::copy(program::steps::template result_of<nodes::hoisted_nodes[h]>(f), ops[first_hoisted + h],
-                          c.size_of(nodes::hoisted_nodes[h])),
-             ...);
-        }(std::make_index_sequence<hoisted_count>{});
+    static void enter(const C&, const F& f, const std::array<const T*, operand_count>&) {
         program::template primal<nodes::once>(f);
-    }
-
-
-    /// After the steps: hoisted node H's summed adjoint to its operand's.
-    template <std::size_t H, class C, class T>
-    static void leave_adjoint(const C& c, const lower::derivative_frame<T>& d, T* to) {
-        if constexpr (BL.live[H]) {
-            if (to != nullptr) runner::add(to, program::steps::template derivative_of<H>(d), c.size_of(H));
-        }
-    }
-    /// Before the steps: hoisted node H's tangent from its operand's (0 when not swept).
-    template <std::size_t H, class C, class T>
-    static void enter_tangent(const C& c, const lower::derivative_frame<T>& d, const T* from) {
-        if constexpr (BL.live[H]) {
-            T* to = program::steps::template derivative_of<H>(d);
-            const std::size_t size = c.size_of(H);
-            if (from != nullptr) {
-                runner::copy(to, from, size);
-            } else {
-                for (std::size_t e = 0; e < size; ++e) to[e] = T(rules::scalar_t<T>(0));
-            }
-        }
     }
 };
 

@@ -218,6 +218,9 @@ struct array_analysis;
 template <class Set, class... Nodes, std::size_t... O, std::size_t... J>
 struct array_analysis<Set, flat<Nodes...>, std::index_sequence<O...>, std::index_sequence<J...>> {
     static constexpr std::size_t size = sizeof...(Nodes);
+    /// Node I's type.
+    template <std::size_t I>
+    using node = pack_element<I, Nodes...>;
 
     static constexpr array_layout<size> layout = [] {
         array_layout<size> l;

@@ -53,6 +53,14 @@ inline constexpr bool derives_together = false;
 template <class R, class... O>
 inline constexpr bool derives_together<apply<R, O...>> = requires { requires R::derivatives_together; };
 
+/// Whether a node reads consecutive entries of its first operand (an entry, a row, a
+/// segment at indices known when the kernel runs): its value is a view into the
+/// operand's (rules/arrays/indexed_access.hpp, `view`), never copied.
+template <class Node>
+inline constexpr bool is_view_node = false;
+template <class R, class... O>
+inline constexpr bool is_view_node<apply<R, O...>> = requires { requires R::contiguous; };
+
 template <class Analysis>
 struct array_steps {
     static constexpr auto& L = Analysis::layout;
@@ -61,11 +69,17 @@ struct array_steps {
     static const T* value_of(const array_frame<T, A>& f) {
         if constexpr (L.is_input[I]) {
             return f.arguments[L.variable[I]];
+        } else if constexpr (is_view_node<typename Analysis::template node<I>>) {
+            return view_of<I>(typename Analysis::template node<I>{}, f);
         } else if constexpr (L.dynamic[I]) {
             return f.values + f.run->value_offset[I];
         } else {
             return f.values + L.value_offset[I];
         }
+    }
+    template <std::size_t I, class R, class... O, class T, std::size_t A>
+    static const T* view_of(apply<R, O...>, const array_frame<T, A>& f) {
+        return R::view(extents_of<I, operand_node<O>...>(f), value_of<operand_node<O>>(f)...);
     }
     template <std::size_t I, class T, std::size_t A>
     static T* result_of(const array_frame<T, A>& f) {
@@ -167,6 +181,10 @@ struct array_steps {
 
     template <std::size_t I, class R, class... O, class T, std::size_t A>
     static void evaluate(apply<R, O...>, const array_frame<T, A>& f) {
+        if constexpr (is_view_node<apply<R, O...>>) {
+            R::check_view(extents_of<I, operand_node<O>...>(f), value_of<operand_node<O>>(f)...);
+            return;
+        }
         T* __restrict y = result_of<I>(f);
         if constexpr (array_node_traits<apply<R, O...>>::elementwise) {
             for (std::size_t e = 0, entries = size_of<I>(f); e < entries; ++e) y[e] = R::eval(entry<O>::at(f, e)...);

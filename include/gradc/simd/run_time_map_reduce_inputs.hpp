@@ -161,7 +161,7 @@ private:
                 fail("data variable " + std::to_string(v) + ": gradc::per_point(spans, " + std::to_string(e.rows) +
                      ", " + std::to_string(e.cols) + ") has " + std::to_string(std::ranges::size(e.spans)) +
                      " spans, expected rows·cols = " + std::to_string(got.size()));
-            take(v, got, e.spans, 0);
+            take<v>(got, e.spans, 0);
         } else {
             static_assert(span_list<E>, "gradc kernel: map_reduce(): a data entry is a list of spans or a "
                                         "gradc::per_point matrix");
@@ -169,7 +169,7 @@ private:
                             S.cols == rules::arrays::dynamic_extent),
                           "gradc kernel: map_reduce(): a matrix data variable with both extents known only at run "
                           "time is given as gradc::per_point(spans, rows, cols)");
-            take(v, deduced(v, std::ranges::size(e)), e, 0);
+            take<v>(deduced(v, std::ranges::size(e)), e, 0);
         }
     }
 
@@ -209,12 +209,17 @@ private:
                  (dynamic_count == 0 ? "" : "at least ") + std::to_string(fixed_entries) +
                  " (one per entry of each variable not in wrt(...))");
         std::size_t at = 0;
-        for (std::size_t v : data_variables) {
-            const lower::dims S = Kernel::shapes[v];
-            const lower::dims got = S.is_dynamic() ? deduced(v, count - fixed_entries) : S;
-            take(v, got, list, at);
-            at += got.size();
-        }
+        [&]<std::size_t... q>(std::index_sequence<q...>) {
+            (from_flat<data_variables[q]>(list, count - fixed_entries, at), ...);
+        }(std::make_index_sequence<data_count>{});
+    }
+    /// Data variable v from a single list: its entries start at `at`, which moves past them.
+    template <std::size_t v, class L>
+    void from_flat(const L& list, std::size_t rest, std::size_t& at) {
+        constexpr lower::dims S = Kernel::shapes[v];
+        const lower::dims got = S.is_dynamic() ? deduced(v, rest) : S;
+        take<v>(got, list, at);
+        at += got.size();
     }
 
     /// The extents of data variable v from its number of spans.
@@ -238,8 +243,8 @@ private:
 
     /// Records variable v's extents and its spans' pointers (list[first], ...), checking
     /// that every span holds one entry per point.
-    template <class L>
-    void take(std::size_t v, const lower::dims& got, const L& list, std::size_t first) {
+    template <std::size_t v, class L>
+    void take(const lower::dims& got, const L& list, std::size_t first) {
         extents[v] = got;
         offset[v] = data.size();
         for (std::size_t e = 0; e < got.size(); ++e) {

@@ -60,6 +60,17 @@ struct indexed_selection {
         const std::size_t step = Map::step(X);
         for (std::size_t k = 0, n = std::get<0>(ext.all).size(); k < n; ++k) y[k] = x[base + k * step];
     }
+    /// A selection of consecutive entries (`contiguous`: an entry, a row, a segment) is
+    /// read where it is, not copied: its node's value is `view` into its operand's
+    /// (lower/array_steps.hpp), and its primal only checks the indices.
+    template <class S, class T, class... Index>
+    static const T* view(S ext, const T* x, const Index*... index) {
+        return x + Map::base(std::get<1>(ext.all), index_value(*index)...);
+    }
+    template <class S, class T, class... Index>
+    static void check_view(S ext, const T*, const Index*... index) {
+        Map::check(std::get<1>(ext.all), index_value(*index)...);
+    }
     template <class S, class T, class... Index>
     static void adjoint(arg_t<0>, S ext, const T* yb, T* __restrict xb, const T*, const T*, const Index*... index) {
         const auto& X = std::get<1>(ext.all);
@@ -94,6 +105,7 @@ struct indexed_selection {
 struct element_at : indexed_selection<element_at> {
     /// \cond INTERNAL
     static constexpr std::string_view name = "element";
+    static constexpr bool contiguous = true;
     template <std::size_t N>
     static constexpr dims result_shape(const std::array<dims, N>& s) {
         if constexpr (N == 2) {
@@ -123,6 +135,7 @@ struct element_at : indexed_selection<element_at> {
 /// Row i of a matrix, as a vector (operands W, i).
 struct row_at : indexed_selection<row_at> {
     /// \cond INTERNAL
+    static constexpr bool contiguous = true;
     static constexpr std::string_view name = "row";
     template <std::size_t N>
     static constexpr dims result_shape(const std::array<dims, N>& operands) {
@@ -148,6 +161,7 @@ struct row_at : indexed_selection<row_at> {
 /// Column j of a matrix, as a vector (operands W, j).
 struct col_at : indexed_selection<col_at> {
     /// \cond INTERNAL
+    static constexpr bool contiguous = false;
     static constexpr std::string_view name = "col";
     template <std::size_t N>
     static constexpr dims result_shape(const std::array<dims, N>& operands) {
@@ -175,6 +189,7 @@ struct col_at : indexed_selection<col_at> {
 /// literals' values: lower/run_time_layout.hpp); offset a literal or a loop's counter.
 struct segment_at : indexed_selection<segment_at> {
     /// \cond INTERNAL
+    static constexpr bool contiguous = true;
     static constexpr std::string_view name = "segment";
     template <std::size_t N>
     static constexpr dims result_shape(const std::array<dims, N>& operands) {
