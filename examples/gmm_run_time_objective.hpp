@@ -25,6 +25,7 @@
 #include <gradc/gradc.hpp>
 
 #include "gmm_log_gamma.hpp"
+#include "gmm_run_time_parts.hpp"
 
 /// The name of the objective's variable set. A `gradc::variables` call names its set by
 /// a lambda's type unless given a name; a header names it, so that the kernel's type has
@@ -48,11 +49,9 @@ struct gmm_run_time_objective {
         // Per component, built from the parameters alone: computed once per call (a
         // loop's part that does not depend on its counter is hoisted out of it,
         // docs/static.md, "Loops with counts known at run time"), then read per point.
-        const auto packed = gradc::concat_over(K, [=](auto k) {  // Q_k's packed values, K·P of them
-            return concat(exp(gradc::segment(row(icf, k), 0, d)), gradc::segment(row(icf, k), d, P - d));
-        });
-        const auto constants =
-            gradc::concat_over(K, [=](auto k) { return alphas[k] + sum(gradc::segment(row(icf, k), 0, d)); });
+        const auto parts = gmm_component_parts(alphas, icf, d);  // examples/gmm_run_time_parts.hpp
+        const auto packed = parts.first;  // Q_k's packed values, K·P of them
+        const auto constants = parts.second;
         const auto data_term = gradc::sum_over(gradc::rows(X), [=](auto i) {
             return log_sum_exp(gradc::concat_over(K, [=](auto k) {
                 const auto Q = gradc::lower_triangular(gradc::segment(packed, k * P, P));

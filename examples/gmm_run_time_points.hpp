@@ -17,6 +17,7 @@
 #include <gradc/gradc.hpp>
 
 #include "gmm_log_gamma.hpp"
+#include "gmm_run_time_parts.hpp"
 
 /// The name of the variable set of the point kernels (linkage: see gmm_run_time_variables).
 struct gmm_point_variables;
@@ -35,11 +36,9 @@ struct gmm_point_kernels {
         const auto x = std::get<3>(vars);
         const std::size_t P = d * (d + 1) / 2;
         const auto K = gradc::size(alphas);
-        const auto packed = gradc::concat_over(K, [=](auto k) {
-            return concat(exp(gradc::segment(row(icf, k), 0, d)), gradc::segment(row(icf, k), d, P - d));
-        });
-        const auto constants =
-            gradc::concat_over(K, [=](auto k) { return alphas[k] + sum(gradc::segment(row(icf, k), 0, d)); });
+        const auto parts = gmm_component_parts(alphas, icf, d);  // examples/gmm_run_time_parts.hpp
+        const auto packed = parts.first;
+        const auto constants = parts.second;
         return log_sum_exp(gradc::concat_over(K, [=](auto k) {
             const auto Q = gradc::lower_triangular(gradc::segment(packed, k * P, P));
             return constants[k] - 0.5 * squared_norm(Q * (x - row(means, k)));

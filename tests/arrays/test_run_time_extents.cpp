@@ -22,12 +22,14 @@
 
 #include <gradc/gradc.hpp>
 
+#include "error_message.hpp"
 #include "sample_values.hpp"
 
 using gradc::dynamic_extent;
 
 namespace {
 
+using sample::error_of;
 using sample::values;
 
 template <std::size_t N>
@@ -54,16 +56,6 @@ void check_layer(const Dynamic& k) {
     CHECK(k(gradc::mat_view(w, R, C), bv, xv) == kf(fixed<R * C>(w), fixed<R>(bv), fixed<C>(xv)));
 }
 
-/// The message of the gradc::Error a call throws ("no error" if it throws none).
-template <class Call>
-std::string error_of(const Call& call) {
-    try {
-        call();
-    } catch (const gradc::Error& e) {
-        return e.what();
-    }
-    return "no error";
-}
 
 }  // namespace
 

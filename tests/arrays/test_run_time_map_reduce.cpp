@@ -20,12 +20,14 @@
 
 #include <gradc/gradc.hpp>
 
+#include "error_message.hpp"
 #include "sample_values.hpp"
 
 using gradc::dynamic_extent;
 
 namespace {
 
+using sample::error_of;
 using sample::values;
 
 /// d spans of n points each: entry e of point i.
@@ -50,15 +52,6 @@ std::vector<T> point(const std::vector<std::vector<T>>& s, std::size_t i) {
     return x;
 }
 
-template <class Call>
-std::string error_of(const Call& call) {
-    try {
-        call();
-    } catch (const gradc::Error& e) {
-        return e.what();
-    }
-    return "no error";
-}
 
 }  // namespace
 

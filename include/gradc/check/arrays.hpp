@@ -2,7 +2,8 @@
 /// \file
 /// Checking compiled array kernels (variables from `gradc::variables(shape...)`), with
 /// points given as tuples of the kernel's arguments (std::array for vectors and
-/// matrices, numbers for scalars):
+/// matrices, numbers for scalars; for run-time extents std::vector and
+/// gradc::matrix_value, check/run_time_gradcheck.hpp):
 ///  - `gradc::check::gradcheck(k, points, opts)`: for a kernel with one output (scalar or
 ///    array), every column of the Jacobian by the JVP program against central differences
 ///    of the value program, every row by the VJP program against the JVP's columns, and
@@ -27,6 +28,7 @@
 #include <gradc/autograd/view.hpp>
 #include <gradc/check/array_tensor_ops.hpp>
 #include <gradc/check/report.hpp>
+#include <gradc/check/run_time_gradcheck.hpp>
 #include <gradc/check/static.hpp>
 #include <gradc/gradc.hpp>
 #include <gradc/lower/array_set.hpp>
@@ -39,10 +41,6 @@ template <class K>
 concept array_kernel = requires { typename K::program::set; K::argument_entries; };
 
 inline const std::array<double, 0> no_coordinates{};
-
-inline std::string entry_name(const char* what, std::size_t index, std::size_t e) {
-    return std::string(what) + " " + std::to_string(index) + " entry " + std::to_string(e);
-}
 
 /// The arguments of point p with entry e of variable v moved by h.
 template <class Tuple>
@@ -80,11 +78,11 @@ tensor_list leaf_tensors(const Tuple& x, bool requires_grad) {
 
 }  // namespace detail
 
-/// gradcheck of an array kernel at several points; true when every point passes.
-template <detail::array_kernel K, class... Args>
-bool gradcheck(const K& k, const std::vector<std::tuple<Args...>>& points, const Options& opt = {}) {
-    static_assert(K::output_count == 1, "gradc::check::gradcheck of an array kernel: one output (scalar or array)");
-    static_assert(sizeof...(Args) == K::arity, "gradc::check::gradcheck: one argument per variable in each point");
+namespace detail {
+
+/// gradcheck of a kernel of fixed extents (see `gradcheck`).
+template <class K, class... Args>
+bool fixed_gradcheck(const K& k, const std::vector<std::tuple<Args...>>& points, const Options& opt) {
     constexpr std::size_t M = K::output_shape(0).size();
     using detail::entry_name;
     detail::Report rep("gradc::check::gradcheck");
@@ -179,6 +177,20 @@ bool gradcheck(const K& k, const std::vector<std::tuple<Args...>>& points, const
         }
     }
     return rep.finish(opt);
+}
+
+}  // namespace detail
+
+/// gradcheck of an array kernel at several points; true when every point passes.
+template <detail::array_kernel K, class... Args>
+bool gradcheck(const K& k, const std::vector<std::tuple<Args...>>& points, const Options& opt = {}) {
+    static_assert(K::output_count == 1, "gradc::check::gradcheck of an array kernel: one output (scalar or array)");
+    static_assert(sizeof...(Args) == K::arity, "gradc::check::gradcheck: one argument per variable in each point");
+    if constexpr (K::layout.has_dynamic) {
+        return detail::run_time_gradcheck(k, points, opt);  // check/run_time_gradcheck.hpp
+    } else {
+        return detail::fixed_gradcheck(k, points, opt);
+    }
 }
 
 /// Evaluates the array expression `e` through the dynamic engine at each point and

@@ -19,6 +19,7 @@
 
 #include <gradc/error.hpp>
 #include <gradc/lower/array_arguments.hpp>
+#include <gradc/lower/array_results.hpp>
 #include <gradc/lower/run_time_layout.hpp>
 
 namespace gradc {
@@ -68,10 +69,14 @@ concept eigen_dense = requires(const X& x) {
     typename X::Scalar;
 };
 
+/// A matrix with its extents: gradc::mat_view, or a gradc::matrix_value (a result of a
+/// kernel with run-time extents, taken back as an argument or a tangent).
 template <class X>
 struct is_matrix_view : std::false_type {};
 template <class U>
 struct is_matrix_view<matrix_view<U>> : std::true_type {};
+template <class U>
+struct is_matrix_view<matrix_value<U>> : std::true_type {};
 
 template <class U>
 struct argument_kind<matrix_view<U>> {
@@ -79,6 +84,8 @@ struct argument_kind<matrix_view<U>> {
     using lane = U;
     static constexpr std::size_t fixed_size = std::dynamic_extent;
 };
+template <class U>
+struct argument_kind<matrix_value<U>> : argument_kind<matrix_view<U>> {};
 template <eigen_dense X>
     requires(!eigen_fixed<X>)
 struct argument_kind<X> {
