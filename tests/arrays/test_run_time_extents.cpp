@@ -30,12 +30,9 @@ using gradc::dynamic_extent;
 namespace {
 
 using sample::error_of;
+using sample::fixed;
 using sample::values;
 
-template <std::size_t N>
-std::span<const double, N> fixed(const std::vector<double>& v) {
-    return std::span<const double, N>(v.data(), N);
-}
 
 /// The layer sum(tanh(W x + b)) at R×C: run-time kernel against the fixed one.
 template <std::size_t R, std::size_t C, class Dynamic>

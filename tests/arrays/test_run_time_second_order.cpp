@@ -29,12 +29,9 @@ using gradc::dynamic_extent;
 namespace {
 
 using sample::error_of;
+using sample::fixed;
 using sample::values;
 
-template <std::size_t N>
-std::span<const double, N> fixed(const std::vector<double>& v) {
-    return std::span<const double, N>(v.data(), N);
-}
 
 template <class Flat>
 std::vector<double> as_vector(const Flat& f) {
