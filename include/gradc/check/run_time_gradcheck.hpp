@@ -26,17 +26,8 @@ inline std::string entry_name(const char* what, std::size_t index, std::size_t e
     return std::string(what) + " " + std::to_string(index) + " entry " + std::to_string(e);
 }
 
-/// The entries of a value of a run-time kernel's point or result, row-major.
-template <class V>
-auto* run_time_entries(V& v) {
-    if constexpr (std::is_arithmetic_v<V>) {
-        return &v;
-    } else if constexpr (requires { v.data.data(); }) {
-        return v.data.data();  // gradc::matrix_value
-    } else {
-        return v.data();
-    }
-}
+/// The number of entries of a value of a run-time kernel's point or result (its
+/// entries are `lower::entries_of`).
 template <class V>
 std::size_t run_time_size(const V& v) {
     if constexpr (std::is_arithmetic_v<V>) {
@@ -48,14 +39,15 @@ std::size_t run_time_size(const V& v) {
     }
 }
 template <class V>
-std::vector<double> run_time_flat(V v) {
-    const double* p = run_time_entries(v);
+std::vector<double> run_time_flat(const V& v) {
+    const double* p = lower::entries_of(v);
     return std::vector<double>(p, p + run_time_size(v));
 }
 
 template <class K, class... Args>
 bool run_time_gradcheck(const K& k, const std::vector<std::tuple<Args...>>& points, const Options& opt) {
-    static_assert(((std::is_arithmetic_v<Args> || requires(Args a) { run_time_entries(a); }) && ...),
+    static_assert(((std::is_arithmetic_v<Args> || std::is_same_v<Args, std::vector<double>> ||
+                    std::is_same_v<Args, matrix_value<double>>) && ...),
                   "gradc::check::gradcheck of a kernel with run-time extents: give each point's arguments as "
                   "numbers, std::vector<double> for vectors and gradc::matrix_value<double> for matrices");
     using point = std::tuple<Args...>;
@@ -64,7 +56,7 @@ bool run_time_gradcheck(const K& k, const std::vector<std::tuple<Args...>>& poin
     auto value = [&](const point& x) { return run_time_flat(std::apply([&](const auto&... a) { return k(a...); }, x)); };
     auto moved = [](point x, std::size_t v, std::size_t e, double h) {
         std::size_t at = 0;
-        std::apply([&](auto&... a) { ((at++ == v ? (void)(run_time_entries(a)[e] += h) : (void)0), ...); }, x);
+        std::apply([&](auto&... a) { ((at++ == v ? (void)(lower::entries_of(a)[e] += h) : (void)0), ...); }, x);
         return x;
     };
     for (std::size_t p = 0; p < points.size(); ++p) {
@@ -79,14 +71,14 @@ bool run_time_gradcheck(const K& k, const std::vector<std::tuple<Args...>>& poin
                     // Tangents of every wrt variable's extents, zero but entry e of variable J.
                     auto tangent_of = [&]<std::size_t I>(std::integral_constant<std::size_t, I>) {
                         auto t = std::get<K::wrt_variables[I]>(x);
-                        double* q = run_time_entries(t);
+                        double* q = lower::entries_of(t);
                         std::fill(q, q + run_time_size(t), 0.0);
                         if (I == J) q[e] = 1;
                         return t;
                     };
                     const auto jv = k.jvp(x, std::make_tuple(tangent_of(std::integral_constant<std::size_t, j>{})...));
                     const std::vector<double> column = run_time_flat(jv.tangent);
-                    const double h = opt.eps * std::max(1.0, std::abs(run_time_entries(std::get<v>(x))[e]));
+                    const double h = opt.eps * std::max(1.0, std::abs(lower::entries_of(std::get<v>(x))[e]));
                     const auto up = value(moved(x, v, e, h)), down = value(moved(x, v, e, -h));
                     for (std::size_t i = 0; i < M; ++i)
                         rep.compare(column[i], (up[i] - down[i]) / (2 * h), opt, "jvp", p, none,

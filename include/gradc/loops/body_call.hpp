@@ -57,6 +57,11 @@ struct body_runner {
     /// The operands every such operation begins with.
     static constexpr std::size_t common_operands = variable_count + counter_count + literal_count;
     static constexpr std::size_t first_literal = variable_count + counter_count;
+    /// The operand of a run's i-th variable: the body's variables first, then a steps'
+    /// program's extra ones (its hoisted parts), the operands after the common ones.
+    static constexpr std::size_t operand_of(std::size_t i) {
+        return i < variable_count ? i : common_operands + i - variable_count;
+    }
 
     /// The steps' program (loops/body.hpp): the hoisted parts read as variables.
     using step_program = typename body::step_program;
@@ -141,8 +146,7 @@ struct body_runner {
         call(const S& ext, const std::array<const T*, N>& ops) {
             const std::array<dims, variable_count + extra == 0 ? 1 : variable_count + extra> s = operand_dims(ext);
             for (std::size_t i = 0; i < variable_count + extra; ++i) {
-                arguments[i < variable_count ? nodes::variables[i] : set::size + i - variable_count] =
-                    ops[i < variable_count ? i : common_operands + i - variable_count];
+                arguments[i < variable_count ? nodes::variables[i] : set::size + i - variable_count] = ops[operand_of(i)];
                 variable_size[i] = s[i].size();
                 variables_size += variable_size[i];
             }
@@ -202,7 +206,7 @@ struct body_runner {
         constexpr std::size_t count = variable_count + C::extra;
         std::array<T*, count == 0 ? 1 : count> wrt{};
         for (std::size_t i = 0; i < count; ++i) {
-            T* g = given[i < variable_count ? i : common_operands + i - variable_count];
+            T* g = given[operand_of(i)];
             wrt[i] = g != nullptr ? g : room;
             if (g == nullptr) room += c.variable_size[i];
         }
@@ -219,7 +223,7 @@ struct body_runner {
         if (zeros.size() < most) zeros.resize(most, T(rules::scalar_t<T>(0)));
         std::array<T*, count == 0 ? 1 : count> wrt{};
         for (std::size_t i = 0; i < count; ++i) {
-            const T* g = given[i < variable_count ? i : common_operands + i - variable_count];
+            const T* g = given[operand_of(i)];
             wrt[i] = const_cast<T*>(g != nullptr ? g : zeros.data());  // read, never written
         }
         return wrt;

@@ -122,12 +122,12 @@ public:
         typename value_tuple<T, output_shapes_t>::type out{};
         std::array<T*, output_count> o;
         if constexpr (layout.has_dynamic) {
-            const auto rl = dynamic::layout("value", a, literals_.data());
+            const auto rl = dynamic_calls::layout("value", a, literals_.data());
             const run_time_view v = rl.view();
             [&]<std::size_t... m>(std::index_sequence<m...>) {
-                ((dynamic::template shape_output<m>(std::get<m>(out), rl), o[m] = entries_of(std::get<m>(out))), ...);
+                ((dynamic_calls::template shape_output<m>(std::get<m>(out), rl), o[m] = entries_of(std::get<m>(out))), ...);
             }(std::make_index_sequence<output_count>{});
-            dynamic::value(context(), v, a.pointers.data(), o.data());
+            dynamic_calls::value(run_time_context(), v, a.pointers.data(), o.data());
         } else {
             [&]<std::size_t... m>(std::index_sequence<m...>) { ((o[m] = entries_of(std::get<m>(out))), ...); }(
                 std::make_index_sequence<output_count>{});
@@ -152,14 +152,14 @@ public:
         array_gradient_result<T, gradient_tuple<T>> r{};
         std::array<T*, wrt_count == 0 ? 1 : wrt_count> g{};
         if constexpr (layout.has_dynamic) {
-            const auto rl = dynamic::layout("gradient", a, literals_.data());
+            const auto rl = dynamic_calls::layout("gradient", a, literals_.data());
             const run_time_view v = rl.view();
-            const auto sizes = dynamic::shape_gradient(r.gradient, a);
+            const auto sizes = dynamic_calls::shape_gradient(r.gradient, a);
             pointers_to(r.gradient, g.data());
             const T one(rules::scalar_t<T>(1));
             const T* w = &one;
             T* value = &r.value;
-            dynamic::adjoint(context(), v, a.pointers.data(), &value, &w, g.data(), sizes.data());
+            dynamic_calls::adjoint(run_time_context(), v, a.pointers.data(), &value, &w, g.data(), sizes.data());
         } else {
             pointers_to(r.gradient, g.data());
             gradient_at(a.pointers.data(), &r.value, g.data());
@@ -286,7 +286,9 @@ public:
     /// need besides the arguments, for the Jacobian and second-order calls of such a
     /// kernel (lower/run_time_derivatives.hpp).
     using dynamic_calls = run_time_calls<Program>;
-    typename dynamic_calls::context run_time_context() const { return context(); }
+    typename dynamic_calls::context run_time_context() const {
+        return {literals_.data(), forward_.data(), growing_.slabs};
+    }
 
     /// Tangents of the wrt variables, one per wrt variable, as pointers.
     template <class T, class Tangents>
@@ -303,13 +305,13 @@ private:
         const wrt_values<Program, T, wrt_shapes_t> dx("jvp", tangents, a.extents);
         array_jvp_result<output_value_t<T>> r{};
         if constexpr (layout.has_dynamic) {
-            const auto rl = dynamic::layout("jvp", a, literals_.data());
+            const auto rl = dynamic_calls::layout("jvp", a, literals_.data());
             const run_time_view v = rl.view();
-            dynamic::template shape_output<0>(r.value, rl);
-            dynamic::template shape_output<0>(r.tangent, rl);
+            dynamic_calls::template shape_output<0>(r.value, rl);
+            dynamic_calls::template shape_output<0>(r.tangent, rl);
             T* p = entries_of(r.value);
             T* t = entries_of(r.tangent);
-            dynamic::tangent(context(), v, a.pointers.data(), dx.pointers.data(), &p, &t);
+            dynamic_calls::tangent(run_time_context(), v, a.pointers.data(), dx.pointers.data(), &p, &t);
         } else {
             T* p = entries_of(r.value);
             T* t = entries_of(r.tangent);
@@ -325,15 +327,15 @@ private:
         array_vjp_result<output_value_t<T>, gradient_tuple<T>> r{};
         std::array<T*, wrt_count == 0 ? 1 : wrt_count> g{};
         if constexpr (layout.has_dynamic) {
-            const auto rl = dynamic::layout("vjp", a, literals_.data());
+            const auto rl = dynamic_calls::layout("vjp", a, literals_.data());
             const run_time_view v = rl.view();
             typename buffer_of<T, first_output>::type wbuf;
-            const T* wp = dynamic::template weights_of<T>(w, wbuf, rl.shape[Program::output_node(0)]);
-            dynamic::template shape_output<0>(r.value, rl);
-            const auto sizes = dynamic::shape_gradient(r.gradient, a);
+            const T* wp = dynamic_calls::template weights_of<T>(w, wbuf, rl.shape[Program::output_node(0)]);
+            dynamic_calls::template shape_output<0>(r.value, rl);
+            const auto sizes = dynamic_calls::shape_gradient(r.gradient, a);
             pointers_to(r.gradient, g.data());
             T* p = entries_of(r.value);
-            dynamic::adjoint(context(), v, a.pointers.data(), &p, &wp, g.data(), sizes.data());
+            dynamic_calls::adjoint(run_time_context(), v, a.pointers.data(), &p, &wp, g.data(), sizes.data());
         } else {
             std::array<T, first_output.size()> wbuf;
             const T* wp = argument_pointer<T, first_output>("vjp", arity, w, wbuf);
@@ -352,9 +354,6 @@ private:
         static_assert(!Dynamic, "gradc kernel: with extents known only at run time, this call is not there yet: "
                                 "the one-point calls are (docs/static.md, \"Extents known at run time\")");
     }
-
-    using dynamic = run_time_calls<Program>;
-    typename dynamic::context context() const { return {literals_.data(), forward_.data(), growing_.slabs}; }
 
     template <class Tuple, class T>
     static void pointers_to(Tuple& t, T** p) {

@@ -109,6 +109,14 @@ template <class T>
 T* entries_of(matrix_value<T>& v) {
     return v.data.data();
 }
+template <class T>
+const T* entries_of(const std::vector<T>& v) {
+    return v.data();
+}
+template <class T>
+const T* entries_of(const matrix_value<T>& v) {
+    return v.data.data();
+}
 
 /// Gives a value of run-time extents its shape s (a fixed one has it already).
 template <class T>
