@@ -1,111 +1,55 @@
 // GradBench's ba: bundle adjustment (evals/ba/README.md in GradBench; the primal is
 // cpp/gradbench/evals/ba.hpp there).
 //
-// Dynamic mode, vectorised over the p observations: every camera, point and weight
-// parameter an observation reads is gathered into its own contiguous [p] tensor, and the
-// reprojection of all observations is one fused operation on them (reprojection() below).
+// Static mode: the reprojection of one observation is one compiled scalar kernel (17
+// inputs: the 11 camera parameters, the point, the weight, the feature; 2 outputs), run
+// over the p observations by its batch calls, eight observations a lane group with
+// AVX-512. The observations go in blocks of `block` (512): each block's parameters are
+// gathered from the cameras and points by the observations' indices into structure-of-
+// arrays buffers that stay in cache, the batch call writes the block's residuals or
+// Jacobian entries, and they are copied out in GradBench's order. One kernel serves
+// every n, m and p; with --multithreaded the blocks are shared among the cores.
 //
-// jacobian: each observation's two residuals depend only on that observation's gathered
-// copies of the 11 camera, 3 point and 1 weight parameters, so one backward pass seeded
-// with ones on all p x-residuals gives every observation's x row of the 2 × 15 block at
-// once, and a second pass gives the y rows. Forward mode would need 15 directions, and
-// make_dual wants a tangent of the primal's shape, so carrying them as an extra dimension
-// computes every primal 15 times: with the formula as separate operations that took
-// 15–18× the time of the two backward passes (ba1, ba5).
+// jacobian: the kernel's `jacobian_batch` (2 outputs × 15 wrt variables: two reverse
+// sweeps per lane group) gives each observation's 2 × 15 block; the weight rows,
+// d(1 − w²)/dw, come from the weight kernel's `gradient_batch`.
 #include "eval_registry.hpp"
 
-#include <gradc/autograd.hpp>
 #include <gradc/gradc.hpp>
+#include <gradc/parallel/reduce.hpp>
 #include <gradc/parallel/threads.hpp>
 
 #include <algorithm>
 #include <array>
-#include <cstdint>
+#include <cstddef>
 #include <memory>
+#include <span>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 namespace gradbench::ba {
 namespace {
 
-using gradc::Tensor;
-
 // An observation's parameters in the column order of its Jacobian block (ba.hpp's
-// SparseMat): the camera [r1 r2 r3 C1 C2 C3 f u0 v0 k1 k2], the point, the weight.
-constexpr int camera_size = 11;
-constexpr int point = camera_size;
-constexpr int weight = point + 3;
-constexpr int block_width = weight + 1;
+// SparseMat): the camera [r1 r2 r3 C1 C2 C3 f u0 v0 k1 k2], the point, the weight; then
+// the feature, which has no derivative.
+constexpr std::size_t camera_size = 11;
+constexpr std::size_t point = camera_size;
+constexpr std::size_t weight = point + 3;
+constexpr std::size_t block_width = weight + 1;  // the wrt variables
+constexpr std::size_t feature = block_width;
+constexpr std::size_t input_count = feature + 2;
+constexpr std::size_t jacobian_entries = 2 * block_width;
 
-using ObservationParameters = std::array<Tensor, block_width>;
+// Observations per block: the block's 17 inputs, 2 residuals and 30 Jacobian entries
+// (196 KiB of doubles) stay in the second-level cache.
+constexpr std::size_t block = 512;
 
-struct Problem {
-  std::int64_t cameras = 0, points = 0, observations = 0;
-  Tensor camera_values;          // [11, n]: a row per parameter, so gathered rows are contiguous
-  Tensor point_values;           // [3, m]
-  Tensor weights;                // [p]
-  Tensor features;               // [2, p]
-  Tensor camera_of_observation;  // int64 [p]
-  Tensor point_of_observation;   // int64 [p]
-};
-
-// The input is one camera, point, weight and feature; the eval README asks the tool to
-// duplicate them (n cameras, m points, p observations) exactly as ba.hpp's from_json does,
-// observation i seeing camera i mod n and point i mod m.
-Problem read_problem(const json& input) {
-  Problem problem;
-  problem.cameras = input.at("n").get<std::int64_t>();
-  problem.points = input.at("m").get<std::int64_t>();
-  problem.observations = input.at("p").get<std::int64_t>();
-  const std::int64_t n = problem.cameras, m = problem.points, p = problem.observations;
-
-  // Each parameter repeated `count` times, one row per parameter.
-  auto repeated_rows = [](const std::vector<double>& values, std::int64_t count) {
-    std::vector<double> rows;
-    rows.reserve(values.size() * std::size_t(count));
-    for (double value : values) rows.insert(rows.end(), std::size_t(count), value);
-    return gradc::from_vector(rows, {std::int64_t(values.size()), count});
-  };
-  problem.camera_values = repeated_rows(input.at("cam").get<std::vector<double>>(), n);
-  problem.point_values = repeated_rows(input.at("x").get<std::vector<double>>(), m);
-  problem.weights = gradc::full(p, input.at("w").get<double>());
-  problem.features = repeated_rows(input.at("feat").get<std::vector<double>>(), p);
-
-  std::vector<std::int64_t> camera_of_observation(static_cast<std::size_t>(p));
-  std::vector<std::int64_t> point_of_observation(static_cast<std::size_t>(p));
-  for (std::int64_t i = 0; i < p; ++i) {
-    camera_of_observation[std::size_t(i)] = i % n;
-    point_of_observation[std::size_t(i)] = i % m;
-  }
-  problem.camera_of_observation = gradc::tensor_i64(camera_of_observation, {p});
-  problem.point_of_observation = gradc::tensor_i64(point_of_observation, {p});
-  return problem;
-}
-
-// One gather per parameter row (gradc's index_select copies each selected slice through
-// its own view, far slower than gather's loop over elements when the slices are numbers).
-ObservationParameters gather_parameters(const Problem& problem) {
-  ObservationParameters parameters;
-  for (int k = 0; k < camera_size; ++k)
-    parameters[k] = gradc::gather(problem.camera_values[k], 0, problem.camera_of_observation);
-  for (int k = 0; k < 3; ++k)
-    parameters[point + k] = gradc::gather(problem.point_values[k], 0, problem.point_of_observation);
-  parameters[weight] = problem.weights;
-  return parameters;
-}
-
-struct Residuals {
-  Tensor x, y;
-};
-
-// ba.hpp's computeReprojError of one observation as a compiled formula, run over all p
-// observations as one operation of the dynamic graph (gradc::autograd::fuse): one pass
-// over memory forward and one per backward pass, where the same formula as separate
-// tensor operations makes about 60 forward and 100 backward operations on [p] tensors.
-// Measured at p = 1.26 million (ba14, CPU time): forward 27 ms fused against 170 ms
-// unfused, a backward pass 63 ms against 270 ms. The features are inputs without
+// ba.hpp's computeReprojError of one observation. The features are inputs without
 // derivatives (wrt names the 15 parameters, in the block's column order).
-const auto& reprojection() {
-  static const auto fused = [] {
+const auto& reprojection_kernel() {
+  static const auto kernel = [] {
     auto [r1, r2, r3, c1, c2, c3, f, u0, v0, k1, k2, x1, x2, x3, w, feature_x, feature_y] = gradc::variables<17>();
     // Named, so that the subexpressions holding them are shared rather than copied.
     const auto zero = gradc::constant([] { return 0.0; });
@@ -135,42 +79,144 @@ const auto& reprojection() {
     const auto projected_y = camera_y / camera_z;
     const auto radius_squared = projected_x * projected_x + projected_y * projected_y;
     const auto scale = f * (one + radius_squared * (k1 + k2 * radius_squared));
-    return gradc::autograd::fuse(
-        gradc::compile(w * (projected_x * scale + u0 - feature_x), w * (projected_y * scale + v0 - feature_y),
-                       gradc::wrt(r1, r2, r3, c1, c2, c3, f, u0, v0, k1, k2, x1, x2, x3, w)),
-        "reprojection");
+    return gradc::compile(w * (projected_x * scale + u0 - feature_x), w * (projected_y * scale + v0 - feature_y),
+                          gradc::wrt(r1, r2, r3, c1, c2, c3, f, u0, v0, k1, k2, x1, x2, x3, w));
   }();
-  return fused;
-}
-
-Residuals reprojection_error(const ObservationParameters& parameters, const Problem& problem) {
-  gradc::tensor_list inputs(parameters.begin(), parameters.end());
-  inputs.push_back(problem.features[0]);
-  inputs.push_back(problem.features[1]);
-  const gradc::tensor_list residuals = reprojection()(inputs);
-  return {residuals[0], residuals[1]};
+  return kernel;
 }
 
 // ba.hpp's computeZachWeightError.
-Tensor weight_error(const Tensor& w) { return 1.0 - w.square(); }
+const auto& weight_kernel() {
+  static const auto kernel = [] {
+    auto [w] = gradc::variables<1>();
+    return gradc::compile(1.0 - w * w);
+  }();
+  return kernel;
+}
+
+struct Problem {
+  std::size_t cameras = 0, points = 0, observations = 0;
+  std::vector<double> camera_values;  // n × 11
+  std::vector<double> point_values;   // m × 3
+  std::vector<double> weights;        // p
+  std::vector<double> features;       // p × 2
+  std::vector<std::size_t> camera_of_observation, point_of_observation;
+};
+
+// The input is one camera, point, weight and feature; the eval README asks the tool to
+// duplicate them (n cameras, m points, p observations) exactly as ba.hpp's from_json does,
+// observation i seeing camera i mod n and point i mod m.
+Problem read_problem(const json& input) {
+  Problem problem;
+  const auto count = [&](const char* name) {
+    const auto value = input.at(name).get<long long>();
+    if (value < 1) throw std::runtime_error(std::string("ba: ") + name + " is " + std::to_string(value) + "; expected at least 1");
+    return std::size_t(value);
+  };
+  problem.cameras = count("n");
+  problem.points = count("m");
+  problem.observations = count("p");
+  const std::size_t n = problem.cameras, m = problem.points, p = problem.observations;
+  const auto repeated = [](const std::vector<double>& values, std::size_t times, std::size_t size, const char* name) {
+    if (values.size() != size)
+      throw std::runtime_error(std::string("ba: ") + name + " has " + std::to_string(values.size()) +
+                               " values; expected " + std::to_string(size));
+    std::vector<double> all;
+    all.reserve(size * times);
+    for (std::size_t i = 0; i < times; ++i) all.insert(all.end(), values.begin(), values.end());
+    return all;
+  };
+  problem.camera_values = repeated(input.at("cam").get<std::vector<double>>(), n, camera_size, "cam");
+  problem.point_values = repeated(input.at("x").get<std::vector<double>>(), m, 3, "x");
+  problem.weights.assign(p, input.at("w").get<double>());
+  problem.features = repeated(input.at("feat").get<std::vector<double>>(), p, 2, "feat");
+  problem.camera_of_observation.resize(p);
+  problem.point_of_observation.resize(p);
+  for (std::size_t i = 0; i < p; ++i) {
+    problem.camera_of_observation[i] = i % n;
+    problem.point_of_observation[i] = i % m;
+  }
+  return problem;
+}
+
+/// One block's structure-of-arrays buffers, kept per thread.
+struct BlockBuffers {
+  std::array<std::vector<double>, input_count> inputs;
+  std::array<std::vector<double>, 2> residuals;
+  std::array<std::vector<double>, jacobian_entries> jacobian;
+
+  BlockBuffers() {
+    for (auto& v : inputs) v.resize(block);
+    for (auto& v : residuals) v.resize(block);
+    for (auto& v : jacobian) v.resize(block);
+  }
+  template <std::size_t N>
+  static std::array<std::span<double>, N> spans(std::array<std::vector<double>, N>& vectors, std::size_t size) {
+    std::array<std::span<double>, N> result;
+    for (std::size_t k = 0; k < N; ++k) result[k] = std::span<double>(vectors[k].data(), size);
+    return result;
+  }
+  std::array<std::span<const double>, input_count> input_spans(std::size_t size) const {
+    std::array<std::span<const double>, input_count> result;
+    for (std::size_t k = 0; k < input_count; ++k) result[k] = std::span<const double>(inputs[k].data(), size);
+    return result;
+  }
+};
+
+BlockBuffers& buffers_of_this_thread() {
+  thread_local BlockBuffers buffers;
+  return buffers;
+}
+
+/// Gathers observations [begin, begin + size) into the buffers' inputs.
+void gather_block(const Problem& problem, std::size_t begin, std::size_t size, BlockBuffers& buffers) {
+  for (std::size_t b = 0; b < size; ++b) {
+    const std::size_t i = begin + b;
+    const double* camera = problem.camera_values.data() + camera_size * problem.camera_of_observation[i];
+    const double* point_values = problem.point_values.data() + 3 * problem.point_of_observation[i];
+    for (std::size_t k = 0; k < camera_size; ++k) buffers.inputs[k][b] = camera[k];
+    for (std::size_t k = 0; k < 3; ++k) buffers.inputs[point + k][b] = point_values[k];
+    buffers.inputs[weight][b] = problem.weights[i];
+    buffers.inputs[feature][b] = problem.features[2 * i];
+    buffers.inputs[feature + 1][b] = problem.features[2 * i + 1];
+  }
+}
+
+/// f(begin, size, buffers) for every block of observations, on every core the tool may use.
+template <class F>
+void for_each_block(std::size_t observations, F&& f) {
+  const std::size_t blocks = (observations + block - 1) / block;
+  gradc::parallel::for_each_chunk(blocks, gradc::get_num_threads(), [&](std::size_t c) {
+    const std::size_t begin = c * block;
+    f(begin, std::min(block, observations - begin), buffers_of_this_thread());
+  });
+}
 
 Prepared objective(const json& input) {
   auto problem = std::make_shared<const Problem>(read_problem(input));
-  auto residuals = std::make_shared<Residuals>();
-  auto weight_residuals = std::make_shared<Tensor>();
+  const std::size_t p = problem->observations;
+  // ba.hpp's outputs: the 2p reprojection residuals (x and y of each observation in turn)
+  // and the p weight residuals.
+  auto reprojection_errors = std::make_shared<std::vector<double>>(2 * p);
+  auto weight_errors = std::make_shared<std::vector<double>>(p);
   auto evaluate = [=] {
-    gradc::NoGradGuard no_graph;
-    const ObservationParameters parameters = gather_parameters(*problem);
-    *residuals = reprojection_error(parameters, *problem);
-    *weight_residuals = weight_error(parameters[weight]);
+    for_each_block(p, [&](std::size_t begin, std::size_t size, BlockBuffers& buffers) {
+      gather_block(*problem, begin, size, buffers);
+      reprojection_kernel().value_batch(buffers.input_spans(size), BlockBuffers::spans(buffers.residuals, size),
+                                        gradc::threads{1});
+      for (std::size_t b = 0; b < size; ++b) {
+        (*reprojection_errors)[2 * (begin + b)] = buffers.residuals[0][b];
+        (*reprojection_errors)[2 * (begin + b) + 1] = buffers.residuals[1][b];
+      }
+    });
+    weight_kernel().value_batch(std::array{std::span<const double>(problem->weights)},
+                                std::array{std::span<double>(*weight_errors)});
   };
   // The eval README's BAObjectiveOutput, compressed as ba.hpp's to_json: the first
   // observation's residuals and the first weight residual, with their counts.
   auto output = [=] {
-    const std::int64_t p = problem->observations;
-    return json{{"reproj_error",
-                 {{"elements", {residuals->x[0].item<double>(), residuals->y[0].item<double>()}}, {"repeated", p}}},
-                {"w_err", {{"element", (*weight_residuals)[0].item<double>()}, {"repeated", p}}}};
+    return json{{"reproj_error", {{"elements", {(*reprojection_errors)[0], (*reprojection_errors)[1]}}, {"repeated", p}}},
+                {"w_err", {{"element", (*weight_errors)[0]}, {"repeated", p}}}};
   };
   return {evaluate, output};
 }
@@ -183,22 +229,22 @@ struct SparsityPattern {
 };
 
 SparsityPattern sparsity_pattern(const Problem& problem) {
-  const std::int64_t n = problem.cameras, m = problem.points, p = problem.observations;
+  const std::size_t n = problem.cameras, m = problem.points, p = problem.observations;
   const int point_columns = int(camera_size * n), weight_columns = int(camera_size * n + 3 * m);
   SparsityPattern pattern;
-  pattern.rows.reserve(std::size_t(3 * p + 1));
-  pattern.cols.reserve(std::size_t((2 * block_width + 1) * p));
+  pattern.rows.reserve(3 * p + 1);
+  pattern.cols.reserve((2 * block_width + 1) * p);
   pattern.rows.push_back(0);
-  for (std::int64_t i = 0; i < p; ++i) {
-    const int camera = int(i % n), point_index = int(i % m);
+  for (std::size_t i = 0; i < p; ++i) {
+    const int camera = int(problem.camera_of_observation[i]), point_index = int(problem.point_of_observation[i]);
     for (int row = 0; row < 2; ++row) {
-      pattern.rows.push_back(pattern.rows.back() + block_width);
-      for (int k = 0; k < camera_size; ++k) pattern.cols.push_back(camera_size * camera + k);
+      pattern.rows.push_back(pattern.rows.back() + int(block_width));
+      for (int k = 0; k < int(camera_size); ++k) pattern.cols.push_back(int(camera_size) * camera + k);
       for (int k = 0; k < 3; ++k) pattern.cols.push_back(point_columns + 3 * point_index + k);
       pattern.cols.push_back(weight_columns + int(i));
     }
   }
-  for (std::int64_t i = 0; i < p; ++i) {
+  for (std::size_t i = 0; i < p; ++i) {
     pattern.rows.push_back(pattern.rows.back() + 1);
     pattern.cols.push_back(weight_columns + int(i));
   }
@@ -206,52 +252,42 @@ SparsityPattern sparsity_pattern(const Problem& problem) {
 }
 
 // The values of the SparseMat in its order: per observation its x row then its y row of
-// 15 entries ([p, 2, 15]), then the p weight rows, as one list made inside the timed
-// function, as the hand-written tool makes its own (the join copies the 31p values once
-// more: about a fifth of the Jacobian's time at ba14). The sparsity pattern (rows, cols)
-// depends only on the sizes and is made once per input.
-
+// 15 entries, then the p weight rows, written inside the timed function as the
+// hand-written tool writes its own. The sparsity pattern (rows, cols) depends only on the
+// sizes and is made once per input.
 Prepared jacobian(const json& input) {
   auto problem = std::make_shared<const Problem>(read_problem(input));
   auto pattern = std::make_shared<const SparsityPattern>(sparsity_pattern(*problem));
-  const std::int64_t p = problem->observations;
-  auto seed = std::make_shared<const Tensor>(gradc::ones(p));
-  auto values = std::make_shared<Tensor>();
+  const std::size_t p = problem->observations;
+  auto values = std::make_shared<std::vector<double>>((jacobian_entries + 1) * p);
+  auto weight_errors = std::make_shared<std::vector<double>>(p);
   auto evaluate = [=] {
-    ObservationParameters parameters = gather_parameters(*problem);
-    for (Tensor& parameter : parameters) parameter = parameter.detach().requires_grad_();
-    const gradc::tensor_list inputs(parameters.begin(), parameters.end());
-    const Residuals residuals = reprojection_error(parameters, *problem);
-    const Tensor weight_residuals = weight_error(parameters[weight]);
-
-    // Row by row, the derivatives of the residual with respect to the block's 15
-    // parameters (the fused node gives zeros for the one the residual does not read: u0
-    // for y, v0 for x).
-    gradc::tensor_list block_columns = gradc::autograd::grad({residuals.x}, inputs, {*seed}, /*retain_graph=*/true);
-    const gradc::tensor_list y_columns = gradc::autograd::grad({residuals.y}, inputs, {*seed});
-    block_columns.insert(block_columns.end(), y_columns.begin(), y_columns.end());
-    const Tensor weight_column = gradc::autograd::grad({weight_residuals}, {parameters[weight]}, {*seed})[0];
-
-    // Stacked (contiguous copies), then transposed in one copy that reads 30 streams and
-    // writes one; stacking along the last dimension instead writes each column with a
-    // stride of 30 and sweeps the whole array once per column: 7× slower at p = 1.26 M.
-    gradc::NoGradGuard no_graph;
-    const Tensor blocks = gradc::stack(block_columns).view({2, block_width, p}).permute({2, 0, 1}).contiguous();
-    *values = gradc::cat({blocks.view({-1}), weight_column}, 0);
+    double* reprojection_values = values->data();
+    for_each_block(p, [&](std::size_t begin, std::size_t size, BlockBuffers& buffers) {
+      gather_block(*problem, begin, size, buffers);
+      // jac[m·15 + j] is ∂ residual m / ∂ parameter j: the order of the observation's
+      // two rows in the SparseMat.
+      reprojection_kernel().jacobian_batch(buffers.input_spans(size), BlockBuffers::spans(buffers.residuals, size),
+                                           BlockBuffers::spans(buffers.jacobian, size), gradc::threads{1});
+      double* out = reprojection_values + jacobian_entries * begin;
+      for (std::size_t b = 0; b < size; ++b)
+        for (std::size_t e = 0; e < jacobian_entries; ++e) out[jacobian_entries * b + e] = buffers.jacobian[e][b];
+    });
+    weight_kernel().gradient_batch(std::array{std::span<const double>(problem->weights)},
+                                   std::span<double>(*weight_errors),
+                                   std::array{std::span<double>(values->data() + jacobian_entries * p, p)});
   };
   // The eval README's BAJacobianOutput: the first 30 entries of each list (fewer if the
   // list is shorter: ba.hpp's to_json would read past its end) and the last.
   auto output = [=] {
-    auto head_and_last = [](const auto* list, std::size_t size, auto last) {
+    auto head_and_last = [](const auto& list) {
       json entries = json::array();
-      for (std::size_t i = 0; i < std::min<std::size_t>(size, 2 * block_width); ++i) entries.push_back(list[i]);
-      entries.push_back(last);
+      for (std::size_t i = 0; i < std::min<std::size_t>(list.size(), jacobian_entries); ++i) entries.push_back(list[i]);
+      entries.push_back(list.back());
       return entries;
     };
-    return json{{"rows", head_and_last(pattern->rows.data(), pattern->rows.size(), pattern->rows.back())},
-                {"cols", head_and_last(pattern->cols.data(), pattern->cols.size(), pattern->cols.back())},
-                {"vals", head_and_last(values->data_ptr<double>(), std::size_t(values->numel()),
-                                       values->data_ptr<double>()[values->numel() - 1])}};
+    return json{{"rows", head_and_last(pattern->rows)}, {"cols", head_and_last(pattern->cols)},
+                {"vals", head_and_last(*values)}};
   };
   return {evaluate, output};
 }

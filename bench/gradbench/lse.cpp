@@ -1,39 +1,35 @@
 // GradBench's lse: log Σᵢ exp(xᵢ) and its gradient (GradBench's "lse" eval README).
-// Dynamic mode: gradc::logsumexp, whose backward is the softmax.
-#include "tensor_json.hpp"
+// Static mode: one kernel, `log_sum_exp` of a vector whose length is read at each call
+// (gradc::dynamic_extent), compiled once for every n. Its adjoint is the softmax; the
+// maximum is subtracted first, as the eval's golden implementation does.
+#include "eval_registry.hpp"
+
+#include <gradc/gradc.hpp>
+
+#include <memory>
+#include <vector>
 
 namespace gradbench::lse {
 namespace {
 
-struct State {
-  gradc::Tensor x;
-  gradc::Tensor result;
-};
-
-std::shared_ptr<State> read(const json& input) {
-  auto state = std::make_shared<State>();
-  const auto values = input.at("x").get<std::vector<double>>();
-  state->x = tensor_from(values, {std::int64_t(values.size())});
-  return state;
+const auto& lse_kernel() {
+  static const auto kernel = [] {
+    const auto [x] = gradc::variables(gradc::vec<gradc::dynamic_extent>);
+    return gradc::compile(log_sum_exp(x));
+  }();
+  return kernel;
 }
 
 Prepared primal(const json& input) {
-  auto state = read(input);
-  return {[state] {
-            gradc::NoGradGuard no_graph;
-            state->result = gradc::logsumexp(state->x, {0});
-          },
-          [state] { return json(state->result.item<double>()); }};
+  auto x = std::make_shared<const std::vector<double>>(input.at("x").get<std::vector<double>>());
+  auto value = std::make_shared<double>();
+  return {[=] { *value = lse_kernel()(*x); }, [=] { return json(*value); }};
 }
 
 Prepared gradient(const json& input) {
-  auto state = read(input);
-  state->x.requires_grad_(true);
-  return {[state] {
-            const gradc::Tensor value = gradc::logsumexp(state->x, {0});
-            state->result = gradc::autograd::grad({value}, {state->x})[0];
-          },
-          [state] { return json(flat_values(state->result)); }};
+  auto x = std::make_shared<const std::vector<double>>(input.at("x").get<std::vector<double>>());
+  auto result = std::make_shared<std::vector<double>>();
+  return {[=] { *result = std::get<0>(lse_kernel().gradient(*x).gradient); }, [=] { return json(*result); }};
 }
 
 const bool registered = register_module("lse", {{"primal", primal}, {"gradient", gradient}});
