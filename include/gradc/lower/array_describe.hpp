@@ -243,6 +243,9 @@ struct array_analysis<Set, flat<Nodes...>, std::index_sequence<O...>, std::index
                 l.has_dynamic = l.has_dynamic || d;
             }
         }
+        // A variable of run-time extent that no node reads still takes its extents from
+        // the arguments (its gradient is a zero of that size).
+        for (const dims& s : Set::shapes) l.has_dynamic = l.has_dynamic || s.is_dynamic();
         for (std::size_t n = 0; n < size; ++n) {
             if (l.is_input[n] || l.dynamic[n]) continue;
             l.value_offset[n] = l.value_size;
