@@ -21,6 +21,7 @@
 
 #include <gradc/expr/entry_access.hpp>
 #include <gradc/expr/graph.hpp>
+#include <gradc/expr/loop_carry.hpp>  // its literal_values overload, found by the qualified call below
 #include <gradc/expr/operand_merge.hpp>
 #include <gradc/expr/pack.hpp>
 #include <gradc/expr/shape.hpp>

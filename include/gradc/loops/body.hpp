@@ -10,8 +10,9 @@
 ///  3. its literals, in graph order: the body's program reads them from its own array,
 ///     filled from these operands when the loop runs;
 ///  4. the count's source (a literal n, or the array whose extent n is).
-/// Subexpressions that do not depend on the counter are evaluated in every step (the
-/// body is one program); hoisting them out is an optimisation not made yet.
+/// The parts of the body that depend neither on the counter nor on the carry (a chained
+/// loop's, loops/loop.hpp) are hoisted out (`hoisted` below). A chained loop's carry is
+/// read by the body's programs as one more variable, after the kernel's.
 
 #include <algorithm>
 #include <array>
@@ -20,6 +21,7 @@
 #include <type_traits>
 #include <utility>
 
+#include <gradc/expr/loop_carry.hpp>
 #include <gradc/expr/loop_counter.hpp>
 #include <gradc/lower/array_program.hpp>
 #include <gradc/lower/array_set.hpp>
@@ -29,21 +31,30 @@ namespace gradc::loops {
 
 /// \cond INTERNAL
 
-/// Of a flat node: the tag of the loop counter it is (void for another node), and the
-/// variable it is (no_node for another node).
+/// Of a flat node: the tag of the loop counter it is and of the loop whose carry it is
+/// (void for another node), and the variable it is (no_node for another node).
 template <class Node>
 struct node_facts {
     using counter_tag = void;
+    using carry_tag = void;
     static constexpr std::size_t variable = lower::no_node;
 };
 template <class Tag>
 struct node_facts<graphs::named<expr::loop_counter<Tag>>> {
     using counter_tag = Tag;
+    using carry_tag = void;
+    static constexpr std::size_t variable = lower::no_node;
+};
+template <class Tag, std::size_t R, std::size_t C, rules::arrays::shape_kind K>
+struct node_facts<graphs::named<expr::loop_carry<Tag, R, C, K>>> {
+    using counter_tag = void;
+    using carry_tag = Tag;
     static constexpr std::size_t variable = lower::no_node;
 };
 template <std::size_t J>
 struct node_facts<graphs::input<J>> {
     using counter_tag = void;
+    using carry_tag = void;
     static constexpr std::size_t variable = J;
 };
 
@@ -100,6 +111,11 @@ struct body_nodes<Tag, lower::flat<Nodes...>> {
     static constexpr mask own{std::is_same_v<typename node_facts<Nodes>::counter_tag, Tag>...};
     static constexpr mask outer{(!std::is_void_v<typename node_facts<Nodes>::counter_tag> &&
                                  !std::is_same_v<typename node_facts<Nodes>::counter_tag, Tag>)...};
+    /// The loop's own carry (a chained loop's, loops/loop.hpp).
+    static constexpr mask carry{std::is_same_v<typename node_facts<Nodes>::carry_tag, Tag>...};
+    /// Whether the body reads the carry of an enclosing loop (not supported yet).
+    static constexpr bool reads_outer_carry = (... || (!std::is_void_v<typename node_facts<Nodes>::carry_tag> &&
+                                                       !std::is_same_v<typename node_facts<Nodes>::carry_tag, Tag>));
     static constexpr mask is_apply{node_reads<Nodes>::is_apply...};
     static constexpr std::size_t variable_count = ((node_facts<Nodes>::variable != lower::no_node ? 1 : 0) + ... + 0);
     /// The variables used, ascending.
@@ -141,13 +157,20 @@ struct body_nodes<Tag, lower::flat<Nodes...>> {
         return lower::no_node;
     }();
 
+    /// The node of the loop's own carry, or no_node when the body does not read it.
+    static constexpr std::size_t carry_node = [] {
+        for (std::size_t i = 0; i < size; ++i)
+            if (carry[i]) return i;
+        return lower::no_node;
+    }();
+
     /// The body's result node (the last: lower::lowered lists an output's node last).
     static constexpr std::size_t output = size - 1;
-    /// The nodes that depend on the loop's counter: they run at every step.
+    /// The nodes that depend on the loop's counter or carry: they run at every step.
     static constexpr mask depends = [] {
         mask d{};
         for (std::size_t n = 0; n < size; ++n) {
-            d[n] = own[n];
+            d[n] = own[n] || carry[n];
             for (std::size_t c = 0; c < n; ++c) d[n] = d[n] || (reads[n][c] && d[c]);
         }
         return d;
@@ -254,36 +277,63 @@ struct replaced_by_variables<lower::flat<Nodes...>, First, Rank, std::index_sequ
 ///    nothing copied in or out per run of the loop (the copies were 40 % of a GMM's
 ///    map-reduce over points). The nodes keep their places; the hoisted ones' subtrees
 ///    stay in the list, unread.
-template <class Body, class Tag>
+/// A chained loop's (Carry, a loop_carry type, not void) reads its carry as variable
+/// number arity in both, also a wrt variable: the hoisted ones follow it (arity + 1 + h).
+/// Set is the variable set when the body uses no kernel variable (its carry alone).
+template <class Body, class Tag, class Carry = void, class FallbackSet = void>
 struct body_program {
     using lowered = lower::lowered<Body>;
     using flat_type = typename lowered::flat_type;
-    using set = typename lower::array_set_of<typename lowered::merged::graph>::type;
+    using own_set = typename lower::array_set_of<typename lowered::merged::graph>::type;
+    using set = std::conditional_t<std::is_void_v<own_set>, FallbackSet, own_set>;
     using nodes = body_nodes<Tag, flat_type>;
+    static_assert(!nodes::reads_outer_carry,
+                  "gradc::loop: a loop's body reads the carry of an enclosing gradc::loop; an inner loop "
+                  "cannot read it yet (pass what it needs through the inner loop's own carry)");
     using wrt = decltype(sequence_of<nodes::variable_count, nodes::variables>());
-    using program = lower::array_program<set, flat_type, typename lowered::output_nodes, wrt>;
     static constexpr std::size_t literal_count = lowered::literal_count;
+    static constexpr std::size_t carry_count = std::is_void_v<Carry> ? 0 : 1;
+
+    static constexpr std::size_t arity = set::size;
+    /// Per node: the carry's rank (0), or no_node.
+    static constexpr std::array<std::size_t, nodes::size> carry_rank = [] {
+        std::array<std::size_t, nodes::size> r{};
+        for (std::size_t n = 0; n < nodes::size; ++n) r[n] = nodes::carry[n] ? 0 : lower::no_node;
+        return r;
+    }();
+    static constexpr std::array<rules::arrays::dims, carry_count> carry_shapes = [] {
+        std::array<rules::arrays::dims, carry_count> s{};
+        if constexpr (carry_count == 1) s[0] = Carry::shape;
+        return s;
+    }();
+    using program_set = typename extended_set<set, carry_shapes, std::make_index_sequence<carry_count>>::type;
+    using program_flat_type =
+        typename replaced_by_variables<flat_type, arity, carry_rank, std::make_index_sequence<nodes::size>>::type;
+    using program_wrt = decltype(joined_sequence<arity>(wrt{}, std::make_index_sequence<carry_count>{}));
+    using program = lower::array_program<program_set, program_flat_type, typename lowered::output_nodes, program_wrt>;
     static constexpr std::size_t output_node = program::output_node(0);
     static_assert(output_node == nodes::output, "gradc internal: a loop body's result is not its last node");
 
-    static constexpr std::size_t arity = set::size;
-    /// Per node: its rank among the hoisted nodes, or no_node.
-    static constexpr std::array<std::size_t, nodes::size> hoisted_rank = [] {
-        std::array<std::size_t, nodes::size> r{};
-        for (std::size_t n = 0; n < nodes::size; ++n) r[n] = lower::no_node;
-        for (std::size_t h = 0; h < nodes::hoisted_count; ++h) r[nodes::hoisted_nodes[h]] = h;
+    /// Per node: its rank among the steps' extra variables (the carry, then the hoisted
+    /// nodes), or no_node.
+    static constexpr std::array<std::size_t, nodes::size> step_rank = [] {
+        std::array<std::size_t, nodes::size> r = carry_rank;
+        for (std::size_t h = 0; h < nodes::hoisted_count; ++h) r[nodes::hoisted_nodes[h]] = carry_count + h;
         return r;
     }();
-    static constexpr std::array<rules::arrays::dims, nodes::hoisted_count> hoisted_shapes = [] {
-        std::array<rules::arrays::dims, nodes::hoisted_count> s{};
-        for (std::size_t h = 0; h < nodes::hoisted_count; ++h) s[h] = program::L.shape[nodes::hoisted_nodes[h]];
+    static constexpr std::array<rules::arrays::dims, carry_count + nodes::hoisted_count> step_shapes = [] {
+        std::array<rules::arrays::dims, carry_count + nodes::hoisted_count> s{};
+        if constexpr (carry_count == 1) s[0] = Carry::shape;
+        for (std::size_t h = 0; h < nodes::hoisted_count; ++h)
+            s[carry_count + h] = program::L.shape[nodes::hoisted_nodes[h]];
         return s;
     }();
     using step_set =
-        typename extended_set<set, hoisted_shapes, std::make_index_sequence<nodes::hoisted_count>>::type;
+        typename extended_set<set, step_shapes, std::make_index_sequence<carry_count + nodes::hoisted_count>>::type;
     using step_flat_type =
-        typename replaced_by_variables<flat_type, arity, hoisted_rank, std::make_index_sequence<nodes::size>>::type;
-    using step_wrt = decltype(joined_sequence<arity>(wrt{}, std::make_index_sequence<nodes::hoisted_count>{}));
+        typename replaced_by_variables<flat_type, arity, step_rank, std::make_index_sequence<nodes::size>>::type;
+    using step_wrt =
+        decltype(joined_sequence<arity>(wrt{}, std::make_index_sequence<carry_count + nodes::hoisted_count>{}));
     /// The steps' program (the body's own when nothing is hoisted: the same type).
     using step_program = lower::array_program<step_set, step_flat_type, typename lowered::output_nodes, step_wrt>;
 };

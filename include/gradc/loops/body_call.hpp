@@ -42,11 +42,21 @@ double literal_of(const T& v) {
     }
 }
 
-/// The body program of Body (counter tag Tag) as run by an operation that reads the
-/// enclosing loops' counters at the nodes `Counters`.
-template <class Body, class Tag, const auto& Counters>
+/// A buffer of at least n values of T for Owner on this thread, grown as needed and
+/// kept (a free function: a body's parts have runner types of their own, and share one).
+template <class Owner, class T>
+T* thread_buffer(std::size_t n) {
+    static thread_local std::vector<T> storage;
+    if (storage.size() < n) storage.resize(n);
+    return storage.data();
+}
+
+/// The body program of Body (counter tag Tag; a chained loop's carry type Carry, and the
+/// variable set FallbackSet for a body that uses no kernel variable) as run by an
+/// operation that reads the enclosing loops' counters at the nodes `Counters`.
+template <class Body, class Tag, const auto& Counters, class Carry = void, class FallbackSet = void>
 struct body_runner {
-    using body = body_program<Body, Tag>;
+    using body = body_program<Body, Tag, Carry, FallbackSet>;
     using program = typename body::program;
     using nodes = typename body::nodes;
     using set = typename body::set;
@@ -57,8 +67,9 @@ struct body_runner {
     /// The operands every such operation begins with.
     static constexpr std::size_t common_operands = variable_count + counter_count + literal_count;
     static constexpr std::size_t first_literal = variable_count + counter_count;
-    /// The operand of a run's i-th variable: the body's variables first, then a steps'
-    /// program's extra ones (its hoisted parts), the operands after the common ones.
+    /// The operand of a run's i-th variable: the body's variables first, then the
+    /// programs' extra ones (a chained loop's carry, whose operand is its init; a steps'
+    /// program's hoisted parts), the operands after the common ones.
     static constexpr std::size_t operand_of(std::size_t i) {
         return i < variable_count ? i : common_operands + i - variable_count;
     }
@@ -89,7 +100,11 @@ struct body_runner {
         } else {
             std::array<double, literal_count == 0 ? 1 : literal_count> l{};
             for (std::size_t i = 0; i < literal_count; ++i) l[i] = literal[first_literal + i];
-            return layout_for(s.data(), l.data()).shape[n];
+            // The variables' shapes, then the program's extra variables' (operands after the common ones).
+            constexpr std::size_t count = variable_count + extra_count<program>;
+            std::array<dims, count == 0 ? 1 : count> v{};
+            for (std::size_t i = 0; i < count; ++i) v[i] = s[operand_of(i)];
+            return layout_for(v.data(), l.data()).shape[n];
         }
     }
 
@@ -120,9 +135,7 @@ struct body_runner {
     /// The arrays of the operation type Owner, on this thread.
     template <class Owner, class T>
     static T* buffer(std::size_t n) {
-        static thread_local std::vector<T> storage;
-        if (storage.size() < n) storage.resize(n);
-        return storage.data();
+        return thread_buffer<Owner, T>(n);
     }
 
     /// One run of program P by an operation of type Owner: the frame's parts, the
@@ -132,7 +145,7 @@ struct body_runner {
     struct call {
         static constexpr std::size_t extra = extra_count<P>;
         static constexpr auto& PL = P::L;
-        std::array<const T*, P::set::size> arguments{};
+        mutable std::array<const T*, P::set::size> arguments{};
         std::array<double, literal_count == 0 ? 1 : literal_count> literals{};
         mutable std::array<std::size_t, nodes::size> counters{};
         const lower::run_time_layout<nodes::size>* layout = nullptr;
@@ -176,6 +189,11 @@ struct body_runner {
         /// Step k: the loop's own counter holds k.
         void at(std::size_t k) const {
             if constexpr (nodes::own_node != lower::no_node) counters[nodes::own_node] = k;
+        }
+        /// A chained loop's step reads its carry at `carry` (the program's first extra variable).
+        void read_carry(const T* carry) const {
+            static_assert(body::carry_count == 1, "gradc internal: read_carry on a loop without a carry");
+            arguments[set::size] = carry;
         }
 
     private:

@@ -49,6 +49,20 @@ using rules::arrays::dynamic_extent;
 using rules::arrays::invalid_dims;
 using rules::arrays::vector_dims;
 
+/// A loop's count, from its count operand's shape (or a literal's value; < 0 when unknown).
+template <count_kind Count>
+constexpr std::size_t count_of(const dims& s, double literal) {
+    if constexpr (Count == count_kind::literal) {
+        return literal >= 0 ? std::size_t(literal) : dynamic_extent;
+    } else if constexpr (Count == count_kind::rows) {
+        return s.rows;
+    } else if constexpr (Count == count_kind::cols) {
+        return s.cols;
+    } else {
+        return s.is_dynamic() ? dynamic_extent : s.size();
+    }
+}
+
 template <class Body, class Tag>
 struct step_nodes {
     using nodes = typename body_program<Body, Tag>::nodes;
@@ -76,17 +90,7 @@ struct loop_over : body_runner<Body, Tag, step_nodes<Body, Tag>::counters> {
     static constexpr std::array<std::string_view, 1> adjoint_text{"the body's adjoint for k = 0, …, n-1"};
 
     /// The count for the count operand's shape (or a literal's value; < 0 when unknown).
-    static constexpr std::size_t count_from(const dims& s, double literal) {
-        if constexpr (Count == count_kind::literal) {
-            return literal >= 0 ? std::size_t(literal) : dynamic_extent;
-        } else if constexpr (Count == count_kind::rows) {
-            return s.rows;
-        } else if constexpr (Count == count_kind::cols) {
-            return s.cols;
-        } else {
-            return s.is_dynamic() ? dynamic_extent : s.size();
-        }
-    }
+    static constexpr std::size_t count_from(const dims& s, double literal) { return count_of<Count>(s, literal); }
     /// The loop's shape for a body of shape b.
     static constexpr dims shape_for(const dims& b, const dims& source, double literal) {
         if (!b.valid()) return invalid_dims;

@@ -47,13 +47,15 @@ constexpr count_kind count_kind_of() {
     }
 }
 
-/// Node H of a loop's body, hoisted out of the loop (loops/body_part.hpp).
-template <class Body, class Tag, std::size_t H, class Variables, class Literals>
-auto hoisted_part(const Variables& variables, const Literals& literals) {
-    using nodes = typename body_program<Body, Tag>::nodes;
-    return std::apply([](const auto&... operands) { return expr::make_node<body_part<Body, Tag, H>>(operands...); },
-                      std::tuple_cat(variables, typename nodes::template counters_of<nodes::template subtree<H>>{},
-                                     literals));
+/// Node H of a loop's body, hoisted out of the loop (loops/body_part.hpp); a chained
+/// loop's (Carry not void) also takes its init (`tail`).
+template <class Body, class Tag, std::size_t H, class Carry = void, class FallbackSet = void, class Variables,
+          class Literals, class Tail = std::tuple<>>
+auto hoisted_part(const Variables& variables, const Literals& literals, const Tail& tail = {}) {
+    using nodes = typename body_program<Body, Tag, Carry, FallbackSet>::nodes;
+    return std::apply(
+        [](const auto&... operands) { return expr::make_node<body_part<Body, Tag, H, Carry, FallbackSet>>(operands...); },
+        std::tuple_cat(variables, typename nodes::template counters_of<nodes::template subtree<H>>{}, literals, tail));
 }
 
 /// The loop node of Kind over n steps of body f.
