@@ -292,7 +292,8 @@ Prepared jacobian(const json& input) {
   return {evaluate, output};
 }
 
-const bool registered = register_module("ba", {{"objective", objective}, {"jacobian", jacobian}});
+const bool registered =
+    register_module("ba", {{"objective", objective}, {"jacobian", jacobian}}, AnsweredBy::static_mode);
 
 }  // namespace
 }  // namespace gradbench::ba

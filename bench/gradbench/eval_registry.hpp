@@ -28,10 +28,18 @@ using PrepareFunction = std::function<Prepared(const json& input)>;
 /// The functions of one eval (GradBench calls it a module), by their protocol names.
 using Module = std::map<std::string, PrepareFunction>;
 
-/// Adds an eval's functions; each eval's file calls it from a namespace-scope initialiser.
-bool register_module(const std::string& name, Module functions);
+/// Which of gradc's modes answers an eval.
+enum class AnsweredBy { static_mode, dynamic_mode };
 
-/// The eval named `name`, or nullptr.
+/// Adds an eval's functions as answered by `mode`; each eval's file calls it from a
+/// namespace-scope initialiser. An eval answered both ways registers both, and names the
+/// one the tool answers with by default (`default_answer`): the faster as measured
+/// (docs/benchmarks.md, "GradBench").
+bool register_module(const std::string& name, Module functions, AnsweredBy mode = AnsweredBy::dynamic_mode,
+                     bool default_answer = true);
+
+/// The eval named `name`, or nullptr: the variant of the mode GRADC_GRADBENCH_MODE names
+/// ("static" or "dynamic") where the eval has one, else its default.
 const Module* find_module(const std::string& name);
 
 /// True when the tool runs with GradBench's --multithreaded (the environment variable

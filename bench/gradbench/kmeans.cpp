@@ -2,6 +2,9 @@
 // H the Hessian, which is diagonal (GradBench's "kmeans" eval README): the step a Newton
 // iteration subtracts from C.
 //
+// The static variant (GRADC_GRADBENCH_MODE=static): the dynamic one (kmeans_dynamic.cpp)
+// answers by default, its dir 3–7× faster at most sizes (docs/benchmarks.md says why).
+//
 // Static mode: one kernel whose extents (n points, k centroids, d coordinates) are read at
 // each call, compiled once for every size. A loop over the points; a step computes the k
 // squared distances of its point as ‖pᵢ‖² − 2 C·pᵢ + (‖cⱼ‖²)ⱼ, a matrix-vector product of
@@ -121,7 +124,8 @@ Prepared newton_direction(const json& input) {
           }};
 }
 
-const bool registered = register_module("kmeans", {{"cost", cost_only}, {"dir", newton_direction}});
+const bool registered =
+    register_module("kmeans", {{"cost", cost_only}, {"dir", newton_direction}}, AnsweredBy::static_mode, /*default_answer=*/false);
 
 }  // namespace
 }  // namespace gradbench::kmeans

@@ -85,7 +85,8 @@ Prepared gradient(const json& input) {
           [=] { return json(*result); }};
 }
 
-const bool registered = register_module("llsq", {{"primal", primal}, {"gradient", gradient}});
+const bool registered =
+    register_module("llsq", {{"primal", primal}, {"gradient", gradient}}, AnsweredBy::static_mode);
 
 }  // namespace
 }  // namespace gradbench::llsq

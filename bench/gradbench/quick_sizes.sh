@@ -16,3 +16,6 @@ declare -A quick_sizes=(
   [saddle]=""
 )
 all_evals=(hello lse llsq ode kmeans det gmm ba lstm ht particle saddle)
+# Evals answered by the dynamic mode by default that also have a static variant
+# (GRADC_GRADBENCH_MODE=static; bench/gradbench/eval_registry.hpp).
+static_variants=(lse ode kmeans)

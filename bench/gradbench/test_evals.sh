@@ -30,6 +30,14 @@ for eval in "${evals[@]}"; do
   if [[ "$eval" == ht ]]; then
     "$gradbench/run" ht --tool "$tool" --min-seconds 0 --variant simple ${quick_sizes[ht]} || failed+=("ht simple")
   fi
+  # An eval answered both ways by default answers with the faster (eval_registry.hpp);
+  # the other variant is validated too.
+  if [[ " ${static_variants[*]} " == *" $eval "* ]]; then
+    echo "== $eval ${quick_sizes[$eval]} (GRADC_GRADBENCH_MODE=static)"
+    # shellcheck disable=SC2086
+    GRADC_GRADBENCH_MODE=static "$gradbench/run" "$eval" --tool "$tool" --min-seconds 0 ${quick_sizes[$eval]} ||
+      failed+=("$eval static")
+  fi
 done
 if (( ${#failed[@]} )); then
   echo "invalid or failed: ${failed[*]}"
