@@ -3,7 +3,7 @@
 // element with respect to x (GradBench's "ode" eval README, after cmpad's an_ode).
 //
 // The static variant (GRADC_GRADBENCH_MODE=static): the dynamic one (ode_dynamic.cpp)
-// answers by default, 3–5× faster from n = 10,000 on (docs/benchmarks.md says why).
+// answers by default, 1.2–10× faster from n = 10,000 on (docs/benchmarks.md says why).
 //
 // Static mode: the integration is one `gradc::loop` of s steps whose carry is the state y
 // (a vector whose length n is read at each call), its body one RK4 step, lowered once
