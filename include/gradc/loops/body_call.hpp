@@ -247,6 +247,15 @@ struct body_runner {
         return wrt;
     }
 
+    /// The copies of equal subexpressions of program P that pass their adjoints on in a
+    /// sweep of the nodes of Mask (a step's varying nodes, a hoisted part's subtree).
+    template <class P, const auto& Mask>
+    static constexpr auto forwards_in = [] {
+        auto f = P::analysis::copies.member;
+        for (std::size_t i = 0; i < f.size(); ++i) f[i] = f[i] && Mask[i];
+        return f;
+    }();
+
     /// Copies n values.
     template <class T>
     static void copy(T* __restrict to, const T* from, std::size_t n) {

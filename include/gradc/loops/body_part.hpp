@@ -113,11 +113,7 @@ struct body_part : body_runner<Body, Tag, part_nodes<Body, Tag, H, Carry, Fallba
     }
 
 private:
-    static constexpr auto part_forwards = [] {
-        auto f = program::analysis::copies.member;
-        for (std::size_t i = 0; i < f.size(); ++i) f[i] = f[i] && part[i];
-        return f;
-    }();
+    static constexpr auto& part_forwards = runner::template forwards_in<program, part>;
 
 };
 

@@ -187,11 +187,7 @@ struct chained_loop
 
 private:
     /// The copies of equal subexpressions that pass their adjoints on in a step's sweep.
-    static constexpr auto step_forwards = [] {
-        auto f = program::analysis::copies.member;
-        for (std::size_t i = 0; i < f.size(); ++i) f[i] = f[i] && nodes::varying[i];
-        return f;
-    }();
+    static constexpr auto& step_forwards = runner::template forwards_in<program, nodes::varying>;
 
     /// The next carry into `carry` (nothing to copy when the body returns its carry).
     template <class T>
@@ -201,9 +197,7 @@ private:
 
     template <class S, class T>
     static std::size_t count(const S& ext, const std::array<const T*, operand_count>& ops) {
-        const auto& e = std::get<operand_count>(ext.all);
-        const dims s{std::size_t(e.rows), std::size_t(e.cols), rules::arrays::shape_kind::matrix};
-        return count_of<Count>(s, Count == count_kind::literal ? literal_of(*ops[count_operand]) : -1.0);
+        return count_at<Count, operand_count>(ext, ops);
     }
 };
 

@@ -58,26 +58,16 @@ auto make_chained_loop(const Count& n, const Init& init, F& f) {
                       "gradc::variables(shape...) (a loop over scalar kernels' variables is not there)");
         using rule = chained_loop<Body, Tag, carry, init_set, count_kind_of<Count>()>;
         using nodes = typename body_type::nodes;
-        using set = typename body_type::set;
         // The operands, in the order of loops/body_call.hpp and loops/chained_loop.hpp.
-        const auto variables = []<std::size_t... i>(std::index_sequence<i...>) {
-            return std::tuple<expr::array_variable<nodes::variables[i], set>...>{};
-        }(std::make_index_sequence<nodes::variable_count>{});
-        const auto literals = [&]<std::size_t... i>(std::index_sequence<i...>) {
-            return std::tuple{expr::literal<double>{expr::literal_values(body)[i]}...};
-        }(std::make_index_sequence<body_type::literal_count>{});
+        // (Not structured bindings: clang 14 cannot capture those in the lambda below.)
+        const auto leading = body_variables_and_literals<body_type>(body);
+        const auto& variables = leading.first;
+        const auto& literals = leading.second;
         const auto parts = [&]<std::size_t... h>(std::index_sequence<h...>) {
             return std::tuple{hoisted_part<Body, Tag, nodes::hoisted_nodes[h], carry, init_set>(
                 variables, literals, std::tuple{init})...};
         }(std::make_index_sequence<nodes::hoisted_count>{});
-        const auto source = [&] {
-            if constexpr (is_extent_count<Count>) {
-                return std::tuple{n.array};
-            } else {
-                if (n < 0) throw Error(std::string(call) + ": got n = " + std::to_string(n) + ", expected n >= 0");
-                return std::tuple{expr::literal<std::size_t>{std::size_t(n)}};
-            }
-        }();
+        const auto source = count_source(call, n);
         return std::apply([](const auto&... operands) { return expr::make_node<rule>(operands...); },
                           std::tuple_cat(variables, typename nodes::template counters_of<nodes::step_reads>{},
                                          literals, std::tuple{init}, parts, source));

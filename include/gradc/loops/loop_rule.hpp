@@ -63,6 +63,15 @@ constexpr std::size_t count_of(const dims& s, double literal) {
     }
 }
 
+/// A loop's count when it runs: from the extents of its last operand (the count's
+/// source), or the literal it holds.
+template <count_kind Count, std::size_t N, class S, class T>
+std::size_t count_at(const S& ext, const std::array<const T*, N>& ops) {
+    const auto& e = std::get<N>(ext.all);
+    const dims s{std::size_t(e.rows), std::size_t(e.cols), rules::arrays::shape_kind::matrix};
+    return count_of<Count>(s, Count == count_kind::literal ? literal_of(*ops[N - 1]) : -1.0);
+}
+
 template <class Body, class Tag>
 struct step_nodes {
     using nodes = typename body_program<Body, Tag>::nodes;
@@ -223,17 +232,11 @@ struct loop_over : body_runner<Body, Tag, step_nodes<Body, Tag>::counters> {
 
 private:
     /// The copies of equal subexpressions that pass their adjoints on in a step's sweep.
-    static constexpr auto step_forwards = [] {
-        auto f = program::analysis::copies.member;
-        for (std::size_t i = 0; i < f.size(); ++i) f[i] = f[i] && nodes::varying[i];
-        return f;
-    }();
+    static constexpr auto& step_forwards = runner::template forwards_in<program, nodes::varying>;
 
     template <class S, class T>
     static std::size_t count(const S& ext, const std::array<const T*, operand_count>& ops) {
-        const auto& e = std::get<operand_count>(ext.all);
-        const dims s{std::size_t(e.rows), std::size_t(e.cols), rules::arrays::shape_kind::matrix};
-        return count_from(s, Count == count_kind::literal ? literal_of(*ops[count_operand]) : -1.0);
+        return count_at<Count, operand_count>(ext, ops);
     }
 
     /// Before the steps: the leaves they read (literals, counters), once per run.

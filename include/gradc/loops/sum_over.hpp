@@ -58,6 +58,33 @@ auto hoisted_part(const Variables& variables, const Literals& literals, const Ta
         std::tuple_cat(variables, typename nodes::template counters_of<nodes::template subtree<H>>{}, literals, tail));
 }
 
+/// The operands every loop node begins with (loops/body_call.hpp): the body's variables
+/// (empty expressions) and its literals, of the body program BodyType.
+template <class BodyType, class Body>
+auto body_variables_and_literals(const Body& body) {
+    using nodes = typename BodyType::nodes;
+    using set = typename BodyType::set;
+    auto variables = []<std::size_t... i>(std::index_sequence<i...>) {
+        return std::tuple<expr::array_variable<nodes::variables[i], set>...>{};
+    }(std::make_index_sequence<nodes::variable_count>{});
+    auto literals = [&]<std::size_t... i>(std::index_sequence<i...>) {
+        return std::tuple{expr::literal<double>{expr::literal_values(body)[i]}...};
+    }(std::make_index_sequence<BodyType::literal_count>{});
+    return std::pair{variables, literals};
+}
+
+/// A loop's last operand, where its count comes from: the array whose extent it is, or a
+/// literal n (checked: `call` names the loop in the error).
+template <class Count>
+auto count_source(const char* call, const Count& n) {
+    if constexpr (is_extent_count<Count>) {
+        return std::tuple{n.array};
+    } else {
+        if (n < 0) throw Error(std::string(call) + ": got n = " + std::to_string(n) + ", expected n >= 0");
+        return std::tuple{expr::literal<std::size_t>{std::size_t(n)}};
+    }
+}
+
 /// The loop node of Kind over n steps of body f.
 template <loop_kind Kind, class Count, class F>
 auto make_loop(const char* call, const Count& n, F& f) {
@@ -82,25 +109,15 @@ auto make_loop(const char* call, const Count& n, F& f) {
                       "gradc::concat_over(n, f): f(k) must be a scalar or a vector (the parts are put end to end)");
         using rule = loop_over<Kind, Body, Tag, count_kind_of<Count>()>;
         using nodes = typename body_type::nodes;
-        using set = typename body_type::set;
         // The operands, in the order of loops/body_call.hpp and loops/loop_rule.hpp.
-        const auto variables = []<std::size_t... i>(std::index_sequence<i...>) {
-            return std::tuple<expr::array_variable<nodes::variables[i], set>...>{};
-        }(std::make_index_sequence<nodes::variable_count>{});
-        const auto literals = [&]<std::size_t... i>(std::index_sequence<i...>) {
-            return std::tuple{expr::literal<double>{expr::literal_values(body)[i]}...};
-        }(std::make_index_sequence<body_type::literal_count>{});
+        // (Not structured bindings: clang 14 cannot capture those in the lambda below.)
+        const auto leading = body_variables_and_literals<body_type>(body);
+        const auto& variables = leading.first;
+        const auto& literals = leading.second;
         const auto parts = [&]<std::size_t... h>(std::index_sequence<h...>) {
             return std::tuple{hoisted_part<Body, Tag, nodes::hoisted_nodes[h]>(variables, literals)...};
         }(std::make_index_sequence<nodes::hoisted_count>{});
-        const auto source = [&] {
-            if constexpr (is_extent_count<Count>) {
-                return std::tuple{n.array};
-            } else {
-                if (n < 0) throw Error(std::string(call) + ": got n = " + std::to_string(n) + ", expected n >= 0");
-                return std::tuple{expr::literal<std::size_t>{std::size_t(n)}};
-            }
-        }();
+        const auto source = count_source(call, n);
         return std::apply([](const auto&... operands) { return expr::make_node<rule>(operands...); },
                           std::tuple_cat(variables, typename nodes::template counters_of<nodes::step_reads>{},
                                          literals, parts, source));
