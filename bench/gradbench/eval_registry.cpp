@@ -1,6 +1,7 @@
 #include "eval_registry.hpp"
 
 #include <cstdlib>
+#include <optional>
 #include <string>
 
 namespace gradbench {
@@ -20,13 +21,12 @@ std::map<std::string, Variants>& modules() {
 }
 
 /// The mode GRADC_GRADBENCH_MODE asks for, if any.
-const AnsweredBy* requested_mode() {
-  static const AnsweredBy static_mode = AnsweredBy::static_mode, dynamic_mode = AnsweredBy::dynamic_mode;
+std::optional<AnsweredBy> requested_mode() {
   const char* mode = std::getenv("GRADC_GRADBENCH_MODE");
-  if (mode == nullptr) return nullptr;
-  if (std::string(mode) == "static") return &static_mode;
-  if (std::string(mode) == "dynamic") return &dynamic_mode;
-  return nullptr;
+  if (mode == nullptr) return std::nullopt;
+  if (std::string(mode) == "static") return AnsweredBy::static_mode;
+  if (std::string(mode) == "dynamic") return AnsweredBy::dynamic_mode;
+  return std::nullopt;
 }
 }  // namespace
 
@@ -41,8 +41,7 @@ const Module* find_module(const std::string& name) {
   auto found = modules().find(name);
   if (found == modules().end()) return nullptr;
   const Variants& variants = found->second;
-  if (const AnsweredBy* mode = requested_mode(); mode != nullptr && variants.by_mode.count(*mode) != 0)
-    return &variants.by_mode.at(*mode);
+  if (const auto mode = requested_mode(); mode && variants.by_mode.count(*mode) != 0) return &variants.by_mode.at(*mode);
   return &variants.by_mode.at(variants.default_mode);
 }
 

@@ -297,8 +297,9 @@ TEST_CASE("loop: a bad count and a body of other extents throw gradc::Error", "[
     // The body's result has 2 entries whatever the carry's length.
     const auto k = gradc::compile(sum(gradc::loop(3, v, [=](auto c, auto) { return gradc::segment(c, 0, 2); })));
     CHECK(k(std::vector<double>{1, 2}) == 3.0);
-    const std::string message = error_of([&] { (void)k(std::vector<double>{1, 2, 3}); });
-    CHECK(message.find("loop") != std::string::npos);
+    CHECK(error_of([&] { (void)k(std::vector<double>{1, 2, 3}); }) ==
+          "gradc kernel value: loop got a scalar and a scalar and a vector of 3 and a scalar; their extents do "
+          "not fit the operation (docs/static.md, \"Extents known at run time\", lists what each operation needs)");
 }
 
 TEST_CASE("loop: one kernel called from several threads at different sizes", "[loops][loop]") {

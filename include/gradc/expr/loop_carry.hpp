@@ -29,12 +29,6 @@ struct loop_carry {
                                 graphs::entry<loop_carry, graphs::named<loop_carry>>>;
 };
 
-/// Whether a flat node is a loop's carry (graphs::named<loop_carry<Tag, S>>).
-template <class Node>
-inline constexpr bool is_carry_node = false;
-template <class Tag, std::size_t R, std::size_t C, rules::arrays::shape_kind K>
-inline constexpr bool is_carry_node<graphs::named<loop_carry<Tag, R, C, K>>> = true;  ///< A carry's node.
-
 /// A carry has no literal values.
 template <class Tag, std::size_t R, std::size_t C, rules::arrays::shape_kind K>
 constexpr std::array<double, 0> literal_values(const loop_carry<Tag, R, C, K>&) {

@@ -157,13 +157,6 @@ struct body_nodes<Tag, lower::flat<Nodes...>> {
         return lower::no_node;
     }();
 
-    /// The node of the loop's own carry, or no_node when the body does not read it.
-    static constexpr std::size_t carry_node = [] {
-        for (std::size_t i = 0; i < size; ++i)
-            if (carry[i]) return i;
-        return lower::no_node;
-    }();
-
     /// The body's result node (the last: lower::lowered lists an output's node last).
     static constexpr std::size_t output = size - 1;
     /// The nodes that depend on the loop's counter or carry: they run at every step.

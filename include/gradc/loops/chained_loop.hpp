@@ -83,9 +83,7 @@ struct chained_loop
         if constexpr (N != operand_count) {
             return invalid_dims;
         } else {
-            const dims b = runner::shape_at(out, s, literal);
-            const dims& c = s[init_operand];
-            return b.kind == c.kind && b.rows == c.rows && b.cols == c.cols ? c : invalid_dims;
+            return runner::shape_at(out, s, literal) == s[init_operand] ? s[init_operand] : invalid_dims;
         }
     }
 
