@@ -8,6 +8,8 @@
 #include <gradc/loops/body_call.hpp>
 #include <gradc/loops/body_part.hpp>
 #include <gradc/loops/chained_loop.hpp>
+#include <gradc/loops/checkpoints.hpp>
 #include <gradc/loops/loop_rule.hpp>
 #include <gradc/loops/loop.hpp>
+#include <gradc/loops/while_loop.hpp>
 #include <gradc/loops/sum_over.hpp>

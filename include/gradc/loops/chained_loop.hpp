@@ -17,16 +17,32 @@
 ///    so memory is the carries alone and each step's primal runs twice;
 ///  - tangent: per k the step's primal and tangent, the carry's tangent handed on.
 /// Every derivative step takes every operand at once (`derivatives_together`).
+///
+/// A `gradc::while_loop` (Count = count_kind::condition, no count operand) is the same
+/// loop whose body is where(condition(c), f(c), c) (loops/while_loop.hpp): it steps
+/// while the condition holds on some lane. A lane whose condition fails keeps its carry
+/// (the where's other branch), so a batch runs until its last lane stops, each lane's
+/// result and derivatives those of its own trip count. n is found by the forward sweep;
+/// the adjoint's stored carries grow with it.
 
 #include <array>
 #include <cstddef>
+#include <limits>
+#include <string>
 #include <string_view>
 #include <tuple>
 #include <utility>
 
+#include <type_traits>
+
+#include <xsimd/xsimd.hpp>
+
+#include <gradc/error.hpp>
 #include <gradc/loops/body_call.hpp>
+#include <gradc/loops/checkpoints.hpp>
 #include <gradc/loops/loop_rule.hpp>
 #include <gradc/rules/arrays/signature.hpp>
+#include <gradc/rules/piecewise.hpp>
 
 namespace gradc::loops {
 
@@ -38,6 +54,38 @@ struct chained_step_nodes {
     static constexpr auto& counters = nodes::template counters_in<nodes::step_reads>;
 };
 
+/// The condition of a while loop's body, where(condition, f(c), c): its flat graph's
+/// last node (void for another node).
+template <class Node>
+struct step_condition {
+    using type = void;
+};
+template <class C, class A, class B>
+struct step_condition<graphs::apply<rules::where, C, A, B>> {
+    using type = C;
+};
+template <class Flat>
+struct last_node;
+template <class... Nodes>
+struct last_node<lower::flat<Nodes...>> {
+    using type = expr::pack_element<sizeof...(Nodes) - 1, Nodes...>;
+};
+
+/// The owner of a chained loop's stored carries (a thread buffer of their own, which a
+/// while loop grows as it steps).
+template <class Loop>
+struct stored_carries_of {};
+
+/// Whether a condition holds: a bool, or on some lane of a batch of them.
+template <class C>
+bool holds_somewhere(const C& c) {
+    if constexpr (std::is_same_v<C, bool>) {
+        return c;
+    } else {
+        return xsimd::any(c);
+    }
+}
+
 /// Whether a body's shape b may be a carry of shape c: the same kind, and equal extents
 /// where both are fixed.
 constexpr bool carry_fits(const dims& b, const dims& c) {
@@ -46,7 +94,7 @@ constexpr bool carry_fits(const dims& b, const dims& c) {
     return fit(b.rows, c.rows) && fit(b.cols, c.cols);
 }
 
-template <class Body, class Tag, class Carry, class FallbackSet, count_kind Count>
+template <class Body, class Tag, class Carry, class FallbackSet, count_kind Count, bool Checkpointed = false>
 struct chained_loop
     : body_runner<Body, Tag, chained_step_nodes<Body, Tag, Carry, FallbackSet>::counters, Carry, FallbackSet> {
     using runner = body_runner<Body, Tag, chained_step_nodes<Body, Tag, Carry, FallbackSet>::counters, Carry, FallbackSet>;
@@ -57,13 +105,22 @@ struct chained_loop
     using call = typename runner::template call<chained_loop, T, program>;
     static constexpr std::size_t init_operand = runner::common_operands;
     static constexpr std::size_t first_hoisted = init_operand + 1;
-    static constexpr std::size_t operand_count = first_hoisted + nodes::hoisted_count + 1;
-    static constexpr std::size_t count_operand = operand_count - 1;
+    /// Whether the count says how many steps; a while loop's (a literal, −1 when none)
+    /// is the most it may take (`gradc::max_steps`).
+    static constexpr bool counted = Count != count_kind::condition;
+    /// A checkpointed loop's checkpoints (a literal, loops/checkpoints.hpp) follow the
+    /// parts; the count's source is last.
+    static constexpr std::size_t checkpoints_operand = first_hoisted + nodes::hoisted_count;
+    static constexpr std::size_t operand_count = checkpoints_operand + (Checkpointed ? 1 : 0) + 1;
     static constexpr std::size_t out = nodes::output;
+    /// A while loop's condition (a test on the step's nodes).
+    using condition = typename step_condition<typename last_node<typename runner::body::step_flat_type>::type>::type;
+    static_assert(counted || !std::is_void_v<condition>,
+                  "gradc internal: a while loop's body is not where(condition, next, carry)");
     /// The carry's position among the step program's wrt variables (after the body's).
     static constexpr std::size_t carry_wrt = runner::variable_count;
 
-    static constexpr std::string_view name = "loop";
+    static constexpr std::string_view name = counted ? "loop" : "while_loop";
     static constexpr bool run_time_extents = true;
     static constexpr bool derivatives_together = true;
     static constexpr std::array<std::string_view, 1> adjoint_text{
@@ -94,12 +151,13 @@ struct chained_loop
         const std::size_t n = count(ext, ops), m = c.size_of(out);
         auto f = c.frame(runner::template buffer<chained_loop, T>(c.value_size), nullptr);
         runner::copy(y, ops[init_operand], m);  // y holds the carry from step to step
-        if (n == 0) return;
+        if (!runs(n)) return;
         program::template primal<nodes::once>(f);
         c.read_carry(y);
-        for (std::size_t k = 0; k < n; ++k) {
+        for (std::size_t k = 0; k < trials(n); ++k) {
             c.at(k);
             program::template primal<nodes::varying>(f);
+            if (!takes_step(f, k, n)) break;
             next(y, program::steps::template value_of<out>(f), m);
         }
     }
@@ -109,38 +167,41 @@ struct chained_loop
     static void adjoint_all(S ext, const T* yb, const std::array<T*, operand_count>& cb, const T*, const P*... p) {
         const std::array<const T*, operand_count> ops{p...};
         const call<T> c(ext, ops);
-        const std::size_t n = count(ext, ops), m = c.size_of(out);
-        T* values = runner::template buffer<chained_loop, T>(c.value_size + c.derivative_size + c.variables_size +
-                                                             2 * m + n * m);
+        const std::size_t limit = count(ext, ops), m = c.size_of(out);
+        T* values =
+            runner::template buffer<chained_loop, T>(c.value_size + c.derivative_size + c.variables_size + 2 * m);
         T* room = values + c.value_size + c.derivative_size;
         T* bar = room + c.variables_size;
         T* bar_before = bar + m;
-        T* carries = bar_before + m;  // step k's incoming carry at k·m
         auto wrt = runner::adjoint_arrays(c, cb, room);
         const auto forward = program::forward_offsets(c.literals);
         auto f = c.frame(values, forward.data());
         const lower::derivative_frame<T> d{wrt.data(), values + c.value_size, c.run};
         runner::copy(bar, yb, m);
-        if (n > 0) {
+        // Step k's values from its incoming carry; then its adjoint, c̄_k from c̄_{k+1}.
+        const auto run_step = [&](const T* carry, std::size_t k) {
+            c.read_carry(carry);
+            c.at(k);
+            program::template primal<nodes::varying>(f);
+        };
+        const auto reverse_step = [&] {
+            for (std::size_t e = 0; e < m; ++e) bar_before[e] = T(rules::scalar_t<T>(0));
+            wrt[carry_wrt] = bar_before;
+            const T* seeds[1] = {bar};
+            program::template adjoint<nodes::varying, true, program::all_edges, step_forwards>(f, d, seeds);
+            std::swap(bar, bar_before);
+        };
+        if (runs(limit)) {
             program::template primal<nodes::once>(f);
-            runner::copy(carries, ops[init_operand], m);
-            for (std::size_t k = 0; k < n; ++k) {
-                c.read_carry(carries + k * m);
-                c.at(k);
-                program::template primal<nodes::varying>(f);
-                if (k + 1 < n) runner::copy(carries + (k + 1) * m, program::steps::template value_of<out>(f), m);
-            }
-            for (std::size_t k = n; k-- > 0;) {
-                if (k + 1 < n) {  // the last step's values are still in place
-                    c.read_carry(carries + k * m);
-                    c.at(k);
-                    program::template primal<nodes::varying>(f);
+            if constexpr (Checkpointed) {
+                const std::size_t checkpoints = literal_count(*ops[checkpoints_operand]);
+                if (!counted || checkpoints < limit) {
+                    checkpointed_reverse<T>(ops[init_operand], limit, checkpoints, m, run_step, reverse_step, f);
+                } else {
+                    stored_steps_reverse<T>(ops[init_operand], limit, m, run_step, reverse_step, f);
                 }
-                for (std::size_t e = 0; e < m; ++e) bar_before[e] = T(rules::scalar_t<T>(0));
-                wrt[carry_wrt] = bar_before;
-                const T* seeds[1] = {bar};
-                program::template adjoint<nodes::varying, true, program::all_edges, step_forwards>(f, d, seeds);
-                std::swap(bar, bar_before);
+            } else {
+                stored_steps_reverse<T>(ops[init_operand], limit, m, run_step, reverse_step, f);
             }
         }
         if (cb[init_operand] != nullptr) runner::add(cb[init_operand], bar, m);
@@ -163,13 +224,14 @@ struct chained_loop
         runner::copy(carry, ops[init_operand], m);
         for (std::size_t e = 0; e < m; ++e)
             carry_tangent[e] = cd[init_operand] != nullptr ? cd[init_operand][e] : T(rules::scalar_t<T>(0));
-        if (n > 0) {
+        if (runs(n)) {
             program::template primal<nodes::once>(f);
             c.read_carry(carry);
-            for (std::size_t k = 0; k < n; ++k) {
+            for (std::size_t k = 0; k < trials(n); ++k) {
                 c.at(k);
                 wrt[carry_wrt] = carry_tangent;
                 program::template primal<nodes::varying>(f);
+                if (!takes_step(f, k, n)) break;
                 program::template tangent_part<nodes::varying>(f, d);
                 if constexpr (BL.live[out]) {
                     runner::copy(next_tangent, program::steps::template derivative_of<out>(d), m);
@@ -184,6 +246,70 @@ struct chained_loop
     }
 
 private:
+    /// Reverse by stored steps: a forward sweep keeps every step's incoming carry (and
+    /// finds a while loop's count), then the steps' adjoints run from the last back.
+    template <class T, class Run, class Reverse, class Frame>
+    static void stored_steps_reverse(const T* init, std::size_t limit, std::size_t m, const Run& run_step,
+                                     const Reverse& reverse_step, const Frame& f) {
+        T* carries = stored_carries<T>(counted ? limit : 1, m);  // step k's incoming carry at k·m
+        runner::copy(carries, init, m);
+        std::size_t n = 0;  // the steps taken
+        for (; n < trials(limit); ++n) {
+            run_step(carries + n * m, n);
+            if (!takes_step(f, n, limit)) break;
+            if (!counted || n + 1 < limit) {
+                if constexpr (!counted) carries = stored_carries<T>(n + 2, m);  // grown geometrically, kept
+                runner::copy(carries + (n + 1) * m, program::steps::template value_of<out>(f), m);
+            }
+        }
+        for (std::size_t k = n; k-- > 0;) {
+            // A counted loop's last step's values are still in place; a while loop's
+            // frame holds the step whose condition failed.
+            if (k + 1 < n || !counted) run_step(carries + k * m, k);
+            reverse_step();
+        }
+    }
+
+    /// Reverse by binomial checkpoints (loops/checkpoints.hpp), at most `checkpoints`
+    /// carries kept, the init's among them; a while loop first runs forward once to
+    /// count its steps.
+    template <class T, class Run, class Reverse, class Frame>
+    static void checkpointed_reverse(const T* init, std::size_t limit, std::size_t checkpoints, std::size_t m,
+                                     const Run& run_step, const Reverse& reverse_step, const Frame& f) {
+        std::size_t n = limit;
+        if constexpr (!counted) {
+            T* work = stored_carries<T>(1, m);
+            runner::copy(work, init, m);
+            for (n = 0; n < trials(limit); ++n) {
+                run_step(work, n);
+                if (!takes_step(f, n, limit)) break;
+                next(work, program::steps::template value_of<out>(f), m);
+            }
+        }
+        if (checkpoints >= n) return stored_steps_reverse<T>(init, n, m, run_step, reverse_step, f);
+        T* work = stored_carries<T>(checkpoints, m);  // a carry being advanced, then the snapshots
+        T* snapshots = work + m;
+        const auto slot = [&](std::size_t i) { return i == 0 ? init : snapshots + (i - 1) * m; };
+        // The carry after steps [a, k) from the carry at a in slot `from`, into `into`.
+        const auto advance = [&](std::size_t from, std::size_t a, std::size_t k, T* into) {
+            runner::copy(into, slot(from), m);
+            for (std::size_t j = a; j < k; ++j) {
+                run_step(into, j);
+                next(into, program::steps::template value_of<out>(f), m);
+            }
+        };
+        binomial_reverse(
+            n, checkpoints, thread_buffer<chained_loop, pending_range>(checkpoints),
+            [&](std::size_t from, std::size_t a, std::size_t k, std::size_t into) {
+                advance(from, a, k, snapshots + (into - 1) * m);
+            },
+            [&](std::size_t from, std::size_t a, std::size_t k) {
+                advance(from, a, k, work);
+                run_step(work, k);
+                reverse_step();
+            });
+    }
+
     /// The copies of equal subexpressions that pass their adjoints on in a step's sweep.
     static constexpr auto& step_forwards = runner::template forwards_in<program, nodes::varying>;
 
@@ -193,9 +319,43 @@ private:
         if (carry != result) runner::copy(carry, result, m);
     }
 
+    /// The steps' count; a while loop's most steps (dynamic_extent: no bound).
     template <class S, class T>
     static std::size_t count(const S& ext, const std::array<const T*, operand_count>& ops) {
-        return count_at<Count, operand_count>(ext, ops);
+        return count_at<counted ? Count : count_kind::literal, operand_count>(ext, ops);
+    }
+    /// Whether a loop of count n runs any step's primal (a while loop's tests its init).
+    static constexpr bool runs(std::size_t n) { return !counted || n > 0; }
+    /// The steps whose primal may run: a bounded while loop's also the one after its
+    /// last, whose condition must fail.
+    static constexpr std::size_t trials(std::size_t n) { return counted || n == dynamic_extent ? n : n + 1; }
+
+    /// Whether step k, just run (its primal in f), takes effect: always for a counted
+    /// loop; for a while loop, when its condition holds on some lane, and k within its
+    /// most steps n (else gradc::Error).
+    template <class Frame>
+    static bool takes_step(const Frame& f, std::size_t k, std::size_t n) {
+        if constexpr (counted) {
+            return true;
+        } else {
+            if (!holds_somewhere(program::steps::template entry<condition>::at(f, 0))) return false;
+            if (k == n)
+                throw Error("gradc::while_loop: the condition still holds after gradc::max_steps{" + std::to_string(n) +
+                            "} steps; expected it to fail within them");
+            return true;
+        }
+    }
+
+    /// A literal operand's value as a count.
+    template <class T>
+    static std::size_t literal_count(const T& v) {
+        return std::size_t(literal_of(v));
+    }
+
+    /// Room for `steps` stored carries of m entries on this thread, those stored kept.
+    template <class T>
+    static T* stored_carries(std::size_t steps, std::size_t m) {
+        return thread_buffer<stored_carries_of<chained_loop>, T>(steps * m);
     }
 };
 

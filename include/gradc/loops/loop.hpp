@@ -7,7 +7,9 @@
 /// or matrix, fixed or run-time extents) and f returns one of the same shape. f is
 /// called once, with the carry (expr/loop_carry.hpp) and the counter, and what it
 /// returns is lowered once as the loop's body, whatever n is (loops/chained_loop.hpp):
-/// a 1,000-step RK4 compiles like one step.
+/// a 1,000-step RK4 compiles like one step. `gradc::scan(init, xs, f)` is the loop over
+/// xs's entries (or rows), f(carry, x) taking the step's entry (or row); its count is
+/// `gradc::size(xs)` (`gradc::rows(xs)`).
 
 #include <cstddef>
 #include <string>
@@ -20,29 +22,67 @@
 #include <gradc/expr/loop_counter.hpp>
 #include <gradc/expr/nodes.hpp>
 #include <gradc/loops/chained_loop.hpp>
+#include <gradc/loops/checkpoints.hpp>
 #include <gradc/loops/sum_over.hpp>
 
 namespace gradc::loops {
 
 /// \cond INTERNAL
 
-/// The chained loop node of n steps of body f from init.
-template <class Count, class Init, class F>
-auto make_chained_loop(const Count& n, const Init& init, F& f) {
-    constexpr const char* call = "gradc::loop(n, init, f)";
-    static_assert(is_extent_count<Count> || (std::is_integral_v<Count> && !std::is_same_v<Count, bool>),
-                  "gradc::loop(n, init, f): n must be an integer or gradc::rows(M), gradc::cols(M), "
-                  "gradc::size(v) of an array expression");
+/// The carry of the loop whose body has tag Tag, of Init's shape.
+template <class Tag, class Init>
+using carry_of = expr::loop_carry<Tag, Init::shape.rows, Init::shape.cols, Init::shape.kind>;
+
+/// The chained loop node of Kind whose steps run `body` (built with carry_of<Tag, Init>)
+/// from init; `trailing` holds the snapshots of a checkpointed loop, then the count's
+/// source (none for a while loop).
+template <count_kind Kind, class Tag, bool Checkpointed, class Init, class Body, class Trailing>
+auto chained_loop_node(const Init& init, const Body& body, const Trailing& trailing) {
+    using carry = carry_of<Tag, Init>;
+    using init_set = typename lower::array_set_of<typename Init::graph>::type;
+    using body_type = body_program<Body, Tag, carry, init_set>;
+    static_assert(!std::is_void_v<typename body_type::set>,
+                  "gradc::loop / scan / while_loop: init or the body must use a variable of "
+                  "gradc::variables(shape...) (a loop over scalar kernels' variables is not there)");
+    using rule = chained_loop<Body, Tag, carry, init_set, Kind, Checkpointed>;
+    using nodes = typename body_type::nodes;
+    // The operands, in the order of loops/body_call.hpp and loops/chained_loop.hpp.
+    // (Not structured bindings: clang 14 cannot capture those in the lambda below.)
+    const auto leading = body_variables_and_literals<body_type>(body);
+    const auto& variables = leading.first;
+    const auto& literals = leading.second;
+    const auto parts = [&]<std::size_t... h>(std::index_sequence<h...>) {
+        return std::tuple{hoisted_part<Body, Tag, nodes::hoisted_nodes[h], carry, init_set>(variables, literals,
+                                                                                            std::tuple{init})...};
+    }(std::make_index_sequence<nodes::hoisted_count>{});
+    return std::apply([](const auto&... operands) { return expr::make_node<rule>(operands...); },
+                      std::tuple_cat(variables, typename nodes::template counters_of<nodes::step_reads>{},
+                                     literals, std::tuple{init}, parts, trailing));
+}
+
+/// A checkpointed loop's checkpoints operand (none for a loop that stores every step).
+template <class... Checkpoints>
+auto checkpoints_operand(const Checkpoints&... s) {
+    return std::tuple{expr::literal<std::size_t>{s.count}...};
+}
+
+template <class Count>
+inline constexpr bool is_count = is_extent_count<Count> || (std::is_integral_v<Count> && !std::is_same_v<Count, bool>);
+
+/// The chained loop node of n steps of body f from init (reversed by `s` checkpoints if given).
+template <class Count, class Init, class F, class... Checkpoints>
+auto make_chained_loop(const Count& n, const Init& init, F& f, const Checkpoints&... s) {
+    static_assert(is_count<Count>, "gradc::loop(n, init, f): n must be an integer or gradc::rows(M), "
+                                   "gradc::cols(M), gradc::size(v) of an array expression");
     static_assert(expr::Expression<Init>,
                   "gradc::loop(n, init, f): init must be a gradc expression (a scalar, vector or matrix of "
                   "gradc::variables(shape...))");
     using Tag = std::remove_cvref_t<F>;
-    using counter = expr::loop_counter<Tag>;
-    using carry = expr::loop_carry<Tag, Init::shape.rows, Init::shape.cols, Init::shape.kind>;
-    static_assert(std::is_invocable_v<F&, carry, counter>,
+    using carry = carry_of<Tag, Init>;
+    static_assert(std::is_invocable_v<F&, carry, expr::loop_counter<Tag>>,
                   "gradc::loop(n, init, f): f must take the carry and the step's counter (write "
                   "[&](auto carry, auto k))");
-    const auto body = f(carry{}, counter{});
+    const auto body = f(carry{}, expr::loop_counter<Tag>{});
     using Body = std::remove_cvref_t<decltype(body)>;
     static_assert(expr::Expression<Body>,
                   "gradc::loop(n, init, f): f(carry, k) must return a gradc expression, the next carry");
@@ -51,26 +91,54 @@ auto make_chained_loop(const Count& n, const Init& init, F& f) {
                   "for a scalar, a vector of the same length for a vector, a matrix of the same extents "
                   "for a matrix");
     if constexpr (expr::Expression<Body> && carry_fits(Body::shape, Init::shape)) {
-        using init_set = typename lower::array_set_of<typename Init::graph>::type;
-        using body_type = body_program<Body, Tag, carry, init_set>;
-        static_assert(!std::is_void_v<typename body_type::set>,
-                      "gradc::loop(n, init, f): init or f(carry, k) must use a variable of "
-                      "gradc::variables(shape...) (a loop over scalar kernels' variables is not there)");
-        using rule = chained_loop<Body, Tag, carry, init_set, count_kind_of<Count>()>;
-        using nodes = typename body_type::nodes;
-        // The operands, in the order of loops/body_call.hpp and loops/chained_loop.hpp.
-        // (Not structured bindings: clang 14 cannot capture those in the lambda below.)
-        const auto leading = body_variables_and_literals<body_type>(body);
-        const auto& variables = leading.first;
-        const auto& literals = leading.second;
-        const auto parts = [&]<std::size_t... h>(std::index_sequence<h...>) {
-            return std::tuple{hoisted_part<Body, Tag, nodes::hoisted_nodes[h], carry, init_set>(
-                variables, literals, std::tuple{init})...};
-        }(std::make_index_sequence<nodes::hoisted_count>{});
-        const auto source = count_source(call, n);
-        return std::apply([](const auto&... operands) { return expr::make_node<rule>(operands...); },
-                          std::tuple_cat(variables, typename nodes::template counters_of<nodes::step_reads>{},
-                                         literals, std::tuple{init}, parts, source));
+        return chained_loop_node<count_kind_of<Count>(), Tag, sizeof...(s) != 0>(
+            init, body, std::tuple_cat(checkpoints_operand(s...), count_source("gradc::loop(n, init, f)", n)));
+    }
+}
+
+/// Step k of a scan over xs: entry k of a vector, row k of a matrix.
+template <class Xs, class Tag>
+auto scanned_at(const Xs& xs, const expr::loop_counter<Tag>& k) {
+    if constexpr (Xs::shape.is_matrix()) {
+        return row(xs, k);
+    } else {
+        return xs[k];
+    }
+}
+
+/// The chained loop node of a scan: a loop over xs's entries (or rows) whose step k
+/// calls f with the carry and xs's entry (or row) k.
+template <class Init, class Xs, class F, class... Checkpoints>
+auto make_scan(const Init& init, const Xs& xs, F& f, const Checkpoints&... s) {
+    static_assert(expr::Expression<Init>,
+                  "gradc::scan(init, xs, f): init must be a gradc expression (a scalar, vector or matrix of "
+                  "gradc::variables(shape...))");
+    static_assert(expr::Expression<Xs> && (Xs::shape.is_vector() || Xs::shape.is_matrix()),
+                  "gradc::scan(init, xs, f): xs must be a vector expression (one step per entry) or a matrix "
+                  "expression (one step per row)");
+    if constexpr (expr::Expression<Init> && expr::Expression<Xs> && !Xs::shape.is_scalar()) {
+        auto step = [&xs, &f](auto carry, auto k) { return f(carry, scanned_at(xs, k)); };
+        using Tag = decltype(step);
+        using carry = carry_of<Tag, Init>;
+        using element = decltype(scanned_at(xs, expr::loop_counter<Tag>{}));
+        static_assert(std::is_invocable_v<F&, carry, element>,
+                      "gradc::scan(init, xs, f): f must take the carry and xs's entry (a vector's) or row (a "
+                      "matrix's) of the step (write [&](auto carry, auto x))");
+        if constexpr (std::is_invocable_v<F&, carry, element>) {
+            using Body = std::remove_cvref_t<std::invoke_result_t<F&, carry, element>>;
+            static_assert(expr::Expression<Body>,
+                          "gradc::scan(init, xs, f): f(carry, x) must return a gradc expression, the next carry");
+            static_assert(!expr::Expression<Body> || carry_fits(Body::shape, Init::shape),
+                          "gradc::scan(init, xs, f): f(carry, x) must return the carry's shape (init's): a scalar "
+                          "for a scalar, a vector of the same length for a vector, a matrix of the same extents "
+                          "for a matrix");
+            if constexpr (expr::Expression<Body> && carry_fits(Body::shape, Init::shape)) {
+                const auto body = step(carry{}, expr::loop_counter<Tag>{});
+                constexpr count_kind kind = Xs::shape.is_matrix() ? count_kind::rows : count_kind::size;
+                return chained_loop_node<kind, Tag, sizeof...(s) != 0>(
+                    init, body, std::tuple_cat(checkpoints_operand(s...), std::tuple{xs}));
+            }
+        }
     }
 }
 
@@ -86,7 +154,27 @@ namespace gradc {
 template <class Count, class Init, class F>
     requires(!std::is_invocable_v<Count>)
 auto loop(const Count& n, const Init& init, F&& f) {
-    return loops::make_chained_loop(n, expr::expression_of_t<Init>(init), f);
+    return loops::make_chained_loop(n, expr::expression_of_t<Init>{init}, f);
+}
+/// The same loop, its reverse mode keeping at most s carries, the init's among them
+/// (binomial checkpoints, loops/checkpoints.hpp), instead of n.
+template <class Count, class Init, class F>
+    requires(!std::is_invocable_v<Count>)
+auto loop(const Count& n, const Init& init, F&& f, checkpoints s) {
+    return loops::make_chained_loop(n, expr::expression_of_t<Init>{init}, f, s);
+}
+
+/// The last carry of a loop with one step per entry of the vector xs (per row of the
+/// matrix xs): c₀ = init, c_{k+1} = f(c_k, x_k) where x_k is xs[k] (`row(xs, k)`); init
+/// for an empty xs. xs has fixed or run-time extents; f is lowered once.
+template <class Init, class Xs, class F>
+auto scan(const Init& init, const Xs& xs, F&& f) {
+    return loops::make_scan(expr::expression_of_t<Init>{init}, expr::expression_of_t<Xs>{xs}, f);
+}
+/// The same scan, its reverse mode keeping at most s carries (loops/checkpoints.hpp).
+template <class Init, class Xs, class F>
+auto scan(const Init& init, const Xs& xs, F&& f, checkpoints s) {
+    return loops::make_scan(expr::expression_of_t<Init>{init}, expr::expression_of_t<Xs>{xs}, f, s);
 }
 
 }  // namespace gradc

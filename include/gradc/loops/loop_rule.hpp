@@ -40,7 +40,8 @@ enum class count_kind {
     literal,  ///< A number fixed when the expression is built.
     rows,     ///< The rows of an array (`gradc::rows(M)`).
     cols,     ///< The columns of an array (`gradc::cols(M)`).
-    size      ///< The entries of an array (`gradc::size(v)`).
+    size,     ///< The entries of an array (`gradc::size(v)`).
+    condition ///< Until the step's condition fails (`gradc::while_loop`): no count operand.
 };
 
 /// \cond INTERNAL
