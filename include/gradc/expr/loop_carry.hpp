@@ -6,11 +6,13 @@
 /// loop's counter. In the flat graph it is a named node, as a counter is; the body's
 /// program reads it as one more variable, after the kernel's (loops/body.hpp), so each
 /// step reads the carry where the loop keeps it and its adjoint is swept back like a
-/// variable's. Its Tag is the body's type, the same as its counter's.
+/// variable's. Its Tag is the body's type, the same as its counter's. Its entries read
+/// as any expression's (`c[gradc::index<0>]`, `c[i]`, `c(i, j)`: expr/entry_access.hpp).
 
 #include <array>
 #include <cstddef>
 
+#include <gradc/expr/entry_access.hpp>
 #include <gradc/expr/graph.hpp>
 #include <gradc/expr/shape.hpp>
 
@@ -19,7 +21,8 @@ namespace gradc::expr {
 /// The carry of the loop whose body has type Tag, of shape {Rows, Cols, Kind} (the
 /// extents are separate parameters: g++ 12 does not deduce a class-type parameter here).
 template <class Tag, std::size_t Rows, std::size_t Cols, rules::arrays::shape_kind Kind>
-struct loop_carry {
+struct loop_carry
+    : entry_access_unless_scalar<Kind == rules::arrays::shape_kind::scalar, loop_carry<Tag, Rows, Cols, Kind>> {
     static constexpr dims shape{Rows, Cols, Kind};  ///< The init's shape.
     static constexpr bool is_condition = false;  ///< A value, not a condition.
     /// What a named node's tag gives (graphs::named_value); never read for a carry.

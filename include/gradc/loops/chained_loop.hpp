@@ -245,7 +245,7 @@ struct chained_loop
         runner::add(yd, carry_tangent, m);
     }
 
-private:
+protected:
     /// Reverse by stored steps: a forward sweep keeps every step's incoming carry (and
     /// finds a while loop's count), then the steps' adjoints run from the last back.
     template <class T, class Run, class Reverse, class Frame>

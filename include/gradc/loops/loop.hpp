@@ -23,6 +23,9 @@
 #include <gradc/expr/nodes.hpp>
 #include <gradc/loops/chained_loop.hpp>
 #include <gradc/loops/checkpoints.hpp>
+#include <gradc/loops/emit.hpp>
+#include <gradc/loops/loop_states.hpp>
+#include <gradc/rules/arrays/last_part.hpp>
 #include <gradc/loops/sum_over.hpp>
 
 namespace gradc::loops {
@@ -36,7 +39,8 @@ using carry_of = expr::loop_carry<Tag, Init::shape.rows, Init::shape.cols, Init:
 /// The chained loop node of Kind whose steps run `body` (built with carry_of<Tag, Init>)
 /// from init; `trailing` holds the snapshots of a checkpointed loop, then the count's
 /// source (none for a while loop).
-template <count_kind Kind, class Tag, bool Checkpointed, class Init, class Body, class Trailing>
+template <count_kind Kind, class Tag, bool Checkpointed, bool KeepStates = false, class Init, class Body,
+          class Trailing>
 auto chained_loop_node(const Init& init, const Body& body, const Trailing& trailing) {
     using carry = carry_of<Tag, Init>;
     using init_set = typename lower::array_set_of<typename Init::graph>::type;
@@ -44,7 +48,8 @@ auto chained_loop_node(const Init& init, const Body& body, const Trailing& trail
     static_assert(!std::is_void_v<typename body_type::set>,
                   "gradc::loop / scan / while_loop: init or the body must use a variable of "
                   "gradc::variables(shape...) (a loop over scalar kernels' variables is not there)");
-    using rule = chained_loop<Body, Tag, carry, init_set, Kind, Checkpointed>;
+    using rule = std::conditional_t<KeepStates, loop_states<Body, Tag, carry, init_set, Kind>,
+                                    chained_loop<Body, Tag, carry, init_set, Kind, Checkpointed>>;
     using nodes = typename body_type::nodes;
     // The operands, in the order of loops/body_call.hpp and loops/chained_loop.hpp.
     // (Not structured bindings: clang 14 cannot capture those in the lambda below.)
@@ -66,6 +71,33 @@ auto checkpoints_operand(const Checkpoints&... s) {
     return std::tuple{expr::literal<std::size_t>{s.count}...};
 }
 
+/// `std::tuple{final_carry, ys}` of the loop of n steps (n as for `gradc::loop`, its
+/// source operand `source`) whose step(carry, k) returns `gradc::emit(next, y)`
+/// (loops/emit.hpp).
+template <class Count, class Init, class Step, class Source>
+auto make_emitting_loop(const Count& n, const Init& init, Step& step, const Source& source) {
+    using Tag = std::remove_cvref_t<Step>;
+    using Body = std::remove_cvref_t<decltype(step(carry_of<Tag, Init>{}, expr::loop_counter<Tag>{}))>;
+    using Next = decltype(Body::next);
+    using Y = decltype(Body::y);
+    static_assert(!Init::shape.is_matrix(),
+                  "gradc::emit(next, y): the loop's carry must be a scalar or a vector (a loop keeps the states "
+                  "of those only)");
+    static_assert(!Y::shape.is_matrix(),
+                  "gradc::emit(next, y): y must be a scalar or a vector (ys stacks them: a vector of scalars, a "
+                  "matrix with a row per vector)");
+    static_assert(carry_fits(Next::shape, Init::shape),
+                  "gradc::emit(next, y): next must have the carry's shape (init's): a scalar for a scalar, a "
+                  "vector of the same length for a vector");
+    if constexpr (emits_fitting<Body>(Init::shape)) {
+        const auto body = step(carry_of<Tag, Init>{}, expr::loop_counter<Tag>{});
+        const auto states = chained_loop_node<count_kind_of<Count>(), Tag, false, true>(init, body.next, source);
+        const auto final_carry = expr::make_node<rules::arrays::last_row_of>(states);
+        auto output = [&states, &step](auto k) { return step(state_at(states, k), k).y; };
+        return std::tuple{final_carry, make_loop<loop_kind::stack>("gradc::emit(next, y)", n, output)};
+    }
+}
+
 template <class Count>
 inline constexpr bool is_count = is_extent_count<Count> || (std::is_integral_v<Count> && !std::is_same_v<Count, bool>);
 
@@ -82,17 +114,24 @@ auto make_chained_loop(const Count& n, const Init& init, F& f, const Checkpoints
     static_assert(std::is_invocable_v<F&, carry, expr::loop_counter<Tag>>,
                   "gradc::loop(n, init, f): f must take the carry and the step's counter (write "
                   "[&](auto carry, auto k))");
-    const auto body = f(carry{}, expr::loop_counter<Tag>{});
-    using Body = std::remove_cvref_t<decltype(body)>;
-    static_assert(expr::Expression<Body>,
-                  "gradc::loop(n, init, f): f(carry, k) must return a gradc expression, the next carry");
-    static_assert(!expr::Expression<Body> || carry_fits(Body::shape, Init::shape),
-                  "gradc::loop(n, init, f): f(carry, k) must return the carry's shape (init's): a scalar "
-                  "for a scalar, a vector of the same length for a vector, a matrix of the same extents "
-                  "for a matrix");
-    if constexpr (expr::Expression<Body> && carry_fits(Body::shape, Init::shape)) {
-        return chained_loop_node<count_kind_of<Count>(), Tag, sizeof...(s) != 0>(
-            init, body, std::tuple_cat(checkpoints_operand(s...), count_source("gradc::loop(n, init, f)", n)));
+    using Body = std::remove_cvref_t<std::invoke_result_t<F&, carry, expr::loop_counter<Tag>>>;
+    if constexpr (is_emitted<Body>) {
+        static_assert(sizeof...(s) == 0,
+                      "gradc::loop(n, init, f, gradc::checkpoints{s}): a loop whose body emits keeps its states "
+                      "(its ys are computed from them): checkpoints do not apply");
+        return make_emitting_loop(n, init, f, count_source("gradc::loop(n, init, f)", n));
+    } else {
+        static_assert(expr::Expression<Body>, "gradc::loop(n, init, f): f(carry, k) must return a gradc expression, "
+                                              "the next carry, or gradc::emit(next, y)");
+        static_assert(!expr::Expression<Body> || carry_fits(Body::shape, Init::shape),
+                      "gradc::loop(n, init, f): f(carry, k) must return the carry's shape (init's): a scalar "
+                      "for a scalar, a vector of the same length for a vector, a matrix of the same extents "
+                      "for a matrix");
+        if constexpr (expr::Expression<Body> && carry_fits(Body::shape, Init::shape)) {
+            const auto body = f(carry{}, expr::loop_counter<Tag>{});
+            return chained_loop_node<count_kind_of<Count>(), Tag, sizeof...(s) != 0>(
+                init, body, std::tuple_cat(checkpoints_operand(s...), count_source("gradc::loop(n, init, f)", n)));
+        }
     }
 }
 
@@ -124,7 +163,14 @@ auto make_scan(const Init& init, const Xs& xs, F& f, const Checkpoints&... s) {
         static_assert(std::is_invocable_v<F&, carry, element>,
                       "gradc::scan(init, xs, f): f must take the carry and xs's entry (a vector's) or row (a "
                       "matrix's) of the step (write [&](auto carry, auto x))");
-        if constexpr (std::is_invocable_v<F&, carry, element>) {
+        if constexpr (std::is_invocable_v<F&, carry, element> &&
+                      is_emitted<std::remove_cvref_t<std::invoke_result_t<F&, carry, element>>>) {
+            static_assert(sizeof...(s) == 0,
+                          "gradc::scan(init, xs, f, gradc::checkpoints{s}): a scan whose body emits keeps its states "
+                          "(its ys are computed from them): checkpoints do not apply");
+            constexpr count_kind kind = Xs::shape.is_matrix() ? count_kind::rows : count_kind::size;
+            return make_emitting_loop(extent_count<kind, Xs>{xs}, init, step, std::tuple{xs});
+        } else if constexpr (std::is_invocable_v<F&, carry, element>) {
             using Body = std::remove_cvref_t<std::invoke_result_t<F&, carry, element>>;
             static_assert(expr::Expression<Body>,
                           "gradc::scan(init, xs, f): f(carry, x) must return a gradc expression, the next carry");

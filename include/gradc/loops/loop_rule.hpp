@@ -32,8 +32,9 @@ namespace gradc::loops {
 
 /// What a loop makes of its steps' results.
 enum class loop_kind {
-    sum,    ///< Their sum (`gradc::sum_over`).
-    concat  ///< Them end to end (`gradc::concat_over`).
+    sum,     ///< Their sum (`gradc::sum_over`).
+    concat,  ///< Them end to end (`gradc::concat_over`).
+    stack    ///< Them as the rows of a matrix (`gradc::stack_over`; a vector for scalar steps).
 };
 /// Where a loop's count comes from.
 enum class count_kind {
@@ -94,7 +95,8 @@ struct loop_over : body_runner<Body, Tag, step_nodes<Body, Tag>::counters> {
     static constexpr std::size_t count_operand = operand_count - 1;
     static constexpr std::size_t out = nodes::output;
 
-    static constexpr std::string_view name = Kind == loop_kind::sum ? "sum_over" : "concat_over";
+    static constexpr std::string_view name =
+        Kind == loop_kind::sum ? "sum_over" : (Kind == loop_kind::concat ? "concat_over" : "stack_over");
     static constexpr bool run_time_extents = true;
     static constexpr bool derivatives_together = true;
     static constexpr std::array<std::string_view, 1> adjoint_text{"the body's adjoint for k = 0, …, n-1"};
@@ -110,6 +112,7 @@ struct loop_over : body_runner<Body, Tag, step_nodes<Body, Tag>::counters> {
             if (b.is_matrix()) return invalid_dims;
             const std::size_t n = count_from(source, literal);
             const std::size_t m = b.is_scalar() ? 1 : b.rows;
+            if (Kind == loop_kind::stack && b.is_vector()) return rules::arrays::matrix_dims(n, m);
             if (n == dynamic_extent || m == dynamic_extent) return vector_dims(dynamic_extent);
             return vector_dims(n * m);
         }

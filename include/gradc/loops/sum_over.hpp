@@ -1,7 +1,7 @@
 #pragma once
 /// \file
-/// Loops whose count is known when the kernel runs: `gradc::sum_over(n, f)` and
-/// `gradc::concat_over(n, f)`. n is a plain integer (fixed when the expression is
+/// Loops whose count is known when the kernel runs: `gradc::sum_over(n, f)`,
+/// `gradc::concat_over(n, f)` and `gradc::stack_over(n, f)`. n is a plain integer (fixed when the expression is
 /// built, read by the kernel when it runs: one compiled kernel for every n) or an extent
 /// of an array, `gradc::rows(M)`, `gradc::cols(M)`, `gradc::size(v)`, read from the
 /// arguments at each call. f is called once, with the loop's counter k (a scalar that
@@ -89,8 +89,8 @@ auto count_source(const char* call, const Count& n) {
 template <loop_kind Kind, class Count, class F>
 auto make_loop(const char* call, const Count& n, F& f) {
     static_assert(is_extent_count<Count> || (std::is_integral_v<Count> && !std::is_same_v<Count, bool>),
-                  "gradc::sum_over(n, f) / concat_over(n, f): n must be an integer or gradc::rows(M), "
-                  "gradc::cols(M), gradc::size(v) of an array expression");
+                  "gradc::sum_over(n, f) / concat_over(n, f) / stack_over(n, f): n must be an integer or "
+                  "gradc::rows(M), gradc::cols(M), gradc::size(v) of an array expression");
     using Tag = std::remove_cvref_t<F>;
     using counter = expr::loop_counter<Tag>;
     static_assert(std::is_invocable_v<F&, counter>,
@@ -106,7 +106,8 @@ auto make_loop(const char* call, const Count& n, F& f) {
                       "gradc::sum_over(n, f) / concat_over(n, f): f(k) must use a variable of "
                       "gradc::variables(shape...) (a loop over scalar kernels' variables is not there)");
         static_assert(Kind == loop_kind::sum || !Body::shape.is_matrix(),
-                      "gradc::concat_over(n, f): f(k) must be a scalar or a vector (the parts are put end to end)");
+                      "gradc::concat_over(n, f) / stack_over(n, f): f(k) must be a scalar or a vector (the parts are "
+                      "put end to end, or stacked as rows)");
         using rule = loop_over<Kind, Body, Tag, count_kind_of<Count>()>;
         using nodes = typename body_type::nodes;
         // The operands, in the order of loops/body_call.hpp and loops/loop_rule.hpp.
@@ -162,6 +163,14 @@ template <class Count, class F>
     requires(!std::is_invocable_v<Count>)
 auto concat_over(const Count& n, F&& f) {
     return loops::make_loop<loops::loop_kind::concat>("gradc::concat_over(n, f)", n, f);
+}
+
+/// f(0), …, f(n-1) as the rows of a matrix of n rows (vectors of one length; for
+/// scalars, a vector of n), n as for sum_over: known when the kernel runs.
+template <class Count, class F>
+    requires(!std::is_invocable_v<Count>)
+auto stack_over(const Count& n, F&& f) {
+    return loops::make_loop<loops::loop_kind::stack>("gradc::stack_over(n, f)", n, f);
 }
 
 }  // namespace gradc

@@ -1,4 +1,4 @@
-// expect: gradc::concat_over(n, f): f(k) must be a scalar or a vector
+// expect: gradc::concat_over(n, f) / stack_over(n, f): f(k) must be a scalar or a vector
 #include <gradc/gradc.hpp>
 
 int main() {
