@@ -9,7 +9,10 @@
 ///  2. the counters of enclosing loops it uses (nested loops), read as numbers;
 ///  3. its literals, in graph order: the body's program reads them from its own array,
 ///     filled from these operands when the loop runs;
-///  4. the count's source (a literal n, or the array whose extent n is).
+///  4. a chained loop's init, then the carries of enclosing chained loops the body reads
+///     (outer carries, read as variables, their adjoints handed back to the enclosing
+///     step), then the parts hoisted out of it;
+///  5. the count's source (a literal n, or the array whose extent n is).
 /// The parts of the body that depend neither on the counter nor on the carry (a chained
 /// loop's, loops/loop.hpp) are hoisted out (`hoisted` below). A chained loop's carry is
 /// read by the body's programs as one more variable, after the kernel's.
@@ -37,24 +40,28 @@ template <class Node>
 struct node_facts {
     using counter_tag = void;
     using carry_tag = void;
+    using carry_expression = void;  ///< The carry leaf an outer carry is, as an expression.
     static constexpr std::size_t variable = lower::no_node;
 };
 template <class Tag>
 struct node_facts<graphs::named<expr::loop_counter<Tag>>> {
     using counter_tag = Tag;
     using carry_tag = void;
+    using carry_expression = void;
     static constexpr std::size_t variable = lower::no_node;
 };
 template <class Tag, std::size_t R, std::size_t C, rules::arrays::shape_kind K>
 struct node_facts<graphs::named<expr::loop_carry<Tag, R, C, K>>> {
     using counter_tag = void;
     using carry_tag = Tag;
+    using carry_expression = expr::loop_carry<Tag, R, C, K>;
     static constexpr std::size_t variable = lower::no_node;
 };
 template <std::size_t J>
 struct node_facts<graphs::input<J>> {
     using counter_tag = void;
     using carry_tag = void;
+    using carry_expression = void;
     static constexpr std::size_t variable = J;
 };
 
@@ -98,6 +105,16 @@ struct node_reads<graphs::apply<R, O...>> {
     static constexpr bool is_apply = true;
 };
 
+/// A carry node's shape (another node's: unused).
+template <class Node>
+constexpr rules::arrays::dims carry_shape_of() {
+    if constexpr (std::is_void_v<typename node_facts<Node>::carry_expression>) {
+        return {};
+    } else {
+        return node_facts<Node>::carry_expression::shape;
+    }
+}
+
 template <class Tag, class Flat>
 struct body_nodes;
 
@@ -113,9 +130,23 @@ struct body_nodes<Tag, lower::flat<Nodes...>> {
                                  !std::is_same_v<typename node_facts<Nodes>::counter_tag, Tag>)...};
     /// The loop's own carry (a chained loop's, loops/loop.hpp).
     static constexpr mask carry{std::is_same_v<typename node_facts<Nodes>::carry_tag, Tag>...};
-    /// Whether the body reads the carry of an enclosing loop (not supported yet).
-    static constexpr bool reads_outer_carry = (... || (!std::is_void_v<typename node_facts<Nodes>::carry_tag> &&
-                                                       !std::is_same_v<typename node_facts<Nodes>::carry_tag, Tag>));
+    /// The carries of enclosing chained loops that the body reads (outer carries): each
+    /// is read as one more variable, an operand of the loop and of its parts.
+    static constexpr mask outer_carry{(!std::is_void_v<typename node_facts<Nodes>::carry_tag> &&
+                                       !std::is_same_v<typename node_facts<Nodes>::carry_tag, Tag>)...};
+    static constexpr std::size_t outer_carry_count = [] {
+        std::size_t c = 0;
+        for (bool b : outer_carry) c += b ? 1 : 0;
+        return c;
+    }();
+    /// Their nodes, ascending.
+    static constexpr std::array<std::size_t, outer_carry_count> outer_carry_nodes = [] {
+        std::array<std::size_t, outer_carry_count> c{};
+        std::size_t k = 0;
+        for (std::size_t n = 0; n < sizeof...(Nodes); ++n)
+            if (outer_carry[n]) c[k++] = n;
+        return c;
+    }();
     static constexpr mask is_apply{node_reads<Nodes>::is_apply...};
     static constexpr std::size_t variable_count = ((node_facts<Nodes>::variable != lower::no_node ? 1 : 0) + ... + 0);
     /// The variables used, ascending.
@@ -218,6 +249,23 @@ struct body_nodes<Tag, lower::flat<Nodes...>> {
             if (M[n] && outer[n]) c[k++] = n;
         return c;
     }();
+    /// The outer carries as expressions (their leaves): operands of a loop node or a body part.
+    template <class Sequence>
+    struct outer_carries_tuple;
+    template <std::size_t... i>
+    struct outer_carries_tuple<std::index_sequence<i...>> {
+        using type = std::tuple<
+            typename node_facts<expr::pack_element<outer_carry_nodes[i], Nodes...>>::carry_expression...>;
+    };
+    using outer_carries = typename outer_carries_tuple<std::make_index_sequence<outer_carry_count>>::type;
+    /// Their shapes.
+    static constexpr std::array<rules::arrays::dims, outer_carry_count> outer_carry_shapes = [] {
+        const std::array<rules::arrays::dims, size> all{carry_shape_of<Nodes>()...};
+        std::array<rules::arrays::dims, outer_carry_count> s{};
+        for (std::size_t j = 0; j < outer_carry_count; ++j) s[j] = all[outer_carry_nodes[j]];
+        return s;
+    }();
+
     /// Those counters as expressions: operands of a loop node or a body part.
     template <const auto& Counters, class Sequence>
     struct counters_tuple;
@@ -271,38 +319,47 @@ struct replaced_by_variables<lower::flat<Nodes...>, First, Rank, std::index_sequ
 ///    map-reduce over points). The nodes keep their places; the hoisted ones' subtrees
 ///    stay in the list, unread.
 /// A chained loop's (Carry, a loop_carry type, not void) reads its carry as variable
-/// number arity in both, also a wrt variable: the hoisted ones follow it (arity + 1 + h).
+/// number arity in both, also a wrt variable; the carries of enclosing chained loops
+/// that the body reads follow it (outer carries, wrt variables too: their adjoints go
+/// back to the enclosing loop's step), then the hoisted ones.
 /// Set is the variable set when the body uses no kernel variable (its carry alone).
 template <class Body, class Tag, class Carry = void, class FallbackSet = void>
 struct body_program {
     using lowered = lower::lowered<Body>;
     using flat_type = typename lowered::flat_type;
     using own_set = typename lower::array_set_of<typename lowered::merged::graph>::type;
-    using set = std::conditional_t<std::is_void_v<own_set>, FallbackSet, own_set>;
     using nodes = body_nodes<Tag, flat_type>;
-    static_assert(!nodes::reads_outer_carry,
-                  "gradc::loop: a loop's body reads the carry of an enclosing gradc::loop; an inner loop "
-                  "cannot read it yet (pass what it needs through the inner loop's own carry)");
+    /// A body that reads no kernel variable takes FallbackSet (a chained loop's init's),
+    /// or none (an empty set) when it reads an outer carry: its variables are its carries.
+    using set = std::conditional_t<
+        !std::is_void_v<own_set>, own_set,
+        std::conditional_t<!std::is_void_v<FallbackSet> || nodes::outer_carry_count == 0, FallbackSet,
+                           expr::variable_set<body_nodes<Tag, flat_type>>>>;
     using wrt = decltype(sequence_of<nodes::variable_count, nodes::variables>());
     static constexpr std::size_t literal_count = lowered::literal_count;
     static constexpr std::size_t carry_count = std::is_void_v<Carry> ? 0 : 1;
+    /// The carries the programs read as variables: the loop's own, then the outer ones.
+    static constexpr std::size_t carries = carry_count + nodes::outer_carry_count;
 
     static constexpr std::size_t arity = set::size;
-    /// Per node: the carry's rank (0), or no_node.
+    /// Per node: its rank among the carries (the own one 0, outer carry j carry_count + j),
+    /// or no_node.
     static constexpr std::array<std::size_t, nodes::size> carry_rank = [] {
         std::array<std::size_t, nodes::size> r{};
         for (std::size_t n = 0; n < nodes::size; ++n) r[n] = nodes::carry[n] ? 0 : lower::no_node;
+        for (std::size_t j = 0; j < nodes::outer_carry_count; ++j) r[nodes::outer_carry_nodes[j]] = carry_count + j;
         return r;
     }();
-    static constexpr std::array<rules::arrays::dims, carry_count> carry_shapes = [] {
-        std::array<rules::arrays::dims, carry_count> s{};
+    static constexpr std::array<rules::arrays::dims, carries> carry_shapes = [] {
+        std::array<rules::arrays::dims, carries> s{};
         if constexpr (carry_count == 1) s[0] = Carry::shape;
+        for (std::size_t j = 0; j < nodes::outer_carry_count; ++j) s[carry_count + j] = nodes::outer_carry_shapes[j];
         return s;
     }();
-    using program_set = typename extended_set<set, carry_shapes, std::make_index_sequence<carry_count>>::type;
+    using program_set = typename extended_set<set, carry_shapes, std::make_index_sequence<carries>>::type;
     using program_flat_type =
         typename replaced_by_variables<flat_type, arity, carry_rank, std::make_index_sequence<nodes::size>>::type;
-    using program_wrt = decltype(joined_sequence<arity>(wrt{}, std::make_index_sequence<carry_count>{}));
+    using program_wrt = decltype(joined_sequence<arity>(wrt{}, std::make_index_sequence<carries>{}));
     using program = lower::array_program<program_set, program_flat_type, typename lowered::output_nodes, program_wrt>;
     static constexpr std::size_t output_node = program::output_node(0);
     static_assert(output_node == nodes::output, "gradc internal: a loop body's result is not its last node");
@@ -311,22 +368,20 @@ struct body_program {
     /// nodes), or no_node.
     static constexpr std::array<std::size_t, nodes::size> step_rank = [] {
         std::array<std::size_t, nodes::size> r = carry_rank;
-        for (std::size_t h = 0; h < nodes::hoisted_count; ++h) r[nodes::hoisted_nodes[h]] = carry_count + h;
+        for (std::size_t h = 0; h < nodes::hoisted_count; ++h) r[nodes::hoisted_nodes[h]] = carries + h;
         return r;
     }();
-    static constexpr std::array<rules::arrays::dims, carry_count + nodes::hoisted_count> step_shapes = [] {
-        std::array<rules::arrays::dims, carry_count + nodes::hoisted_count> s{};
-        if constexpr (carry_count == 1) s[0] = Carry::shape;
-        for (std::size_t h = 0; h < nodes::hoisted_count; ++h)
-            s[carry_count + h] = program::L.shape[nodes::hoisted_nodes[h]];
+    static constexpr std::array<rules::arrays::dims, carries + nodes::hoisted_count> step_shapes = [] {
+        std::array<rules::arrays::dims, carries + nodes::hoisted_count> s{};
+        for (std::size_t c = 0; c < carries; ++c) s[c] = carry_shapes[c];
+        for (std::size_t h = 0; h < nodes::hoisted_count; ++h) s[carries + h] = program::L.shape[nodes::hoisted_nodes[h]];
         return s;
     }();
     using step_set =
-        typename extended_set<set, step_shapes, std::make_index_sequence<carry_count + nodes::hoisted_count>>::type;
+        typename extended_set<set, step_shapes, std::make_index_sequence<carries + nodes::hoisted_count>>::type;
     using step_flat_type =
         typename replaced_by_variables<flat_type, arity, step_rank, std::make_index_sequence<nodes::size>>::type;
-    using step_wrt =
-        decltype(joined_sequence<arity>(wrt{}, std::make_index_sequence<carry_count + nodes::hoisted_count>{}));
+    using step_wrt = decltype(joined_sequence<arity>(wrt{}, std::make_index_sequence<carries + nodes::hoisted_count>{}));
     /// The steps' program (the body's own when nothing is hoisted: the same type).
     using step_program = lower::array_program<step_set, step_flat_type, typename lowered::output_nodes, step_wrt>;
 };

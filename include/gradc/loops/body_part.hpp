@@ -36,14 +36,15 @@ struct part_nodes {
 
 /// A chained loop's part (Carry not void) also takes the loop's init, after the common
 /// operands: the body's program reads the carry as a variable, and its layout needs the
-/// carry's extents (the part's subtree never reads it).
+/// carry's extents (the part's subtree never reads it). Then the outer carries the body
+/// reads (loops/body.hpp), which the part's subtree may read.
 template <class Body, class Tag, std::size_t H, class Carry = void, class FallbackSet = void>
 struct body_part : body_runner<Body, Tag, part_nodes<Body, Tag, H, Carry, FallbackSet>::counters, Carry, FallbackSet> {
     using runner = body_runner<Body, Tag, part_nodes<Body, Tag, H, Carry, FallbackSet>::counters, Carry, FallbackSet>;
     using typename runner::nodes;
     using typename runner::program;
     using runner::BL;
-    static constexpr std::size_t operand_count = runner::common_operands + runner::body::carry_count;
+    static constexpr std::size_t operand_count = runner::common_operands + runner::body::carries;
     static constexpr auto& part = nodes::template subtree<H>;
 
     static constexpr std::string_view name = "loop_invariant";
@@ -55,7 +56,11 @@ struct body_part : body_runner<Body, Tag, part_nodes<Body, Tag, H, Carry, Fallba
     /// others are operands for the runner's layout alone). A map-reduce then computes a
     /// part of parameters alone once per call, though the body also reads the data.
     static constexpr bool reads_operand(std::size_t k) {
-        if (k >= runner::common_operands) return false;  // a chained loop's init: for the layout alone
+        if (k >= runner::common_operands) {
+            const std::size_t c = k - runner::common_operands;  // a carry: the loop's init, or an outer carry
+            return c >= runner::body::carry_count &&
+                   part[nodes::outer_carry_nodes[c - runner::body::carry_count]];  // the init: for the layout alone
+        }
         return k >= nodes::variable_count || nodes::holds_variable(part, nodes::variables[k]);
     }
 

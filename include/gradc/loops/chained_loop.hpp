@@ -104,7 +104,8 @@ struct chained_loop
     template <class T>
     using call = typename runner::template call<chained_loop, T, program>;
     static constexpr std::size_t init_operand = runner::common_operands;
-    static constexpr std::size_t first_hoisted = init_operand + 1;
+    /// The outer carries the body reads (loops/body.hpp) follow the init.
+    static constexpr std::size_t first_hoisted = init_operand + 1 + nodes::outer_carry_count;
     /// Whether the count says how many steps; a while loop's (a literal, −1 when none)
     /// is the most it may take (`gradc::max_steps`).
     static constexpr bool counted = Count != count_kind::condition;

@@ -62,7 +62,7 @@ auto chained_loop_node(const Init& init, const Body& body, const Trailing& trail
     }(std::make_index_sequence<nodes::hoisted_count>{});
     return std::apply([](const auto&... operands) { return expr::make_node<rule>(operands...); },
                       std::tuple_cat(variables, typename nodes::template counters_of<nodes::step_reads>{},
-                                     literals, std::tuple{init}, parts, trailing));
+                                     literals, std::tuple{init}, typename nodes::outer_carries{}, parts, trailing));
 }
 
 /// A checkpointed loop's checkpoints operand (none for a loop that stores every step).

@@ -90,8 +90,9 @@ struct loop_over : body_runner<Body, Tag, step_nodes<Body, Tag>::counters> {
     using call = typename runner::template call<loop_over, T, program>;
     using runner::common_operands;
     static constexpr std::size_t hoisted_count = nodes::hoisted_count;
-    static constexpr std::size_t first_hoisted = common_operands;
-    static constexpr std::size_t operand_count = common_operands + hoisted_count + 1;
+    /// The outer carries the body reads (loops/body.hpp) follow the common operands.
+    static constexpr std::size_t first_hoisted = common_operands + nodes::outer_carry_count;
+    static constexpr std::size_t operand_count = first_hoisted + hoisted_count + 1;
     static constexpr std::size_t count_operand = operand_count - 1;
     static constexpr std::size_t out = nodes::output;
 

@@ -48,14 +48,15 @@ constexpr count_kind count_kind_of() {
 }
 
 /// Node H of a loop's body, hoisted out of the loop (loops/body_part.hpp); a chained
-/// loop's (Carry not void) also takes its init (`tail`).
+/// loop's (Carry not void) also takes its init (`tail`); then the outer carries.
 template <class Body, class Tag, std::size_t H, class Carry = void, class FallbackSet = void, class Variables,
           class Literals, class Tail = std::tuple<>>
 auto hoisted_part(const Variables& variables, const Literals& literals, const Tail& tail = {}) {
     using nodes = typename body_program<Body, Tag, Carry, FallbackSet>::nodes;
     return std::apply(
         [](const auto&... operands) { return expr::make_node<body_part<Body, Tag, H, Carry, FallbackSet>>(operands...); },
-        std::tuple_cat(variables, typename nodes::template counters_of<nodes::template subtree<H>>{}, literals, tail));
+        std::tuple_cat(variables, typename nodes::template counters_of<nodes::template subtree<H>>{}, literals, tail,
+                       typename nodes::outer_carries{}));
 }
 
 /// The operands every loop node begins with (loops/body_call.hpp): the body's variables
@@ -121,7 +122,7 @@ auto make_loop(const char* call, const Count& n, F& f) {
         const auto source = count_source(call, n);
         return std::apply([](const auto&... operands) { return expr::make_node<rule>(operands...); },
                           std::tuple_cat(variables, typename nodes::template counters_of<nodes::step_reads>{},
-                                         literals, parts, source));
+                                         literals, typename nodes::outer_carries{}, parts, source));
     }
 }
 /// \endcond
