@@ -8,11 +8,15 @@
 //  - a vector carry emitting vectors (ys a matrix, one row per step) against the final
 //    carries of the same loop stopped after each step, fixed and run-time extents, the
 //    gradient against central differences;
-//  - zero steps (final = init, no ys) and a kernel with both outputs.
+//  - zero steps (final = init, no ys) and a kernel with both outputs;
+//  - gradc::emit(next) (the carries, read from the states) against emit(next, next);
+//  - the final carry and ys sharing one states loop (gradc::to_string);
+//  - stack_over, row(M, 2k + 1) and reshape_as against their closed forms.
 // (Variables are taken apart with std::get: clang 14 cannot capture structured
 // bindings in the loops' lambdas.)
 #include <cmath>
 #include <cstddef>
+#include <string>
 #include <tuple>
 #include <vector>
 
@@ -166,4 +170,54 @@ TEST_CASE("stack_over: rows of a matrix from a run-time loop", "[loops][emit]") 
     const auto g = gradc::compile(sum(hadamard(gradc::stack_over(gradc::rows(M), [=](auto i) { return 2.0 * row(M, i); }), M)))
                        .gradient(gradc::mat_view(m, 3, 2), vv);
     for (std::size_t e = 0; e < 6; ++e) CHECK(std::get<0>(g.gradient).data[e] == 4 * m[e]);
+}
+
+TEST_CASE("emit(next): the carries after each step, read from the states", "[loops][emit]") {
+    const auto vars = gradc::variables(gradc::scalar, gradc::vec<dynamic_extent>);
+    const auto s = std::get<0>(vars);
+    const auto h0 = std::get<1>(vars);
+    const auto body = [=](auto h, auto) { return tanh(s * h + 0.3); };
+    const auto carries = gradc::loop(5, h0, [=](auto h, auto k) { return gradc::emit(body(h, k)); });
+    const auto twice = gradc::loop(5, h0, [=](auto h, auto k) { return gradc::emit(body(h, k), body(h, k)); });
+    const auto k = gradc::compile(sum(hadamard(std::get<1>(carries), std::get<1>(carries))) + sum(std::get<0>(carries)));
+    const auto reference = gradc::compile(sum(hadamard(std::get<1>(twice), std::get<1>(twice))) + sum(std::get<0>(twice)));
+    const std::vector<double> h{0.2, -0.4, 1.0};
+    const auto r = k.gradient(0.9, h), e = reference.gradient(0.9, h);
+    CHECK(r.value == e.value);
+    CHECK(std::get<0>(r.gradient) == Approx(std::get<0>(e.gradient)).epsilon(1e-15));
+    for (std::size_t i = 0; i < 3; ++i) CHECK(std::get<1>(r.gradient)[i] == Approx(std::get<1>(e.gradient)[i]).epsilon(1e-15));
+    const auto both = gradc::compile(std::get<0>(carries), std::get<1>(carries));
+    const auto [final_value, ys] = both(0.9, h);
+    REQUIRE(ys.rows == 5);
+    for (std::size_t j = 0; j < 3; ++j) CHECK(ys(4, j) == final_value[j]);
+    const double sv = 0.9;
+    CHECK(k.jvp(std::tie(sv, h), std::tuple{1.0, std::vector<double>{0, 0, 0}}).tangent == Approx(std::get<0>(r.gradient)).epsilon(1e-14));
+}
+TEST_CASE("row with a counter expression, reshape_as", "[loops]") {
+    const auto vars = gradc::variables(gradc::mat<dynamic_extent, dynamic_extent>, gradc::mat<dynamic_extent, dynamic_extent>);
+    const auto M = std::get<0>(vars);
+    const auto L = std::get<1>(vars);
+    // Σ_k row(M, 2k+1) over half the rows; M reshaped as L.
+    const auto k = gradc::compile(sum(gradc::sum_over(gradc::rows(L), [=](auto i) { return row(M, 2 * i + 1); })) +
+                                  sum(hadamard(gradc::reshape_as(M, L), gradc::reshape_as(M, L))));
+    const std::vector<double> m{1, 2, 3, 4, 5, 6, 7, 8}, l(8, 0.0);
+    const auto g = k.gradient(gradc::mat_view(m, 4, 2), gradc::mat_view(l, 2, 4));
+    CHECK(g.value == Approx(3 + 4 + 7 + 8 + 204.0));
+    for (std::size_t e = 0; e < 8; ++e) CHECK(std::get<0>(g.gradient).data[e] == Approx(2 * m[e] + ((e / 2) % 2 == 1 ? 1.0 : 0.0)));
+    for (std::size_t e = 0; e < 8; ++e) CHECK(std::get<1>(g.gradient).data[e] == 0.0);
+    CHECK_THROWS_AS(k(gradc::mat_view(m, 4, 2), gradc::mat_view(l, 3, 2)), gradc::Error);
+}
+TEST_CASE("emit: the final carry and ys share one states loop", "[loops][emit]") {
+    // No literal in the loop (its count is an extent): one loop_states node, read by
+    // both the final carry and the ys loop (gradc::to_string lists it once).
+    const auto vars = gradc::variables(gradc::scalar, gradc::vec<dynamic_extent>);
+    const auto a = std::get<0>(vars);
+    const auto xs = std::get<1>(vars);
+    const auto out = gradc::scan(a, xs, [=](auto c, auto x) { return gradc::emit(a * c + x, sin(c)); });
+    const std::string program = gradc::to_string(gradc::compile(std::get<0>(out) + sum(std::get<1>(out))));
+    std::size_t nodes = 0;
+    for (std::size_t p = program.find("= loop_states("); p != std::string::npos; p = program.find("= loop_states(", p + 1))
+        ++nodes;
+    CHECK(nodes == 1);
+    CHECK(program.find("loop_invariant") == std::string::npos);
 }

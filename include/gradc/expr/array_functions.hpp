@@ -23,6 +23,7 @@
 #include <gradc/rules/arrays/cholesky.hpp>
 #include <gradc/rules/arrays/lu.hpp>
 #include <gradc/rules/arrays/prefix_sums.hpp>
+#include <gradc/rules/arrays/reshape.hpp>
 #include <gradc/rules/arrays/products.hpp>
 #include <gradc/rules/arrays/reductions.hpp>
 
@@ -173,9 +174,11 @@ auto row(const A& a, I i) {
 }
 
 /// Row k of a matrix, k the counter of a loop whose count is known when the kernel runs
-/// (`row(M, k)` inside `gradc::sum_over(n, f)`): checked then.
-template <Expression A, class Tag>
-auto row(const A& a, const loop_counter<Tag>& k) {
+/// (`row(M, k)` inside `gradc::sum_over(n, f)`), or a scalar expression of counters
+/// (`row(M, 2 * k + 1)`): checked then.
+template <Expression A, class K>
+    requires(is_loop_counter<K> || (Expression<K> && K::shape.is_scalar()))
+auto row(const A& a, const K& k) {
     static_assert(A::shape.is_matrix() || shapes_are<A::shape>::fine, "gradc::row(W, k): W must be a matrix");
     if constexpr (A::shape.is_matrix()) return make_node<arrays::row_at>(a, k);
 }
@@ -308,6 +311,13 @@ constexpr auto concat(const A&... a) {
     return make_node<arrays::concat_parts>(a...);
 }
 
+/// x's entries, row-major, in the shape of `like` (whose values are not read; the two
+/// hold as many entries: checked when built if both are fixed, else when the kernel runs).
+template <Expression X, Expression Like>
+constexpr auto reshape_as(const X& x, const Like& like) {
+    return make_node<arrays::reshaped_as>(x, like);
+}
+
 /// Vectors of one length as the rows of a matrix.
 template <class A0, class... A>
     requires(Expression<A0> && (Expression<A> && ...))
@@ -376,6 +386,7 @@ using expr::matvec;
 using expr::mean;
 using expr::outer;
 using expr::row;
+using expr::reshape_as;
 using expr::segment;
 using expr::solve;
 using expr::softmax;

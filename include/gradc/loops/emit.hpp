@@ -3,7 +3,7 @@
 /// Per-step outputs of a loop: a body of `gradc::loop` or `gradc::scan` that returns
 /// `gradc::emit(next, y)` makes the loop return `std::tuple{final_carry, ys}`, where ys
 /// stacks every step's y (a vector for a scalar y, a matrix with one row per step for a
-/// vector y), as JAX's `scan` returns its ys. The loop then keeps its states
+/// vector y), as JAX's `scan` returns its ys; `gradc::emit(next)` emits the carries. The loop then keeps its states
 /// (loops/loop_states.hpp: c₀, …, c_n as the rows of a matrix); the final carry is the
 /// last row, and ys is a loop over the steps (`stack_over`) whose step k calls the body
 /// again with state k as its carry and keeps its y (loops/loop.hpp builds both). So y costs its own nodes once per
@@ -26,12 +26,24 @@ struct emitted {
     Y y;        ///< The step's output, stacked into the loop's ys.
 };
 
+/// What `gradc::emit(next)` emits: the next carry itself.
+struct emitted_carry {};
+
 /// A step's next carry and its output y (a scalar or a vector expression, or a number).
 template <class Next, class Y>
 auto emit(const Next& next, const Y& y) {
     static_assert(expr::Expression<Next>, "gradc::emit(next, y): next must be a gradc expression, the next carry");
     static_assert(expr::Operand<Y>, "gradc::emit(next, y): y must be a gradc expression or a number");
     return emitted<Next, expr::expression_of_t<Y>>{next, expr::expression_of_t<Y>{y}};
+}
+
+/// A step's next carry, also its output: ys holds the carries after each step, read from
+/// the states the loop keeps, with nothing computed again (`gradc::emit(next, next)`
+/// gives the same ys but runs next's nodes twice).
+template <class Next>
+auto emit(const Next& next) {
+    static_assert(expr::Expression<Next>, "gradc::emit(next): next must be a gradc expression, the next carry");
+    return emitted<Next, emitted_carry>{next, {}};
 }
 
 }  // namespace gradc
@@ -55,13 +67,23 @@ auto state_at(const States& states, const expr::loop_counter<Tag>& k) {
     }
 }
 
+/// Whether an emitting step's y is a matrix (its carry, when it emits that, is not one).
+template <class Body>
+constexpr bool emits_matrix() {
+    using Y = decltype(Body::y);
+    if constexpr (std::is_same_v<Y, emitted_carry>) {
+        return false;
+    } else {
+        return Y::shape.is_matrix();
+    }
+}
+
 /// The checks of an emitting step's result, of type Body, for a carry of shape `carry`.
 template <class Body>
 constexpr bool emits_fitting(const dims& carry) {
     if constexpr (is_emitted<Body>) {
         using Next = decltype(Body::next);
-        using Y = decltype(Body::y);
-        return !carry.is_matrix() && !Y::shape.is_matrix() && carry_fits(Next::shape, carry);
+        return !carry.is_matrix() && !emits_matrix<Body>() && carry_fits(Next::shape, carry);
     } else {
         return false;
     }

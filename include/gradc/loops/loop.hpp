@@ -71,6 +71,10 @@ auto checkpoints_operand(const Checkpoints&... s) {
     return std::tuple{expr::literal<std::size_t>{s.count}...};
 }
 
+/// The tag of the leaf through which an emitting loop's ys loop reads its states.
+template <class Tag>
+struct states_of {};
+
 /// `std::tuple{final_carry, ys}` of the loop of n steps (n as for `gradc::loop`, its
 /// source operand `source`) whose step(carry, k) returns `gradc::emit(next, y)`
 /// (loops/emit.hpp).
@@ -83,7 +87,7 @@ auto make_emitting_loop(const Count& n, const Init& init, Step& step, const Sour
     static_assert(!Init::shape.is_matrix(),
                   "gradc::emit(next, y): the loop's carry must be a scalar or a vector (a loop keeps the states "
                   "of those only)");
-    static_assert(!Y::shape.is_matrix(),
+    static_assert(!emits_matrix<Body>(),
                   "gradc::emit(next, y): y must be a scalar or a vector (ys stacks them: a vector of scalars, a "
                   "matrix with a row per vector)");
     static_assert(carry_fits(Next::shape, Init::shape),
@@ -93,8 +97,18 @@ auto make_emitting_loop(const Count& n, const Init& init, Step& step, const Sour
         const auto body = step(carry_of<Tag, Init>{}, expr::loop_counter<Tag>{});
         const auto states = chained_loop_node<count_kind_of<Count>(), Tag, false, true>(init, body.next, source);
         const auto final_carry = expr::make_node<rules::arrays::last_row_of>(states);
-        auto output = [&states, &step](auto k) { return step(state_at(states, k), k).y; };
-        return std::tuple{final_carry, make_loop<loop_kind::stack>("gradc::emit(next, y)", n, output)};
+        if constexpr (std::is_same_v<Y, emitted_carry>) {
+            return std::tuple{final_carry, expr::make_node<rules::arrays::rows_after_first>(states)};
+        } else {
+            // The ys loop reads the states through a leaf bound to them (an outer carry of
+            // its body), so it reads them where they are, with nothing computed again.
+            using states_type = std::remove_cvref_t<decltype(states)>;
+            using states_leaf = expr::loop_carry<states_of<Tag>, states_type::shape.rows, states_type::shape.cols,
+                                                 states_type::shape.kind>;
+            auto output = [&step](auto k) { return step(state_at(states_leaf{}, k), k).y; };
+            return std::tuple{final_carry, make_loop<loop_kind::stack>("gradc::emit(next, y)", n, output,
+                                                                       std::tuple{binding<states_leaf, states_type>{states}})};
+        }
     }
 }
 

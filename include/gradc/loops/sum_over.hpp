@@ -47,16 +47,47 @@ constexpr count_kind count_kind_of() {
     }
 }
 
+/// An expression bound to a carry leaf of type Leaf that a loop's body reads: the
+/// operand its value comes from, where an outer carry's is the leaf itself (an emitting
+/// loop's ys loop reads the loop's states so: loops/loop.hpp).
+template <class Leaf, class E>
+struct binding {
+    E value;  ///< The expression.
+};
+
+/// The operand of the outer carry leaf Leaf: its binding's expression, or the leaf.
+template <class Leaf, class... B>
+auto carry_operand(const std::tuple<B...>& bindings) {
+    auto bound = std::tuple_cat([&](const auto& b) {
+        if constexpr (std::is_same_v<std::remove_cvref_t<decltype(b)>, binding<Leaf, decltype(b.value)>>) {
+            return std::tuple{b.value};
+        } else {
+            return std::tuple{};
+        }
+    }(std::get<B>(bindings))...);
+    if constexpr (std::tuple_size_v<decltype(bound)> == 0) {
+        return Leaf{};
+    } else {
+        return std::get<0>(bound);
+    }
+}
+/// The operands of the outer carries `Leaves`.
+template <class... Leaves, class Bindings>
+auto carry_operands(std::tuple<Leaves...>*, const Bindings& bindings) {
+    return std::tuple{carry_operand<Leaves>(bindings)...};
+}
+
 /// Node H of a loop's body, hoisted out of the loop (loops/body_part.hpp); a chained
 /// loop's (Carry not void) also takes its init (`tail`); then the outer carries.
 template <class Body, class Tag, std::size_t H, class Carry = void, class FallbackSet = void, class Variables,
-          class Literals, class Tail = std::tuple<>>
-auto hoisted_part(const Variables& variables, const Literals& literals, const Tail& tail = {}) {
+          class Literals, class Tail = std::tuple<>, class Bindings = std::tuple<>>
+auto hoisted_part(const Variables& variables, const Literals& literals, const Tail& tail = {},
+                  const Bindings& bindings = {}) {
     using nodes = typename body_program<Body, Tag, Carry, FallbackSet>::nodes;
     return std::apply(
         [](const auto&... operands) { return expr::make_node<body_part<Body, Tag, H, Carry, FallbackSet>>(operands...); },
         std::tuple_cat(variables, typename nodes::template counters_of<nodes::template subtree<H>>{}, literals, tail,
-                       typename nodes::outer_carries{}));
+                       carry_operands(static_cast<typename nodes::outer_carries*>(nullptr), bindings)));
 }
 
 /// The operands every loop node begins with (loops/body_call.hpp): the body's variables
@@ -86,9 +117,10 @@ auto count_source(const char* call, const Count& n) {
     }
 }
 
-/// The loop node of Kind over n steps of body f.
-template <loop_kind Kind, class Count, class F>
-auto make_loop(const char* call, const Count& n, F& f) {
+/// The loop node of Kind over n steps of body f (`bindings`: the operands of outer carry
+/// leaves bound to expressions).
+template <loop_kind Kind, class Count, class F, class Bindings = std::tuple<>>
+auto make_loop(const char* call, const Count& n, F& f, const Bindings& bindings = {}) {
     static_assert(is_extent_count<Count> || (std::is_integral_v<Count> && !std::is_same_v<Count, bool>),
                   "gradc::sum_over(n, f) / concat_over(n, f) / stack_over(n, f): n must be an integer or "
                   "gradc::rows(M), gradc::cols(M), gradc::size(v) of an array expression");
@@ -117,12 +149,15 @@ auto make_loop(const char* call, const Count& n, F& f) {
         const auto& variables = leading.first;
         const auto& literals = leading.second;
         const auto parts = [&]<std::size_t... h>(std::index_sequence<h...>) {
-            return std::tuple{hoisted_part<Body, Tag, nodes::hoisted_nodes[h]>(variables, literals)...};
+            return std::tuple{
+                hoisted_part<Body, Tag, nodes::hoisted_nodes[h]>(variables, literals, std::tuple<>{}, bindings)...};
         }(std::make_index_sequence<nodes::hoisted_count>{});
         const auto source = count_source(call, n);
         return std::apply([](const auto&... operands) { return expr::make_node<rule>(operands...); },
                           std::tuple_cat(variables, typename nodes::template counters_of<nodes::step_reads>{},
-                                         literals, typename nodes::outer_carries{}, parts, source));
+                                         literals,
+                                         carry_operands(static_cast<typename nodes::outer_carries*>(nullptr), bindings),
+                                         parts, source));
     }
 }
 /// \endcond
