@@ -24,17 +24,10 @@
 
 #include <gradc/gradc.hpp>
 
+#include "approx.hpp"
+
 using gradc::dynamic_extent;
-
-namespace {
-
-/// Central differences of f at x, step h.
-template <class F>
-double central(F f, double x, double h = 1e-6) {
-    return (f(x + h) - f(x - h)) / (2 * h);
-}
-
-}  // namespace
+using gradc::test::central_difference;
 
 TEST_CASE("emit: the linear recurrence's states against the closed form", "[loops][emit]") {
     const auto vars = gradc::variables(gradc::scalar, gradc::scalar, gradc::scalar);
@@ -71,7 +64,7 @@ TEST_CASE("emit: the linear recurrence's states against the closed form", "[loop
         }
         CHECK(std::get<2>(r.gradient) == Approx(dc).epsilon(1e-14));
         CHECK(std::get<1>(r.gradient) == Approx(db).margin(1e-15).epsilon(1e-13));
-        CHECK(std::get<0>(r.gradient) == Approx(central(objective, av)).margin(1e-8).epsilon(1e-8));
+        CHECK(std::get<0>(r.gradient) == Approx(central_difference(objective, av)).margin(1e-8).epsilon(1e-8));
         CHECK(k.jvp(std::tuple{av, bv, cv}, std::tuple{0.5, -1.0, 2.0}).tangent ==
               Approx(0.5 * std::get<0>(r.gradient) - std::get<1>(r.gradient) + 2 * std::get<2>(r.gradient))
                   .epsilon(1e-13));
@@ -130,7 +123,7 @@ TEST_CASE("emit: vector outputs stack into a matrix, fixed and run-time extents"
         const auto objective = [&](double x) { return k(x, h0_value); };
         const auto r = k.gradient(sv, h0_value);
         CHECK(r.value == Approx(objective(sv)).epsilon(1e-15));
-        CHECK(std::get<0>(r.gradient) == Approx(central(objective, sv)).epsilon(1e-8));
+        CHECK(std::get<0>(r.gradient) == Approx(central_difference(objective, sv)).epsilon(1e-8));
     };
     {
         const auto vars = gradc::variables(gradc::scalar, gradc::vec<dynamic_extent>);

@@ -19,16 +19,10 @@
 
 #include <gradc/gradc.hpp>
 
+#include "approx.hpp"
+
 using gradc::dynamic_extent;
-
-namespace {
-
-template <class F>
-double central(F f, double x, double h = 1e-6) {
-    return (f(x + h) - f(x - h)) / (2 * h);
-}
-
-}  // namespace
+using gradc::test::central_difference;
 
 TEST_CASE("outer carry: sum_over and concat_over reading a chained loop's carry", "[loops][outer_carry]") {
     const auto vars = gradc::variables(gradc::mat<dynamic_extent, dynamic_extent>, gradc::vec<dynamic_extent>);
@@ -81,14 +75,14 @@ TEST_CASE("outer carry: a chained loop inside a chained loop's body", "[loops][o
     CHECK(r.value == Approx(e.value).epsilon(1e-14));
     CHECK(std::get<0>(r.gradient) == Approx(std::get<0>(e.gradient)).epsilon(1e-13));
     for (std::size_t i = 0; i < 3; ++i) CHECK(std::get<1>(r.gradient)[i] == Approx(std::get<1>(e.gradient)[i]).epsilon(1e-13));
-    CHECK(std::get<0>(r.gradient) == Approx(central([&](double x) { return k(x, y); }, th)).epsilon(1e-8));
+    CHECK(std::get<0>(r.gradient) == Approx(central_difference([&](double x) { return k(x, y); }, th)).epsilon(1e-8));
     for (std::size_t i = 0; i < 3; ++i) {
         const auto along = [&](double v) {
             auto w = y;
             w[i] = v;
             return k(th, w);
         };
-        CHECK(std::get<1>(r.gradient)[i] == Approx(central(along, y[i])).epsilon(1e-8));
+        CHECK(std::get<1>(r.gradient)[i] == Approx(central_difference(along, y[i])).epsilon(1e-8));
     }
     // The JVP along (1, v) is the gradient's dot product with it; the Hessian's first
     // column against differences of the gradient.

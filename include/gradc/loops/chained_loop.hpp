@@ -167,10 +167,48 @@ struct chained_loop
     template <class S, class T, class... P>
     static void adjoint_all(S ext, const T* yb, const std::array<T*, operand_count>& cb, const T*, const P*... p) {
         const std::array<const T*, operand_count> ops{p...};
-        const call<T> c(ext, ops);
+        reverse_steps<chained_loop>(
+            ext, cb, ops, [&](std::size_t limit, std::size_t m, const auto& run_step, const auto& reverse_step,
+                              const auto& add_to_carry_adjoint, const auto& f) {
+                add_to_carry_adjoint(yb);
+                if (!runs(limit)) return;
+                if constexpr (Checkpointed) {
+                    const std::size_t checkpoints = literal_count(*ops[checkpoints_operand]);
+                    if (!counted || checkpoints < limit) {
+                        checkpointed_reverse<T>(ops[init_operand], limit, checkpoints, m, run_step, reverse_step, f);
+                        return;
+                    }
+                }
+                stored_steps_reverse<T>(ops[init_operand], limit, m, run_step, reverse_step, f);
+            });
+    }
+
+    /// Adds every swept operand's tangent's contribution (cd[i] non-null) to ẏ at once.
+    template <class S, class T, class... P>
+    static void tangent_all(S ext, T* __restrict yd, const std::array<const T*, operand_count>& cd, const T*,
+                            const P*... p) {
+        const T* last = nullptr;
+        std::size_t m = 0;
+        carry_tangents<chained_loop>(ext, cd, std::array<const T*, operand_count>{p...},
+                                     [&](std::size_t, const T* tangent, std::size_t entries) {
+                                         last = tangent;
+                                         m = entries;
+                                     });
+        runner::add(yd, last, m);
+    }
+
+protected:
+    /// The reverse sweep of the operation of type Owner: its frame and adjoint arrays, and
+    /// `sweep(limit, m, run_step, reverse_step, add_to_carry_adjoint, f)`, which seeds the
+    /// carry's adjoint c̄ (`add_to_carry_adjoint`) and runs the steps' adjoints:
+    /// `run_step(carry, k)` runs step k's values from its incoming carry, then
+    /// `reverse_step()` its adjoint, c̄_k from c̄_{k+1}. The init's adjoint gets c̄₀.
+    template <class Owner, class S, class T, class Sweep>
+    static void reverse_steps(S ext, const std::array<T*, operand_count>& cb,
+                              const std::array<const T*, operand_count>& ops, const Sweep& sweep) {
+        const typename runner::template call<Owner, T, program> c(ext, ops);
         const std::size_t limit = count(ext, ops), m = c.size_of(out);
-        T* values =
-            runner::template buffer<chained_loop, T>(c.value_size + c.derivative_size + c.variables_size + 2 * m);
+        T* values = runner::template buffer<Owner, T>(c.value_size + c.derivative_size + c.variables_size + 2 * m);
         T* room = values + c.value_size + c.derivative_size;
         T* bar = room + c.variables_size;
         T* bar_before = bar + m;
@@ -178,8 +216,7 @@ struct chained_loop
         const auto forward = program::forward_offsets(c.literals);
         auto f = c.frame(values, forward.data());
         const lower::derivative_frame<T> d{wrt.data(), values + c.value_size, c.run};
-        runner::copy(bar, yb, m);
-        // Step k's values from its incoming carry; then its adjoint, c̄_k from c̄_{k+1}.
+        for (std::size_t e = 0; e < m; ++e) bar[e] = T(rules::scalar_t<T>(0));
         const auto run_step = [&](const T* carry, std::size_t k) {
             c.read_carry(carry);
             c.at(k);
@@ -192,30 +229,21 @@ struct chained_loop
             program::template adjoint<nodes::varying, true, program::all_edges, step_forwards>(f, d, seeds);
             std::swap(bar, bar_before);
         };
-        if (runs(limit)) {
-            program::template primal<nodes::once>(f);
-            if constexpr (Checkpointed) {
-                const std::size_t checkpoints = literal_count(*ops[checkpoints_operand]);
-                if (!counted || checkpoints < limit) {
-                    checkpointed_reverse<T>(ops[init_operand], limit, checkpoints, m, run_step, reverse_step, f);
-                } else {
-                    stored_steps_reverse<T>(ops[init_operand], limit, m, run_step, reverse_step, f);
-                }
-            } else {
-                stored_steps_reverse<T>(ops[init_operand], limit, m, run_step, reverse_step, f);
-            }
-        }
+        const auto add_to_carry_adjoint = [&](const T* v) { runner::add(bar, v, m); };
+        if (runs(limit)) program::template primal<nodes::once>(f);
+        sweep(limit, m, run_step, reverse_step, add_to_carry_adjoint, f);
         if (cb[init_operand] != nullptr) runner::add(cb[init_operand], bar, m);
     }
 
-    /// Adds every swept operand's tangent's contribution (cd[i] non-null) to ẏ at once.
-    template <class S, class T, class... P>
-    static void tangent_all(S ext, T* __restrict yd, const std::array<const T*, operand_count>& cd, const T*,
-                            const P*... p) {
-        const std::array<const T*, operand_count> ops{p...};
-        const call<T> c(ext, ops);
+    /// The carries' tangents, step by step, for the operation of type Owner: calls
+    /// `each(k, ċ_k, m)` for the init's tangent (k = 0) and after each step taken (k + 1);
+    /// each pointer holds until the next call.
+    template <class Owner, class S, class T, class Each>
+    static void carry_tangents(S ext, const std::array<const T*, operand_count>& cd,
+                               const std::array<const T*, operand_count>& ops, const Each& each) {
+        const typename runner::template call<Owner, T, program> c(ext, ops);
         const std::size_t n = count(ext, ops), m = c.size_of(out);
-        T* values = runner::template buffer<chained_loop, T>(c.value_size + c.derivative_size + 3 * m);
+        T* values = runner::template buffer<Owner, T>(c.value_size + c.derivative_size + 3 * m);
         T* carry = values + c.value_size + c.derivative_size;
         T* carry_tangent = carry + m;
         T* next_tangent = carry_tangent + m;
@@ -225,28 +253,27 @@ struct chained_loop
         runner::copy(carry, ops[init_operand], m);
         for (std::size_t e = 0; e < m; ++e)
             carry_tangent[e] = cd[init_operand] != nullptr ? cd[init_operand][e] : T(rules::scalar_t<T>(0));
-        if (runs(n)) {
-            program::template primal<nodes::once>(f);
-            c.read_carry(carry);
-            for (std::size_t k = 0; k < trials(n); ++k) {
-                c.at(k);
-                wrt[carry_wrt] = carry_tangent;
-                program::template primal<nodes::varying>(f);
-                if (!takes_step(f, k, n)) break;
-                program::template tangent_part<nodes::varying>(f, d);
-                if constexpr (BL.live[out]) {
-                    runner::copy(next_tangent, program::steps::template derivative_of<out>(d), m);
-                } else {
-                    for (std::size_t e = 0; e < m; ++e) next_tangent[e] = T(rules::scalar_t<T>(0));
-                }
-                next(carry, program::steps::template value_of<out>(f), m);
-                std::swap(carry_tangent, next_tangent);
+        each(0, carry_tangent, m);
+        if (!runs(n)) return;
+        program::template primal<nodes::once>(f);
+        c.read_carry(carry);
+        for (std::size_t k = 0; k < trials(n); ++k) {
+            c.at(k);
+            wrt[carry_wrt] = carry_tangent;
+            program::template primal<nodes::varying>(f);
+            if (!takes_step(f, k, n)) break;
+            program::template tangent_part<nodes::varying>(f, d);
+            if constexpr (BL.live[out]) {
+                runner::copy(next_tangent, program::steps::template derivative_of<out>(d), m);
+            } else {
+                for (std::size_t e = 0; e < m; ++e) next_tangent[e] = T(rules::scalar_t<T>(0));
             }
+            next(carry, program::steps::template value_of<out>(f), m);
+            std::swap(carry_tangent, next_tangent);
+            each(k + 1, carry_tangent, m);
         }
-        runner::add(yd, carry_tangent, m);
     }
 
-protected:
     /// Reverse by stored steps: a forward sweep keeps every step's incoming carry (and
     /// finds a while loop's count), then the steps' adjoints run from the last back.
     template <class T, class Run, class Reverse, class Frame>

@@ -88,75 +88,30 @@ struct loop_states : chained_loop<Body, Tag, Carry, FallbackSet, Count, false> {
     template <class S, class T, class... P>
     static void adjoint_all(S ext, const T* yb, const std::array<T*, operand_count>& cb, const T* states,
                             const P*... p) {
-        const std::array<const T*, operand_count> ops{p...};
-        const call<T> c(ext, ops);
-        const std::size_t n = count(ext, ops), m = c.size_of(out);
-        T* values =
-            runner::template buffer<loop_states, T>(c.value_size + c.derivative_size + c.variables_size + 2 * m);
-        T* room = values + c.value_size + c.derivative_size;
-        T* bar = room + c.variables_size;
-        T* bar_before = bar + m;
-        auto wrt = runner::adjoint_arrays(c, cb, room);
-        const auto forward = program::forward_offsets(c.literals);
-        auto f = c.frame(values, forward.data());
-        const lower::derivative_frame<T> d{wrt.data(), values + c.value_size, c.run};
-        runner::copy(bar, yb + n * m, m);
-        if (n > 0) program::template primal<nodes::once>(f);
-        for (std::size_t k = n; k-- > 0;) {
-            c.read_carry(states + k * m);
-            c.at(k);
-            program::template primal<nodes::varying>(f);
-            for (std::size_t e = 0; e < m; ++e) bar_before[e] = T(rules::scalar_t<T>(0));
-            wrt[carry_wrt] = bar_before;
-            const T* seeds[1] = {bar};
-            program::template adjoint<nodes::varying, true, program::all_edges, step_forwards>(f, d, seeds);
-            std::swap(bar, bar_before);
-            runner::add(bar, yb + k * m, m);
-        }
-        if (cb[init_operand] != nullptr) runner::add(cb[init_operand], bar, m);
+        loop::template reverse_steps<loop_states>(
+            ext, cb, std::array<const T*, operand_count>{p...},
+            [&](std::size_t n, std::size_t m, const auto& run_step, const auto& reverse_step,
+                const auto& add_to_carry_adjoint, const auto&) {
+                add_to_carry_adjoint(yb + n * m);  // the last state's own adjoint
+                for (std::size_t k = n; k-- > 0;) {
+                    run_step(states + k * m, k);
+                    reverse_step();
+                    add_to_carry_adjoint(yb + k * m);
+                }
+            });
     }
 
-    /// Adds every swept operand's tangent's contribution (cd[i] non-null) to ẏ at once.
+    /// Adds every swept operand's tangent's contribution (cd[i] non-null) to ẏ at once:
+    /// row k gets the carry's tangent after k steps.
     template <class S, class T, class... P>
     static void tangent_all(S ext, T* __restrict yd, const std::array<const T*, operand_count>& cd, const T*,
                             const P*... p) {
-        const std::array<const T*, operand_count> ops{p...};
-        const call<T> c(ext, ops);
-        const std::size_t n = count(ext, ops), m = c.size_of(out);
-        T* values = runner::template buffer<loop_states, T>(c.value_size + c.derivative_size + 3 * m);
-        T* carry = values + c.value_size + c.derivative_size;
-        T* carry_tangent = carry + m;
-        T* next_tangent = carry_tangent + m;
-        auto wrt = runner::tangent_arrays(c, cd);
-        auto f = c.frame(values, nullptr);
-        const lower::derivative_frame<T> d{wrt.data(), values + c.value_size, c.run};
-        for (std::size_t e = 0; e < m; ++e)
-            carry_tangent[e] = cd[init_operand] != nullptr ? cd[init_operand][e] : T(rules::scalar_t<T>(0));
-        runner::add(yd, carry_tangent, m);  // row 0: the init's tangent
-        if (n == 0) return;
-        program::template primal<nodes::once>(f);
-        runner::copy(carry, ops[init_operand], m);
-        c.read_carry(carry);
-        for (std::size_t k = 0; k < n; ++k) {
-            c.at(k);
-            wrt[carry_wrt] = carry_tangent;
-            program::template primal<nodes::varying>(f);
-            program::template tangent_part<nodes::varying>(f, d);
-            if constexpr (program::L.live[out]) {
-                runner::copy(next_tangent, program::steps::template derivative_of<out>(d), m);
-            } else {
-                for (std::size_t e = 0; e < m; ++e) next_tangent[e] = T(rules::scalar_t<T>(0));
-            }
-            runner::add(yd + (k + 1) * m, next_tangent, m);
-            if (carry != program::steps::template value_of<out>(f))
-                runner::copy(carry, program::steps::template value_of<out>(f), m);
-            std::swap(carry_tangent, next_tangent);
-        }
+        loop::template carry_tangents<loop_states>(
+            ext, cd, std::array<const T*, operand_count>{p...},
+            [&](std::size_t k, const T* tangent, std::size_t m) { runner::add(yd + k * m, tangent, m); });
     }
 
 private:
-    static constexpr auto& step_forwards = runner::template forwards_in<program, nodes::varying>;
-
     template <class S, class T>
     static std::size_t count(const S& ext, const std::array<const T*, operand_count>& ops) {
         return count_at<Count, operand_count>(ext, ops);
