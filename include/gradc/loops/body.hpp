@@ -128,25 +128,31 @@ struct body_nodes<Tag, lower::flat<Nodes...>> {
     static constexpr mask own{std::is_same_v<typename node_facts<Nodes>::counter_tag, Tag>...};
     static constexpr mask outer{(!std::is_void_v<typename node_facts<Nodes>::counter_tag> &&
                                  !std::is_same_v<typename node_facts<Nodes>::counter_tag, Tag>)...};
+    /// The number of nodes in m.
+    static constexpr std::size_t count_in(const mask& m) {
+        std::size_t c = 0;
+        for (bool b : m) c += b ? 1 : 0;
+        return c;
+    }
+    /// The nodes in M, ascending.
+    template <const mask& M>
+    static constexpr std::array<std::size_t, count_in(M)> nodes_in() {
+        std::array<std::size_t, count_in(M)> found{};
+        std::size_t k = 0;
+        for (std::size_t n = 0; n < size; ++n)
+            if (M[n]) found[k++] = n;
+        return found;
+    }
+
     /// The loop's own carry (a chained loop's, loops/loop.hpp).
     static constexpr mask carry{std::is_same_v<typename node_facts<Nodes>::carry_tag, Tag>...};
     /// The carries of enclosing chained loops that the body reads (outer carries): each
     /// is read as one more variable, an operand of the loop and of its parts.
     static constexpr mask outer_carry{(!std::is_void_v<typename node_facts<Nodes>::carry_tag> &&
                                        !std::is_same_v<typename node_facts<Nodes>::carry_tag, Tag>)...};
-    static constexpr std::size_t outer_carry_count = [] {
-        std::size_t c = 0;
-        for (bool b : outer_carry) c += b ? 1 : 0;
-        return c;
-    }();
+    static constexpr std::size_t outer_carry_count = count_in(outer_carry);
     /// Their nodes, ascending.
-    static constexpr std::array<std::size_t, outer_carry_count> outer_carry_nodes = [] {
-        std::array<std::size_t, outer_carry_count> c{};
-        std::size_t k = 0;
-        for (std::size_t n = 0; n < sizeof...(Nodes); ++n)
-            if (outer_carry[n]) c[k++] = n;
-        return c;
-    }();
+    static constexpr auto outer_carry_nodes = nodes_in<outer_carry>();
     static constexpr mask is_apply{node_reads<Nodes>::is_apply...};
     static constexpr std::size_t variable_count = ((node_facts<Nodes>::variable != lower::no_node ? 1 : 0) + ... + 0);
     /// The variables used, ascending.
@@ -213,18 +219,8 @@ struct body_nodes<Tag, lower::flat<Nodes...>> {
                 for (std::size_t c = 0; c < n; ++c) h[c] = h[c] || (reads[n][c] && !varying[c] && is_apply[c]);
         return h;
     }();
-    static constexpr std::size_t hoisted_count = [] {
-        std::size_t c = 0;
-        for (bool h : hoisted) c += h ? 1 : 0;
-        return c;
-    }();
-    static constexpr std::array<std::size_t, hoisted_count> hoisted_nodes = [] {
-        std::array<std::size_t, hoisted_count> n{};
-        std::size_t k = 0;
-        for (std::size_t i = 0; i < size; ++i)
-            if (hoisted[i]) n[k++] = i;
-        return n;
-    }();
+    static constexpr std::size_t hoisted_count = count_in(hoisted);
+    static constexpr auto hoisted_nodes = nodes_in<hoisted>();
     /// What one step reads: the varying nodes, the hoisted ones, and the leaves they read.
     static constexpr mask step_reads = closure(only(output), hoisted);
     /// Once per run of the loop: the leaves a step reads (literals, counters).

@@ -18,12 +18,14 @@
 ///  - tangent: per k the step's primal and tangent, the carry's tangent handed on.
 /// Every derivative step takes every operand at once (`derivatives_together`).
 ///
-/// A `gradc::while_loop` (Count = count_kind::condition, no count operand) is the same
-/// loop whose body is where(condition(c), f(c), c) (loops/while_loop.hpp): it steps
-/// while the condition holds on some lane. A lane whose condition fails keeps its carry
-/// (the where's other branch), so a batch runs until its last lane stops, each lane's
-/// result and derivatives those of its own trip count. n is found by the forward sweep;
-/// the adjoint's stored carries grow with it.
+/// A `gradc::while_loop` (Count = count_kind::condition; its count operand is the most
+/// steps it may take, `gradc::max_steps`, −1 for none) is the same loop whose body is
+/// where(condition(c), f(c), c) (loops/while_loop.hpp): it steps while the condition
+/// holds on some lane. A lane whose condition fails keeps its carry (the where's other
+/// branch), so a batch runs until its last lane stops, each lane's result and
+/// derivatives those of its own trip count. n is found by the forward sweep; the
+/// adjoint's stored carries grow with it. With `gradc::checkpoints{s}` (Checkpointed)
+/// the reverse mode keeps at most s carries (loops/checkpoints.hpp).
 
 #include <array>
 #include <cstddef>
@@ -31,9 +33,8 @@
 #include <string>
 #include <string_view>
 #include <tuple>
-#include <utility>
-
 #include <type_traits>
+#include <utility>
 
 #include <xsimd/xsimd.hpp>
 
@@ -173,7 +174,7 @@ struct chained_loop
                 add_to_carry_adjoint(yb);
                 if (!runs(limit)) return;
                 if constexpr (Checkpointed) {
-                    const std::size_t checkpoints = literal_count(*ops[checkpoints_operand]);
+                    const std::size_t checkpoints = rules::arrays::index_value(*ops[checkpoints_operand]);
                     if (!counted || checkpoints < limit) {
                         checkpointed_reverse<T>(ops[init_operand], limit, checkpoints, m, run_step, reverse_step, f);
                         return;
@@ -372,12 +373,6 @@ protected:
                             "} steps; expected it to fail within them");
             return true;
         }
-    }
-
-    /// A literal operand's value as a count.
-    template <class T>
-    static std::size_t literal_count(const T& v) {
-        return std::size_t(literal_of(v));
     }
 
     /// Room for `steps` stored carries of m entries on this thread, those stored kept.

@@ -75,11 +75,10 @@ auto checkpoints_operand(const Checkpoints&... s) {
 template <class Tag>
 struct states_of {};
 
-/// `std::tuple{final_carry, ys}` of the loop of n steps (n as for `gradc::loop`, its
-/// source operand `source`) whose step(carry, k) returns `gradc::emit(next, y)`
-/// (loops/emit.hpp).
-template <class Count, class Init, class Step, class Source>
-auto make_emitting_loop(const Count& n, const Init& init, Step& step, const Source& source) {
+/// `std::tuple{final_carry, ys}` of the loop of n steps (n as for `gradc::loop`) whose
+/// step(carry, k) returns `gradc::emit(next, y)` (loops/emit.hpp).
+template <class Count, class Init, class Step>
+auto make_emitting_loop(const char* call, const Count& n, const Init& init, Step& step) {
     using Tag = std::remove_cvref_t<Step>;
     using Body = std::remove_cvref_t<decltype(step(carry_of<Tag, Init>{}, expr::loop_counter<Tag>{}))>;
     using Next = decltype(Body::next);
@@ -95,7 +94,8 @@ auto make_emitting_loop(const Count& n, const Init& init, Step& step, const Sour
                   "vector of the same length for a vector");
     if constexpr (emits_fitting<Body>(Init::shape)) {
         const auto body = step(carry_of<Tag, Init>{}, expr::loop_counter<Tag>{});
-        const auto states = chained_loop_node<count_kind_of<Count>(), Tag, false, true>(init, body.next, source);
+        const auto states =
+            chained_loop_node<count_kind_of<Count>(), Tag, false, true>(init, body.next, count_source(call, n));
         const auto final_carry = expr::make_node<rules::arrays::last_row_of>(states);
         if constexpr (std::is_same_v<Y, emitted_carry>) {
             return std::tuple{final_carry, expr::make_node<rules::arrays::rows_after_first>(states)};
@@ -109,6 +109,35 @@ auto make_emitting_loop(const Count& n, const Init& init, Step& step, const Sour
             return std::tuple{final_carry, make_loop<loop_kind::stack>("gradc::emit(next, y)", n, output,
                                                                        std::tuple{binding<states_leaf, states_type>{states}})};
         }
+    }
+}
+
+/// The loop of n steps of step(carry, k) from init, once the caller has checked what
+/// step returns: a chained loop node (reversed by `s` checkpoints if given), or for a
+/// step that emits, `std::tuple{final_carry, ys}`. `call` names the loop in errors.
+template <class Count, class Init, class Step, class... Checkpoints>
+auto chained_or_emitting(const char* call, const Count& n, const Init& init, Step& step, const Checkpoints&... s) {
+    using Tag = std::remove_cvref_t<Step>;
+    using Body = std::remove_cvref_t<std::invoke_result_t<Step&, carry_of<Tag, Init>, expr::loop_counter<Tag>>>;
+    if constexpr (is_emitted<Body>) {
+        static_assert(sizeof...(s) == 0,
+                      "gradc::loop / scan with gradc::checkpoints{s}: a loop whose body emits keeps its states "
+                      "(its ys are computed from them): checkpoints do not apply");
+        return make_emitting_loop(call, n, init, step);
+    } else {
+        return chained_loop_node<count_kind_of<Count>(), Tag, sizeof...(s) != 0>(
+            init, step(carry_of<Tag, Init>{}, expr::loop_counter<Tag>{}),
+            std::tuple_cat(checkpoints_operand(s...), count_source(call, n)));
+    }
+}
+
+/// Whether a step's result is a next carry of the carry's shape c (an expression).
+template <class Body>
+constexpr bool next_fits(const dims& c) {
+    if constexpr (expr::Expression<Body>) {
+        return carry_fits(Body::shape, c);
+    } else {
+        return false;
     }
 }
 
@@ -129,23 +158,15 @@ auto make_chained_loop(const Count& n, const Init& init, F& f, const Checkpoints
                   "gradc::loop(n, init, f): f must take the carry and the step's counter (write "
                   "[&](auto carry, auto k))");
     using Body = std::remove_cvref_t<std::invoke_result_t<F&, carry, expr::loop_counter<Tag>>>;
-    if constexpr (is_emitted<Body>) {
-        static_assert(sizeof...(s) == 0,
-                      "gradc::loop(n, init, f, gradc::checkpoints{s}): a loop whose body emits keeps its states "
-                      "(its ys are computed from them): checkpoints do not apply");
-        return make_emitting_loop(n, init, f, count_source("gradc::loop(n, init, f)", n));
-    } else {
-        static_assert(expr::Expression<Body>, "gradc::loop(n, init, f): f(carry, k) must return a gradc expression, "
-                                              "the next carry, or gradc::emit(next, y)");
-        static_assert(!expr::Expression<Body> || carry_fits(Body::shape, Init::shape),
-                      "gradc::loop(n, init, f): f(carry, k) must return the carry's shape (init's): a scalar "
-                      "for a scalar, a vector of the same length for a vector, a matrix of the same extents "
-                      "for a matrix");
-        if constexpr (expr::Expression<Body> && carry_fits(Body::shape, Init::shape)) {
-            const auto body = f(carry{}, expr::loop_counter<Tag>{});
-            return chained_loop_node<count_kind_of<Count>(), Tag, sizeof...(s) != 0>(
-                init, body, std::tuple_cat(checkpoints_operand(s...), count_source("gradc::loop(n, init, f)", n)));
-        }
+    static_assert(is_emitted<Body> || expr::Expression<Body>,
+                  "gradc::loop(n, init, f): f(carry, k) must return a gradc expression, the next carry, or "
+                  "gradc::emit(next, y)");
+    static_assert(!expr::Expression<Body> || next_fits<Body>(Init::shape),
+                  "gradc::loop(n, init, f): f(carry, k) must return the carry's shape (init's): a scalar "
+                  "for a scalar, a vector of the same length for a vector, a matrix of the same extents "
+                  "for a matrix");
+    if constexpr (is_emitted<Body> || next_fits<Body>(Init::shape)) {
+        return chained_or_emitting("gradc::loop(n, init, f)", n, init, f, s...);
     }
 }
 
@@ -177,26 +198,18 @@ auto make_scan(const Init& init, const Xs& xs, F& f, const Checkpoints&... s) {
         static_assert(std::is_invocable_v<F&, carry, element>,
                       "gradc::scan(init, xs, f): f must take the carry and xs's entry (a vector's) or row (a "
                       "matrix's) of the step (write [&](auto carry, auto x))");
-        if constexpr (std::is_invocable_v<F&, carry, element> &&
-                      is_emitted<std::remove_cvref_t<std::invoke_result_t<F&, carry, element>>>) {
-            static_assert(sizeof...(s) == 0,
-                          "gradc::scan(init, xs, f, gradc::checkpoints{s}): a scan whose body emits keeps its states "
-                          "(its ys are computed from them): checkpoints do not apply");
-            constexpr count_kind kind = Xs::shape.is_matrix() ? count_kind::rows : count_kind::size;
-            return make_emitting_loop(extent_count<kind, Xs>{xs}, init, step, std::tuple{xs});
-        } else if constexpr (std::is_invocable_v<F&, carry, element>) {
+        if constexpr (std::is_invocable_v<F&, carry, element>) {
             using Body = std::remove_cvref_t<std::invoke_result_t<F&, carry, element>>;
-            static_assert(expr::Expression<Body>,
-                          "gradc::scan(init, xs, f): f(carry, x) must return a gradc expression, the next carry");
-            static_assert(!expr::Expression<Body> || carry_fits(Body::shape, Init::shape),
+            static_assert(is_emitted<Body> || expr::Expression<Body>,
+                          "gradc::scan(init, xs, f): f(carry, x) must return a gradc expression, the next carry, or "
+                          "gradc::emit(next, y)");
+            static_assert(!expr::Expression<Body> || next_fits<Body>(Init::shape),
                           "gradc::scan(init, xs, f): f(carry, x) must return the carry's shape (init's): a scalar "
                           "for a scalar, a vector of the same length for a vector, a matrix of the same extents "
                           "for a matrix");
-            if constexpr (expr::Expression<Body> && carry_fits(Body::shape, Init::shape)) {
-                const auto body = step(carry{}, expr::loop_counter<Tag>{});
+            if constexpr (is_emitted<Body> || next_fits<Body>(Init::shape)) {
                 constexpr count_kind kind = Xs::shape.is_matrix() ? count_kind::rows : count_kind::size;
-                return chained_loop_node<kind, Tag, sizeof...(s) != 0>(
-                    init, body, std::tuple_cat(checkpoints_operand(s...), std::tuple{xs}));
+                return chained_or_emitting("gradc::scan(init, xs, f)", extent_count<kind, Xs>{xs}, init, step, s...);
             }
         }
     }
