@@ -3,175 +3,130 @@
 // (`jacobian`), as GradBench's evals/lstm/README.md and cpp/gradbench/evals/lstm.hpp
 // define them.
 //
-// Dynamic mode. One layer's step is elementwise over the hidden width b, so it is one
-// fused operation (a static-mode kernel run as one node of the dynamic graph,
-// autograd::fuse) with two results, the new hidden and cell states. The loop over
-// characters and layers runs by wavefronts: layer i reads character t = s − i in
-// wavefront s, when layer i − 1 has just produced its hidden state for that character, so
-// all layers of a wavefront are one step on [layers, b] tensors and the loop has
-// c + layers − 2 iterations instead of (c − 1)·layers. The prediction and the loss of all
-// characters are computed together after the loop. The jacobian is reverse mode through
-// that graph (autograd::grad).
+// Static mode: examples/lstm_objective.hpp's kernel, one for every l, c and b (the
+// characters are a gradc::loop over the rows of the text, the layers a gradc::loop inside
+// it; b enters as a literal when the expression is built, so the kernel is built again,
+// not compiled again, for another b). Preparing an input (not timed) parses it and puts
+// the gates' parameters in the kernel's layout (eight l × b matrices, where the eval has
+// per layer one row of 4·b weights and one of 4·b biases); the output (not timed) puts
+// the gradient back in the eval's. lstm_dynamic.cpp answers with the dynamic mode.
 #include "eval_registry.hpp"
-#include "scalar_function.hpp"
 
-#include <gradc/autograd.hpp>
-#include <gradc/gradc.hpp>
+#include "lstm_objective.hpp"
 
-#include <algorithm>
-#include <array>
-#include <cstdint>
+#include <cstddef>
 #include <memory>
+#include <optional>
+#include <tuple>
 #include <vector>
 
-namespace gradbench::lstm {
+namespace gradbench::lstm_static {
 namespace {
 
-using gradc::Tensor;
+using Kernel = decltype(gradc::compile(
+    lstm_objective::loss(1),
+    gradc::wrt(std::get<0>(lstm_objective::vars), std::get<1>(lstm_objective::vars), std::get<2>(lstm_objective::vars),
+               std::get<3>(lstm_objective::vars), std::get<4>(lstm_objective::vars), std::get<5>(lstm_objective::vars),
+               std::get<6>(lstm_objective::vars), std::get<7>(lstm_objective::vars), std::get<8>(lstm_objective::vars),
+               std::get<9>(lstm_objective::vars), std::get<10>(lstm_objective::vars))));
 
-const gradc::TensorOptions real_options = gradc::TensorOptions().dtype(gradc::kDouble);
-
-/// lstm.hpp's lstm_model for one hidden unit: the new hidden and cell states.
-const auto& layer_step() {
-  static const auto step = [] {
-    auto [input, hidden, cell, w_forget, w_ingate, w_outgate, w_change, b_forget, b_ingate, b_outgate, b_change] =
-        gradc::variables<11>();
-    const auto new_cell = cell * sigmoid(input * w_forget + b_forget) +
-                          sigmoid(hidden * w_ingate + b_ingate) * tanh(hidden * w_change + b_change);
-    const auto new_hidden = sigmoid(input * w_outgate + b_outgate) * tanh(new_cell);
-    return gradc::autograd::fuse(gradc::compile(new_hidden, new_cell), "lstm_step");
-  }();
-  return step;
+Kernel kernel_for(std::size_t b) {
+  const auto& v = lstm_objective::vars;
+  return gradc::compile(lstm_objective::loss(b),
+                        gradc::wrt(std::get<0>(v), std::get<1>(v), std::get<2>(v), std::get<3>(v), std::get<4>(v),
+                                   std::get<5>(v), std::get<6>(v), std::get<7>(v), std::get<8>(v), std::get<9>(v),
+                                   std::get<10>(v)));
 }
 
-/// One input of the eval, as tensors.
+/// One input in the kernel's layout.
 struct Problem {
-  std::int64_t layers = 0, width = 0, steps = 0;  ///< steps: the characters that are read, c − 1.
-  Tensor main_params;    ///< [2·layers, 4·width]: per layer a row of weights and one of biases,
-                         ///< each gate's b values in the order forget, ingate, outgate, change.
-  Tensor extra_params;   ///< [3, width]: the input weights, output weights and output biases.
-  Tensor hidden, cell;   ///< [layers, width]: the initial states.
-  Tensor inputs;         ///< [steps, 1, width]: the characters that are read.
-  Tensor targets;        ///< [steps, width]: the characters that are predicted.
-  Tensor unit_weights;   ///< [layers − 1, width] of ones: the layers after the first read their input unweighted.
+  std::size_t l = 0, b = 0, steps = 0;  ///< steps: the characters read, c − 1.
+  std::vector<std::vector<double>> gates;  ///< forget, ingate, outgate, change weights, then biases: l × b each
+  std::vector<double> in_weight, out_weight, out_bias, state, inputs, targets;
+  std::optional<Kernel> kernel;
+
+  template <class Call>
+  auto call(Call&& f) {
+    const auto m = [&](std::vector<double>& v) { return gradc::mat_view(v, l, b); };
+    return f(*kernel, m(gates[0]), m(gates[1]), m(gates[2]), m(gates[3]), m(gates[4]), m(gates[5]), m(gates[6]),
+             m(gates[7]), in_weight, out_weight, out_bias, state, gradc::mat_view(inputs, steps, b),
+             gradc::mat_view(targets, steps, b));
+  }
 };
 
-/// The rows of a JSON array of arrays as a double tensor.
-Tensor matrix_from_json(const json& rows, bool requires_grad) {
-  std::vector<double> values;
-  for (const json& row : rows)
-    for (const json& value : row) values.push_back(value.get<double>());
-  const std::int64_t row_count = std::int64_t(rows.size());
-  return gradc::from_vector(values, {row_count, std::int64_t(values.size()) / row_count},
-                            gradc::TensorOptions(real_options).requires_grad(requires_grad));
+std::vector<std::vector<double>> rows_of(const json& rows) {
+  std::vector<std::vector<double>> out;
+  for (const json& row : rows) out.push_back(row.get<std::vector<double>>());
+  return out;
 }
 
-std::shared_ptr<const Problem> read_problem(const json& input, bool differentiable) {
+std::shared_ptr<Problem> read_problem(const json& input) {
   auto problem = std::make_shared<Problem>();
   Problem& p = *problem;
-  p.main_params = matrix_from_json(input.at("main_params"), differentiable);
-  p.extra_params = matrix_from_json(input.at("extra_params"), differentiable);
-  p.layers = p.main_params.size(0) / 2;
-  p.width = p.extra_params.size(1);
-  const Tensor state = matrix_from_json(input.at("state"), false).view({p.layers, 2, p.width});
-  p.hidden = state.select(1, 0).contiguous();
-  p.cell = state.select(1, 1).contiguous();
-  const Tensor sequence = matrix_from_json(input.at("sequence"), false);
-  p.steps = sequence.size(0) - 1;
-  p.inputs = sequence.narrow(0, 0, p.steps).contiguous().unsqueeze(1);
-  p.targets = sequence.narrow(0, 1, p.steps).contiguous();
-  if (p.layers > 1) p.unit_weights = gradc::ones({p.layers - 1, p.width}, real_options);
+  const auto main = rows_of(input.at("main_params"));
+  const auto extra = rows_of(input.at("extra_params"));
+  const auto state = rows_of(input.at("state"));
+  const auto sequence = rows_of(input.at("sequence"));
+  p.l = main.size() / 2;
+  p.b = extra.at(0).size();
+  p.steps = sequence.size() - 1;
+  p.gates.assign(8, std::vector<double>(p.l * p.b));
+  for (std::size_t i = 0; i < p.l; ++i)
+    for (std::size_t kind = 0; kind < 2; ++kind)
+      for (std::size_t g = 0; g < 4; ++g)
+        for (std::size_t j = 0; j < p.b; ++j) p.gates[4 * kind + g][i * p.b + j] = main[2 * i + kind][g * p.b + j];
+  p.in_weight = extra[0];
+  p.out_weight = extra[1];
+  p.out_bias = extra[2];
+  for (const auto& row : state) p.state.insert(p.state.end(), row.begin(), row.end());
+  for (std::size_t t = 0; t + 1 < sequence.size(); ++t) {
+    p.inputs.insert(p.inputs.end(), sequence[t].begin(), sequence[t].end());
+    p.targets.insert(p.targets.end(), sequence[t + 1].begin(), sequence[t + 1].end());
+  }
+  p.kernel.emplace(kernel_for(p.b));
   return problem;
 }
 
-/// Rows [first, first + count) of a [layers, width] tensor; the tensor itself when that is
-/// all of it (the usual case), so a full wavefront records no view.
-Tensor rows(const Tensor& t, std::int64_t first, std::int64_t count) {
-  return count == t.size(0) ? t : t.narrow(0, first, count);
+Prepared objective(const json& input) {
+  auto p = read_problem(input);
+  auto value = std::make_shared<double>();
+  return {[=] { *value = p->call([](const Kernel& k, const auto&... x) { return k(x...); }); },
+          [=] { return json(*value); }};
 }
-
-/// `t` with rows [first, first + replacement rows) replaced.
-Tensor with_rows(const Tensor& t, std::int64_t first, const Tensor& replacement) {
-  const std::int64_t count = replacement.size(0);
-  if (count == t.size(0)) return replacement;
-  gradc::tensor_list parts;
-  if (first > 0) parts.push_back(t.narrow(0, 0, first));
-  parts.push_back(replacement);
-  const std::int64_t rest = t.size(0) - first - count;
-  if (rest > 0) parts.push_back(t.narrow(0, first + count, rest));
-  return gradc::cat(parts);
-}
-
-/// The loss of lstm.hpp's `objective`: −(Σ_t Σ_i target_ti · (prediction_ti − lse_t)) /
-/// ((c − 1)·b), with ADBench's lse_t = log(Σ_i exp(prediction_ti) + 2).
-Tensor loss(const Problem& p) {
-  const std::int64_t layers = p.layers;
-  const Tensor in_weight = p.extra_params[0], out_weight = p.extra_params[1], out_bias = p.extra_params[2];
-  // Each gate's weights and biases as a [layers, width] tensor, so that every step reads
-  // them in place. The first layer's input is the character times extra_params' input
-  // weights, and only the forget and output gates read it: their weights absorb the input
-  // weights, and the step reads the character itself, a row of a constant. (A row of all
-  // characters times the input weights would require grad, and the backward of each row's
-  // select fills a zero tensor of the whole sequence: quadratic in c.)
-  const Tensor by_gate = p.main_params.view({layers, 2, 4, p.width});
-  const Tensor input_weights =
-      layers == 1 ? in_weight.unsqueeze(0) : gradc::cat({in_weight.unsqueeze(0), p.unit_weights});
-  constexpr std::int64_t weights = 0, forget = 0, outgate = 2;
-  std::array<Tensor, 8> parameters;  // the order of layer_step's variables
-  for (std::int64_t kind = 0; kind < 2; ++kind)
-    for (std::int64_t gate = 0; gate < 4; ++gate) {
-      const Tensor values = by_gate.select(1, kind).select(1, gate);
-      const bool reads_input = kind == weights && (gate == forget || gate == outgate);
-      parameters[std::size_t(4 * kind + gate)] = reads_input ? values * input_weights : values.contiguous();
-    }
-
-  Tensor hidden = p.hidden, cell = p.cell;
-  gradc::tensor_list last_layer;  // the hidden states of all layers whenever the last one has read a character
-  last_layer.reserve(std::size_t(p.steps));
-  for (std::int64_t wave = 0; wave < p.steps + layers - 1; ++wave) {
-    // Layer i reads character wave − i: the layers that have one to read.
-    const std::int64_t first = std::max<std::int64_t>(0, wave - p.steps + 1);
-    const std::int64_t last = std::min(layers - 1, wave);
-    const std::int64_t count = last - first + 1;
-    // The first layer reads the character, each other layer the hidden state that the layer
-    // below produced in the previous wavefront.
-    Tensor layer_inputs;
-    if (first > 0)
-      layer_inputs = hidden.narrow(0, first - 1, count);
-    else if (count == 1)
-      layer_inputs = p.inputs[wave];
-    else
-      layer_inputs = gradc::cat({p.inputs[wave], hidden.narrow(0, 0, count - 1)});
-
-    gradc::tensor_list arguments{layer_inputs, rows(hidden, first, count), rows(cell, first, count)};
-    for (const Tensor& parameter : parameters) arguments.push_back(rows(parameter, first, count));
-    const gradc::tensor_list next = layer_step()(arguments);
-    hidden = with_rows(hidden, first, next[0]);
-    cell = with_rows(cell, first, next[1]);
-    if (last == layers - 1) last_layer.push_back(hidden);
-  }
-
-  const Tensor outputs = gradc::stack(last_layer).select(1, layers - 1);  // [steps, width]
-  const Tensor predictions = outputs * out_weight + out_bias;
-  const Tensor log_normalisers = gradc::log(gradc::exp(predictions).sum({1}, true) + 2.0);
-  const Tensor total = (p.targets * (predictions - log_normalisers)).sum();
-  return total * (-1.0 / double(p.steps * p.width));
-}
-
-Prepared objective(const json& input) { return scalar_value(read_problem(input, false), loss); }
 
 Prepared jacobian(const json& input) {
-  return reverse_gradient(
-      read_problem(input, true), loss, [](const Problem& p) { return gradc::tensor_list{p.main_params, p.extra_params}; },
-      [](const gradc::tensor_list& g) {
-        // main_params' gradient, then extra_params', each row after row.
-        const Tensor flat = gradc::cat({g[0].flatten(), g[1].flatten()});
-        const double* data = flat.data_ptr<double>();
-        return json(std::vector<double>(data, data + flat.numel()));
-      });
+  auto p = read_problem(input);
+  using Result = decltype(p->call([](const Kernel& k, const auto&... x) { return k.gradient(x...); }));
+  auto result = std::make_shared<std::optional<Result>>();
+  return {[=] { result->emplace(p->call([](const Kernel& k, const auto&... x) { return k.gradient(x...); })); },
+          [=] {
+            const auto& g = (*result)->gradient;
+            const std::size_t l = p->l, b = p->b;
+            std::vector<double> out(2 * l * 4 * b + 3 * b);
+            const auto put = [&](std::size_t kind, std::size_t gate, const auto& m) {
+              for (std::size_t i = 0; i < l; ++i)
+                for (std::size_t j = 0; j < b; ++j) out[(2 * i + kind) * 4 * b + gate * b + j] = m(i, j);
+            };
+            put(0, 0, std::get<0>(g));
+            put(0, 1, std::get<1>(g));
+            put(0, 2, std::get<2>(g));
+            put(0, 3, std::get<3>(g));
+            put(1, 0, std::get<4>(g));
+            put(1, 1, std::get<5>(g));
+            put(1, 2, std::get<6>(g));
+            put(1, 3, std::get<7>(g));
+            const std::size_t e = 2 * l * 4 * b;
+            for (std::size_t j = 0; j < b; ++j) {
+              out[e + j] = std::get<8>(g)[j];
+              out[e + b + j] = std::get<9>(g)[j];
+              out[e + 2 * b + j] = std::get<10>(g)[j];
+            }
+            return json(out);
+          }};
 }
 
-const bool registered = register_module("lstm", {{"objective", objective}, {"jacobian", jacobian}});
+const bool registered = register_module("lstm", {{"objective", objective}, {"jacobian", jacobian}},
+                                        AnsweredBy::static_mode, /*default_answer=*/true);
 
 }  // namespace
-}  // namespace gradbench::lstm
+}  // namespace gradbench::lstm_static

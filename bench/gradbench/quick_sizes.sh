@@ -19,3 +19,6 @@ all_evals=(hello lse llsq ode kmeans det gmm ba lstm ht particle saddle)
 # Evals answered by the dynamic mode by default that also have a static variant
 # (GRADC_GRADBENCH_MODE=static; bench/gradbench/eval_registry.hpp).
 static_variants=(lse ode kmeans)
+# Evals answered by the static mode by default that also have a dynamic variant
+# (GRADC_GRADBENCH_MODE=dynamic).
+dynamic_variants=(lstm)

@@ -32,12 +32,15 @@ for eval in "${evals[@]}"; do
   fi
   # An eval answered both ways by default answers with the faster (eval_registry.hpp);
   # the other variant is validated too.
-  if [[ " ${static_variants[*]} " == *" $eval "* ]]; then
-    echo "== $eval ${quick_sizes[$eval]} (GRADC_GRADBENCH_MODE=static)"
-    # shellcheck disable=SC2086
-    GRADC_GRADBENCH_MODE=static "$gradbench/run" "$eval" --tool "$tool" --min-seconds 0 ${quick_sizes[$eval]} ||
-      failed+=("$eval static")
-  fi
+  for mode in static dynamic; do
+    variants="${mode}_variants[*]"
+    if [[ " ${!variants} " == *" $eval "* ]]; then
+      echo "== $eval ${quick_sizes[$eval]} (GRADC_GRADBENCH_MODE=$mode)"
+      # shellcheck disable=SC2086
+      GRADC_GRADBENCH_MODE=$mode "$gradbench/run" "$eval" --tool "$tool" --min-seconds 0 ${quick_sizes[$eval]} ||
+        failed+=("$eval $mode")
+    fi
+  done
 done
 if (( ${#failed[@]} )); then
   echo "invalid or failed: ${failed[*]}"

@@ -38,9 +38,15 @@ struct part_nodes {
 /// operands: the body's program reads the carry as a variable, and its layout needs the
 /// carry's extents (the part's subtree never reads it). Then the outer carries the body
 /// reads (loops/body.hpp), which the part's subtree may read.
+/// What identifies a part apart from its body (lower/node_structure.hpp's
+/// `rule_identity`: the body is its loop's f's result, and Tag is f's type).
+template <class Tag, std::size_t H, class Carry, class FallbackSet>
+struct body_part_identity;
+
 template <class Body, class Tag, std::size_t H, class Carry = void, class FallbackSet = void>
 struct body_part : body_runner<Body, Tag, part_nodes<Body, Tag, H, Carry, FallbackSet>::counters, Carry, FallbackSet> {
     using runner = body_runner<Body, Tag, part_nodes<Body, Tag, H, Carry, FallbackSet>::counters, Carry, FallbackSet>;
+    using identity_type = body_part_identity<Tag, H, Carry, FallbackSet>;
     using typename runner::nodes;
     using typename runner::program;
     using runner::BL;

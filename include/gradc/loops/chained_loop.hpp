@@ -95,9 +95,16 @@ constexpr bool carry_fits(const dims& b, const dims& c) {
     return fit(b.rows, c.rows) && fit(b.cols, c.cols);
 }
 
+/// What identifies a chained loop apart from its body (lower/node_structure.hpp's
+/// `rule_identity`: the body is f's result, and Tag is f's type), and a loop that keeps
+/// its states (loops/loop_states.hpp, KeepStates).
+template <class Tag, class Carry, class FallbackSet, count_kind Count, bool Checkpointed, bool KeepStates>
+struct chained_loop_identity;
+
 template <class Body, class Tag, class Carry, class FallbackSet, count_kind Count, bool Checkpointed = false>
 struct chained_loop
     : body_runner<Body, Tag, chained_step_nodes<Body, Tag, Carry, FallbackSet>::counters, Carry, FallbackSet> {
+    using identity_type = chained_loop_identity<Tag, Carry, FallbackSet, Count, Checkpointed, false>;
     using runner = body_runner<Body, Tag, chained_step_nodes<Body, Tag, Carry, FallbackSet>::counters, Carry, FallbackSet>;
     using typename runner::nodes;
     using program = typename runner::step_program;

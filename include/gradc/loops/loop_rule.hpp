@@ -80,8 +80,14 @@ struct step_nodes {
     static constexpr auto& counters = nodes::template counters_in<nodes::step_reads>;
 };
 
+/// What identifies a loop_over apart from its body (lower/node_structure.hpp's
+/// `rule_identity`: the body is f's result, and Tag is f's type).
+template <loop_kind Kind, class Tag, count_kind Count>
+struct loop_over_identity;
+
 template <loop_kind Kind, class Body, class Tag, count_kind Count>
 struct loop_over : body_runner<Body, Tag, step_nodes<Body, Tag>::counters> {
+    using identity_type = loop_over_identity<Kind, Tag, Count>;
     using runner = body_runner<Body, Tag, step_nodes<Body, Tag>::counters>;
     using typename runner::nodes;
     using program = typename runner::step_program;

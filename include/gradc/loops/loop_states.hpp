@@ -24,6 +24,7 @@ namespace gradc::loops {
 template <class Body, class Tag, class Carry, class FallbackSet, count_kind Count>
 struct loop_states : chained_loop<Body, Tag, Carry, FallbackSet, Count, false> {
     using loop = chained_loop<Body, Tag, Carry, FallbackSet, Count, false>;
+    using identity_type = chained_loop_identity<Tag, Carry, FallbackSet, Count, false, true>;
     using typename loop::runner;
     using typename loop::nodes;
     using typename loop::program;

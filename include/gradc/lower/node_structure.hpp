@@ -31,6 +31,19 @@ consteval std::uint64_t type_identity() {
     return h;
 }
 
+/// What identifies rule R: R itself, or the type it names as `identity_type`. A loop's
+/// rule names one without its body (loops/loop_rule.hpp): the body is its f's result,
+/// fixed by f's type, and in nested loops the body type's name passes the 256 Ki
+/// characters that g++ lets a constant expression loop over.
+template <class R>
+consteval std::uint64_t rule_identity() {
+    if constexpr (requires { typename R::identity_type; }) {
+        return type_identity<typename R::identity_type>();
+    } else {
+        return type_identity<R>();
+    }
+}
+
 /// A hash h extended by v (the shapes below, and the table of `structural_classes`).
 constexpr std::uint64_t mix_hash(std::uint64_t h, std::uint64_t v) {
     return (h ^ (v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2))) * 0xff51afd7ed558ccdull;
@@ -104,7 +117,7 @@ inline constexpr std::size_t literal_number<constant<L>> = L;
 template <class R, class... O>
 constexpr node_structure primitive_structure() {
     node_structure s{node_kind::primitive};
-    s.shape = type_identity<R>();
+    s.shape = rule_identity<R>();
     (s.add_operand(operand_node<O>, condition_structure<O>), ...);
     return s;
 }

@@ -1,0 +1,95 @@
+#pragma once
+// ADBench's D-LSTM loss ("A benchmark of selected algorithmic differentiation tools on
+// some problems in computer vision and machine learning", Srajer, Kukelova, Fitzgibbon
+// 2018, section "Long short-term memory"; GradBench's lstm eval defines it in
+// evals/lstm/README.md) as ONE gradc kernel for every number of layers l, characters c
+// and width b: the variables have extents known only at run time, the characters are a
+// `gradc::loop` over the rows of the inputs and the layers an inner `gradc::loop` over
+// the rows of the weights, both read when the kernel runs.
+//
+// The model, per character t and layer i, with x the layer's input (the character times
+// the input weights for the first layer, the hidden state of the layer below after it):
+//   forget = σ(x ⊙ w_f,i + b_f,i)       ingate = σ(h_i ⊙ w_in,i + b_in,i)
+//   outgate = σ(x ⊙ w_o,i + b_o,i)       change = tanh(h_i ⊙ w_ch,i + b_ch,i)
+//   c_i ← c_i ⊙ forget + ingate ⊙ change,   h_i ← outgate ⊙ tanh(c_i)
+// and the prediction y = h_l ⊙ out_weight + out_bias is scored against the next
+// character z by Σ_j z_j (y_j − lse), lse = log(Σ_j exp(y_j) + 2). The loss is
+// −(Σ_t score_t) / ((c − 1)·b).
+//
+// How it is written:
+//  - The state of all layers is the outer loop's carry, a vector of 2·l·b entries (per
+//    layer the hidden state, then the cell state: the eval's own layout).
+//  - The inner loop over layers carries (x, c) joined, so that its states (gradc::emit(next))
+//    are the new (h_i, c_i) of every layer, one row per layer: reshaped, the next state,
+//    with nothing computed twice. The first layer's carry is (x, x): its second half is
+//    never read.
+//  - Each character's score is the outer loop's per-step output, and the loss their sum.
+//  - The gates' parameters are eight l × b matrices (forget, ingate, outgate, change
+//    weights, then the same biases), one row per layer, where the eval has one row of
+//    4·b weights and one of 4·b biases per layer.
+#include <cstddef>
+#include <tuple>
+#include <vector>
+
+#include <gradc/gradc.hpp>
+
+/// The name of the objective's variable set (a header names it, so that the kernel's
+/// type has linkage).
+struct lstm_variables;
+
+/// The loss as an expression, its variables and the kernel.
+struct lstm_objective {
+    /// The eight gates' l × b parameters, the input weights, the output weights, the
+    /// output biases (b each), the initial state (2·l·b), the characters read and the
+    /// characters predicted ((c − 1) × b each).
+    static constexpr auto vars = gradc::variables<lstm_variables>(
+        gradc::mat<gradc::dynamic_extent, gradc::dynamic_extent>, gradc::mat<gradc::dynamic_extent, gradc::dynamic_extent>,
+        gradc::mat<gradc::dynamic_extent, gradc::dynamic_extent>, gradc::mat<gradc::dynamic_extent, gradc::dynamic_extent>,
+        gradc::mat<gradc::dynamic_extent, gradc::dynamic_extent>, gradc::mat<gradc::dynamic_extent, gradc::dynamic_extent>,
+        gradc::mat<gradc::dynamic_extent, gradc::dynamic_extent>, gradc::mat<gradc::dynamic_extent, gradc::dynamic_extent>,
+        gradc::vec<gradc::dynamic_extent>, gradc::vec<gradc::dynamic_extent>, gradc::vec<gradc::dynamic_extent>,
+        gradc::vec<gradc::dynamic_extent>, gradc::mat<gradc::dynamic_extent, gradc::dynamic_extent>,
+        gradc::mat<gradc::dynamic_extent, gradc::dynamic_extent>);
+
+    /// The loss for width b (the segments of the state are b long: b is a literal of the
+    /// expression, so one kernel type serves every b, l and c).
+    static auto loss(std::size_t b) {
+        const auto w_forget = std::get<0>(vars);
+        const auto w_ingate = std::get<1>(vars);
+        const auto w_outgate = std::get<2>(vars);
+        const auto w_change = std::get<3>(vars);
+        const auto b_forget = std::get<4>(vars);
+        const auto b_ingate = std::get<5>(vars);
+        const auto b_outgate = std::get<6>(vars);
+        const auto b_change = std::get<7>(vars);
+        const auto in_weight = std::get<8>(vars);
+        const auto out_weight = std::get<9>(vars);
+        const auto out_bias = std::get<10>(vars);
+        const auto state = std::get<11>(vars);
+        const auto inputs = std::get<12>(vars);
+        const auto targets = std::get<13>(vars);
+        const auto sigmoid = [](const auto& v) { return 1.0 / (1.0 + exp(-v)); };
+
+        const auto characters = gradc::loop(gradc::rows(inputs), state, [=](auto s, auto t) {
+            const auto layers = gradc::loop(gradc::rows(w_forget), gradc::concat(row(inputs, t) * in_weight, row(inputs, t) * in_weight),
+                [=](auto xc, auto i) {
+                    const auto x = gradc::segment(xc, 0, b);
+                    const auto h = gradc::segment(s, 2 * i * b, b);
+                    const auto c = gradc::segment(s, (2 * i + 1) * b, b);
+                    const auto forget = sigmoid(x * row(w_forget, i) + row(b_forget, i));
+                    const auto ingate = sigmoid(h * row(w_ingate, i) + row(b_ingate, i));
+                    const auto outgate = sigmoid(x * row(w_outgate, i) + row(b_outgate, i));
+                    const auto change = tanh(h * row(w_change, i) + row(b_change, i));
+                    const auto cell = c * forget + ingate * change;
+                    return gradc::emit(gradc::concat(outgate * tanh(cell), cell));
+                });
+            const auto top = gradc::segment(std::get<0>(layers), 0, b);
+            const auto prediction = top * out_weight + out_bias;
+            const auto normaliser = log(sum(exp(prediction)) + 2.0);
+            const auto target = row(targets, t);
+            const auto score = sum(target * prediction) - normaliser * sum(target);
+            return gradc::emit(gradc::reshape_as(std::get<1>(layers), s), score);
+        });
+        return -mean(std::get<1>(characters)) / double(b);
+    }
+};
