@@ -17,19 +17,21 @@
 // −(Σ_t score_t) / ((c − 1)·b).
 //
 // How it is written:
-//  - The state of all layers is the outer loop's carry, a vector of 2·l·b entries (per
-//    layer the hidden state, then the cell state: the eval's own layout).
+//  - The outer loop's carry is the scores' running sum, the number of characters scored,
+//    then the state of all layers (2·l·b entries: per layer the hidden state, then the
+//    cell state, the eval's own layout). The loss is the sum over the count, over b.
 //  - The inner loop over layers carries (x, c) joined, so that its states (gradc::emit(next))
-//    are the new (h_i, c_i) of every layer, one row per layer: reshaped, the next state,
-//    with nothing computed twice. The first layer's carry is (x, x): its second half is
-//    never read.
-//  - Each character's score is the outer loop's per-step output, and the loss their sum.
+//    are the new (h_i, c_i) of every layer, one row per layer: reshaped, the next state;
+//    the last row's first half is the top layer's output. The first layer's carry is
+//    (x, x): its second half is never read.
+//  - b is a literal of the expression (the segments' offsets and lengths), so the reused
+//    subexpressions (the inner loop's states, the prediction, a cell state) are copies,
+//    computed once when the kernel runs (docs/static.md, "Named constants").
 //  - The gates' parameters are eight l × b matrices (forget, ingate, outgate, change
 //    weights, then the same biases), one row per layer, where the eval has one row of
 //    4·b weights and one of 4·b biases per layer.
 #include <cstddef>
 #include <tuple>
-#include <vector>
 
 #include <gradc/gradc.hpp>
 
@@ -68,28 +70,32 @@ struct lstm_objective {
         const auto state = std::get<11>(vars);
         const auto inputs = std::get<12>(vars);
         const auto targets = std::get<13>(vars);
+        const auto zero = gradc::constant([] { return 0.0; });
         const auto sigmoid = [](const auto& v) { return 1.0 / (1.0 + exp(-v)); };
 
-        const auto characters = gradc::loop(gradc::rows(inputs), state, [=](auto s, auto t) {
-            const auto layers = gradc::loop(gradc::rows(w_forget), gradc::concat(row(inputs, t) * in_weight, row(inputs, t) * in_weight),
-                [=](auto xc, auto i) {
-                    const auto x = gradc::segment(xc, 0, b);
-                    const auto h = gradc::segment(s, 2 * i * b, b);
-                    const auto c = gradc::segment(s, (2 * i + 1) * b, b);
-                    const auto forget = sigmoid(x * row(w_forget, i) + row(b_forget, i));
-                    const auto ingate = sigmoid(h * row(w_ingate, i) + row(b_ingate, i));
-                    const auto outgate = sigmoid(x * row(w_outgate, i) + row(b_outgate, i));
-                    const auto change = tanh(h * row(w_change, i) + row(b_change, i));
-                    const auto cell = c * forget + ingate * change;
-                    return gradc::emit(gradc::concat(outgate * tanh(cell), cell));
-                });
-            const auto top = gradc::segment(std::get<0>(layers), 0, b);
+        // The carry: the scores' running sum, the number of characters scored, then every
+        // layer's state (2·l·b entries).
+        const auto characters = gradc::loop(gradc::rows(inputs), gradc::concat(zero, zero, state), [=](auto s, auto t) {
+            const auto x0 = row(inputs, t) * in_weight;
+            const auto layers = gradc::loop(gradc::rows(w_forget), gradc::concat(x0, x0), [=](auto xc, auto i) {
+                const auto x = gradc::segment(xc, 0, b);
+                const auto h = gradc::segment(s, 2 * i * b + 2, b);
+                const auto c = gradc::segment(s, (2 * i + 1) * b + 2, b);
+                const auto forget = sigmoid(x * row(w_forget, i) + row(b_forget, i));
+                const auto ingate = sigmoid(h * row(w_ingate, i) + row(b_ingate, i));
+                const auto outgate = sigmoid(x * row(w_outgate, i) + row(b_outgate, i));
+                const auto change = tanh(h * row(w_change, i) + row(b_change, i));
+                const auto cell = c * forget + ingate * change;
+                return gradc::emit(gradc::concat(outgate * tanh(cell), cell));
+            });
+            // The top layer's hidden state.
+            const auto top = gradc::segment(gradc::last_row(std::get<1>(layers)), 0, b);
             const auto prediction = top * out_weight + out_bias;
             const auto normaliser = log(sum(exp(prediction)) + 2.0);
             const auto target = row(targets, t);
             const auto score = sum(target * prediction) - normaliser * sum(target);
-            return gradc::emit(gradc::reshape_as(std::get<1>(layers), s), score);
+            return gradc::concat(s[0] + score, s[1] + 1.0, gradc::reshape_as(std::get<1>(layers), state));
         });
-        return -mean(std::get<1>(characters)) / double(b);
+        return -characters[0] / (double(b) * characters[1]);
     }
 };

@@ -3,8 +3,9 @@
 /// Functions on array expressions, found by argument-dependent lookup: products
 /// (`matvec`, `matmul`, `dot`, `outer`, `transpose`, `hadamard`), reductions (`sum`,
 /// `mean`, `squared_norm`, `max`, `min`, `log_sum_exp`) and `softmax`; prefix sums and
-/// factorisations (`cumsum`, `cholesky`, `solve`, `log_det`); parts (`row`,
-/// `col`, `segment`, `diag`, `lower_triangular`) and wholes (`concat`, `stack`); and the
+/// factorisations (expr/array_factorisations.hpp); parts (`row`, `last_row`,
+/// `col`, `segment`, `diag`, `lower_triangular`) and wholes (`concat`, `stack`,
+/// `reshape_as`); and the
 /// compile-time loop `gradc::sum_over<K>`. Each checks its operands' shapes first and
 /// says in words what it needs; the operations themselves are in rules/arrays/.
 
@@ -12,6 +13,7 @@
 #include <type_traits>
 #include <utility>
 
+#include <gradc/expr/array_factorisations.hpp>
 #include <gradc/expr/functions.hpp>
 #include <gradc/expr/loop_counter.hpp>
 #include <gradc/expr/nodes.hpp>
@@ -20,9 +22,7 @@
 #include <gradc/rules/arithmetic.hpp>
 #include <gradc/rules/arrays/access.hpp>
 #include <gradc/rules/arrays/building.hpp>
-#include <gradc/rules/arrays/cholesky.hpp>
-#include <gradc/rules/arrays/lu.hpp>
-#include <gradc/rules/arrays/prefix_sums.hpp>
+#include <gradc/rules/arrays/last_part.hpp>
 #include <gradc/rules/arrays/reshape.hpp>
 #include <gradc/rules/arrays/products.hpp>
 #include <gradc/rules/arrays/reductions.hpp>
@@ -105,46 +105,6 @@ template <Expression A>
 constexpr auto softmax(const A& a) {
     static_assert(A::shape.is_vector() || shapes_are<A::shape>::fine, "gradc::softmax(x): x must be a vector");
     return make_node<arrays::softmax>(a);
-}
-
-// ---- prefix sums and factorisations -----------------------------------------------
-
-/// The prefix sums yᵢ = x₀ + … + xᵢ of a vector (torch.cumsum of a 1-D tensor).
-template <Expression A>
-constexpr auto cumsum(const A& a) {
-    static_assert(A::shape.is_vector() || shapes_are<A::shape>::fine, "gradc::cumsum(x): x must be a vector");
-    return make_node<arrays::cumsum>(a);
-}
-
-/// The lower-triangular L with L·Lᵀ = ½(A + Aᵀ), for a square A whose symmetric part is
-/// positive definite (NaN entries otherwise): rules/arrays/cholesky.hpp.
-template <Expression A>
-constexpr auto cholesky(const A& a) {
-    static_assert((A::shape.is_matrix() && A::shape.rows == A::shape.cols) || shapes_are<A::shape>::fine,
-                  "gradc::cholesky(A): A must be a square matrix, mat<n, n>");
-    return make_node<arrays::cholesky>(a);
-}
-
-/// X with A·X = B: A a mat<n, n>, B a vec<n> or a mat<n, m>, by LU with partial pivoting
-/// (infinite or NaN entries for a singular A). Two nodes, A's factors and the
-/// substitutions (rules/arrays/lu.hpp), so that an A computed once is factorised once.
-template <Expression A, Expression B>
-constexpr auto solve(const A& a, const B& b) {
-    static_assert((A::shape.is_matrix() && A::shape.rows == A::shape.cols && !B::shape.is_scalar() &&
-                   B::shape.rows == A::shape.rows) ||
-                      shapes_are<A::shape, B::shape>::fine,
-                  "gradc::solve(A, b): A must be a square mat<n, n> and b a vec<n> or a mat<n, m> (shapes_are<...> below "
-                  "lists the shapes)");
-    return make_node<arrays::lu_solve>(make_node<arrays::lu_factor>(a), b);
-}
-
-/// log det A of a symmetric positive-definite A, as 2·Σᵢ log Lᵢᵢ of its Cholesky factor
-/// (so it reads ½(A + Aᵀ), and is NaN where that is not positive definite).
-template <Expression A>
-constexpr auto log_det(const A& a) {
-    static_assert((A::shape.is_matrix() && A::shape.rows == A::shape.cols) || shapes_are<A::shape>::fine,
-                  "gradc::log_det(A): A must be a square matrix, mat<n, n>");
-    return 2.0 * sum(log(diag(cholesky(a))));
 }
 
 // ---- parts -------------------------------------------------------------------------
@@ -318,6 +278,15 @@ constexpr auto reshape_as(const X& x, const Like& like) {
     return make_node<arrays::reshaped_as>(x, like);
 }
 
+/// The last row of a matrix as a vector (the last entry of a vector), whatever its number
+/// of rows: the last of a loop's ys (JAX's `ys[-1]`). A matrix without rows throws
+/// gradc::Error when the kernel runs.
+template <Expression M>
+constexpr auto last_row(const M& m) {
+    static_assert(!M::shape.is_scalar(), "gradc::last_row(M): M must be a matrix or a vector");
+    return make_node<arrays::last_row_of>(m);
+}
+
 /// Vectors of one length as the rows of a matrix.
 template <class A0, class... A>
     requires(Expression<A0> && (Expression<A> && ...))
@@ -378,6 +347,7 @@ using expr::diag;
 using expr::dot;
 using expr::element;
 using expr::hadamard;
+using expr::last_row;
 using expr::log_det;
 using expr::log_sum_exp;
 using expr::lower_triangular;

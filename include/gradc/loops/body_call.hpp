@@ -13,7 +13,9 @@
 /// several threads at once never share one.
 
 #include <array>
+#include <bit>
 #include <cstddef>
+#include <cstdint>
 #include <tuple>
 #include <type_traits>
 #include <utility>
@@ -132,6 +134,28 @@ struct body_runner {
         return last.layout;
     }
 
+    /// Program P's forward table for these literals (lower/equal_copies.hpp: per copy of
+    /// an equal subexpression, the node computing the same), found again only when the
+    /// literals differ from the last call's of an operation of type Owner on this thread.
+    template <class Owner, class P>
+    static const std::size_t* cached_forwards(const double* literals) {
+        struct last_call {
+            bool filled = false;
+            std::array<double, literal_count == 0 ? 1 : literal_count> literals{};
+            std::array<std::size_t, P::analysis::copies.count> forward{};
+        };
+        static thread_local last_call last;
+        bool same = last.filled;
+        for (std::size_t i = 0; same && i < literal_count; ++i)
+            same = std::bit_cast<std::uint64_t>(last.literals[i]) == std::bit_cast<std::uint64_t>(literals[i]);
+        if (!same) {
+            for (std::size_t i = 0; i < literal_count; ++i) last.literals[i] = literals[i];
+            last.forward = P::forward_offsets(last.literals);
+            last.filled = true;
+        }
+        return last.forward.data();
+    }
+
     /// The arrays of the operation type Owner, on this thread.
     template <class Owner, class T>
     static T* buffer(std::size_t n) {
@@ -149,6 +173,7 @@ struct body_runner {
         std::array<double, literal_count == 0 ? 1 : literal_count> literals{};
         mutable std::array<std::size_t, nodes::size> counters{};
         const lower::run_time_layout<nodes::size>* layout = nullptr;
+        const std::size_t* forward = nullptr;  ///< P's forward table, where P has copies.
         lower::run_time_view view{};
         const lower::run_time_view* run = nullptr;
         std::size_t value_size = 0, derivative_size = 0, variables_size = 0;
@@ -166,6 +191,7 @@ struct body_runner {
             for (std::size_t i = 0; i < counter_count; ++i)
                 counters[Counters[i]] = rules::arrays::index_value(*ops[variable_count + i]);
             for (std::size_t i = 0; i < literal_count; ++i) literals[i] = literal_of(*ops[first_literal + i]);
+            if constexpr (P::analysis::copies.count > 0) forward = cached_forwards<Owner, P>(literals.data());
             if constexpr (PL.has_dynamic) {
                 layout = &cached_layout<Owner, P>(s, literals.data());
                 view = layout->view();
@@ -179,7 +205,7 @@ struct body_runner {
         }
         call(const call&) = delete;
 
-        lower::array_frame<T, P::set::size> frame(T* values, const std::size_t* forward) const {
+        lower::array_frame<T, P::set::size> frame(T* values) const {
             return {arguments.data(), values, literals.data(), forward, run, counters.data()};
         }
         /// Node n's number of entries.

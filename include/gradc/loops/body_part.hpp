@@ -86,7 +86,7 @@ struct body_part : body_runner<Body, Tag, part_nodes<Body, Tag, H, Carry, Fallba
     template <class S, class T, class... P>
     static void value(S ext, T* __restrict y, const P*... p) {
         const typename runner::template call<body_part, T> c(ext, std::array<const T*, operand_count>{p...});
-        const auto f = c.frame(runner::template buffer<typename runner::body, T>(c.value_size), nullptr);
+        const auto f = c.frame(runner::template buffer<typename runner::body, T>(c.value_size));
         program::template primal<part>(f);
         runner::copy(y, program::steps::template value_of<H>(f), c.size_of(H));
     }
@@ -97,8 +97,7 @@ struct body_part : body_runner<Body, Tag, part_nodes<Body, Tag, H, Carry, Fallba
             const typename runner::template call<body_part, T> c(ext, std::array<const T*, operand_count>{p...});
             T* values = runner::template buffer<typename runner::body, T>(c.value_size + c.derivative_size + c.variables_size);
             const auto wrt = runner::adjoint_arrays(c, cb, values + c.value_size + c.derivative_size);
-            const auto forward = program::forward_offsets(c.literals);
-            const auto f = c.frame(values, forward.data());
+            const auto f = c.frame(values);
             const lower::derivative_frame<T> d{wrt.data(), values + c.value_size, c.run};
             program::template primal<part>(f);
             program::template clear<part>(d);
@@ -115,7 +114,7 @@ struct body_part : body_runner<Body, Tag, part_nodes<Body, Tag, H, Carry, Fallba
             const typename runner::template call<body_part, T> c(ext, std::array<const T*, operand_count>{p...});
             T* values = runner::template buffer<typename runner::body, T>(c.value_size + c.derivative_size);
             const auto wrt = runner::tangent_arrays(c, cd);
-            const auto f = c.frame(values, nullptr);
+            const auto f = c.frame(values);
             const lower::derivative_frame<T> d{wrt.data(), values + c.value_size, c.run};
             program::template primal<part>(f);
             program::template tangent_part<part>(f, d);

@@ -10,11 +10,12 @@
 ///  - value: per k the step's primal on the carry, its result the next carry (kept in
 ///    the loop's own result array);
 ///  - adjoint, by stored steps: a forward sweep keeps every step's incoming carry (n ×
-///    the carry's entries, in the loop's buffer per thread, grown on first use); then
-///    from k = n − 1 down to 0, the step's values again from its stored carry and its
-///    adjoint seeded by c̄_{k+1}, which adds to the variables' and the hoisted parts'
-///    adjoints and gives c̄_k; the init's adjoint gets c̄₀. A step keeps nothing else,
-///    so memory is the carries alone and each step's primal runs twice;
+///    the carry's entries, in the loop's buffer per thread, grown on first use) and,
+///    where they fit in `stored_values_budget` (loops/stored_steps.hpp), every step's
+///    values; then from k = n − 1 down to 0, the step's values (copied back, or run
+///    again from its stored carry) and its adjoint seeded by c̄_{k+1}, which adds to the
+///    variables' and the hoisted parts' adjoints and gives c̄_k; the init's adjoint gets
+///    c̄₀;
 ///  - tangent: per k the step's primal and tangent, the carry's tangent handed on.
 /// Every derivative step takes every operand at once (`derivatives_together`).
 ///
@@ -36,12 +37,12 @@
 #include <type_traits>
 #include <utility>
 
-#include <xsimd/xsimd.hpp>
-
 #include <gradc/error.hpp>
 #include <gradc/loops/body_call.hpp>
 #include <gradc/loops/checkpoints.hpp>
 #include <gradc/loops/loop_rule.hpp>
+#include <gradc/loops/step_condition.hpp>
+#include <gradc/loops/stored_steps.hpp>
 #include <gradc/rules/arrays/signature.hpp>
 #include <gradc/rules/piecewise.hpp>
 
@@ -54,38 +55,6 @@ struct chained_step_nodes {
     using nodes = typename body_program<Body, Tag, Carry, FallbackSet>::nodes;
     static constexpr auto& counters = nodes::template counters_in<nodes::step_reads>;
 };
-
-/// The condition of a while loop's body, where(condition, f(c), c): its flat graph's
-/// last node (void for another node).
-template <class Node>
-struct step_condition {
-    using type = void;
-};
-template <class C, class A, class B>
-struct step_condition<graphs::apply<rules::where, C, A, B>> {
-    using type = C;
-};
-template <class Flat>
-struct last_node;
-template <class... Nodes>
-struct last_node<lower::flat<Nodes...>> {
-    using type = expr::pack_element<sizeof...(Nodes) - 1, Nodes...>;
-};
-
-/// The owner of a chained loop's stored carries (a thread buffer of their own, which a
-/// while loop grows as it steps).
-template <class Loop>
-struct stored_carries_of {};
-
-/// Whether a condition holds: a bool, or on some lane of a batch of them.
-template <class C>
-bool holds_somewhere(const C& c) {
-    if constexpr (std::is_same_v<C, bool>) {
-        return c;
-    } else {
-        return xsimd::any(c);
-    }
-}
 
 /// Whether a body's shape b may be a carry of shape c: the same kind, and equal extents
 /// where both are fixed.
@@ -158,7 +127,7 @@ struct chained_loop
         const std::array<const T*, operand_count> ops{p...};
         const call<T> c(ext, ops);
         const std::size_t n = count(ext, ops), m = c.size_of(out);
-        auto f = c.frame(runner::template buffer<chained_loop, T>(c.value_size), nullptr);
+        auto f = c.frame(runner::template buffer<chained_loop, T>(c.value_size));
         runner::copy(y, ops[init_operand], m);  // y holds the carry from step to step
         if (!runs(n)) return;
         program::template primal<nodes::once>(f);
@@ -177,7 +146,7 @@ struct chained_loop
         const std::array<const T*, operand_count> ops{p...};
         reverse_steps<chained_loop>(
             ext, cb, ops, [&](std::size_t limit, std::size_t m, const auto& run_step, const auto& reverse_step,
-                              const auto& add_to_carry_adjoint, const auto& f) {
+                              const auto& add_to_carry_adjoint, const auto& f, const auto& keep) {
                 add_to_carry_adjoint(yb);
                 if (!runs(limit)) return;
                 if constexpr (Checkpointed) {
@@ -187,7 +156,7 @@ struct chained_loop
                         return;
                     }
                 }
-                stored_steps_reverse<T>(ops[init_operand], limit, m, run_step, reverse_step, f);
+                stored_steps_reverse<T>(ops[init_operand], limit, m, run_step, reverse_step, f, keep);
             });
     }
 
@@ -207,10 +176,12 @@ struct chained_loop
 
 protected:
     /// The reverse sweep of the operation of type Owner: its frame and adjoint arrays, and
-    /// `sweep(limit, m, run_step, reverse_step, add_to_carry_adjoint, f)`, which seeds the
-    /// carry's adjoint c̄ (`add_to_carry_adjoint`) and runs the steps' adjoints:
+    /// `sweep(limit, m, run_step, reverse_step, add_to_carry_adjoint, f, keep)`, which
+    /// seeds the carry's adjoint c̄ (`add_to_carry_adjoint`) and runs the steps' adjoints:
     /// `run_step(carry, k)` runs step k's values from its incoming carry, then
     /// `reverse_step()` its adjoint, c̄_k from c̄_{k+1}. The init's adjoint gets c̄₀.
+    /// `keep` (a step_values) copies a step's values out of the frame and back, so that a
+    /// sweep that kept them need not run the step again.
     template <class Owner, class S, class T, class Sweep>
     static void reverse_steps(S ext, const std::array<T*, operand_count>& cb,
                               const std::array<const T*, operand_count>& ops, const Sweep& sweep) {
@@ -221,8 +192,7 @@ protected:
         T* bar = room + c.variables_size;
         T* bar_before = bar + m;
         auto wrt = runner::adjoint_arrays(c, cb, room);
-        const auto forward = program::forward_offsets(c.literals);
-        auto f = c.frame(values, forward.data());
+        auto f = c.frame(values);
         const lower::derivative_frame<T> d{wrt.data(), values + c.value_size, c.run};
         for (std::size_t e = 0; e < m; ++e) bar[e] = T(rules::scalar_t<T>(0));
         const auto run_step = [&](const T* carry, std::size_t k) {
@@ -238,8 +208,15 @@ protected:
             std::swap(bar, bar_before);
         };
         const auto add_to_carry_adjoint = [&](const T* v) { runner::add(bar, v, m); };
+        const std::size_t value_size = c.value_size;
+        const step_values keep{value_size, [=](T* to) { runner::copy(to, values, value_size); },
+                               [&, values](const T* from, const T* carry, std::size_t k) {
+                                   runner::copy(values, from, value_size);
+                                   c.read_carry(carry);
+                                   c.at(k);
+                               }};
         if (runs(limit)) program::template primal<nodes::once>(f);
-        sweep(limit, m, run_step, reverse_step, add_to_carry_adjoint, f);
+        sweep(limit, m, run_step, reverse_step, add_to_carry_adjoint, f, keep);
         if (cb[init_operand] != nullptr) runner::add(cb[init_operand], bar, m);
     }
 
@@ -256,7 +233,7 @@ protected:
         T* carry_tangent = carry + m;
         T* next_tangent = carry_tangent + m;
         auto wrt = runner::tangent_arrays(c, cd);
-        auto f = c.frame(values, nullptr);
+        auto f = c.frame(values);
         const lower::derivative_frame<T> d{wrt.data(), values + c.value_size, c.run};
         runner::copy(carry, ops[init_operand], m);
         for (std::size_t e = 0; e < m; ++e)
@@ -283,16 +260,24 @@ protected:
     }
 
     /// Reverse by stored steps: a forward sweep keeps every step's incoming carry (and
-    /// finds a while loop's count), then the steps' adjoints run from the last back.
-    template <class T, class Run, class Reverse, class Frame>
+    /// finds a while loop's count), then the steps' adjoints run from the last back. A
+    /// counted loop whose steps' values fit in `stored_values_budget` (and one step's in
+    /// `stored_step_values_limit`) also keeps them all (`keep`), and its reverse sweep
+    /// copies them back instead of running each step again, as JAX's scan keeps every
+    /// step's residuals; otherwise each step runs twice, holding memory to the carries.
+    template <class T, class Run, class Reverse, class Frame, class Keep>
     static void stored_steps_reverse(const T* init, std::size_t limit, std::size_t m, const Run& run_step,
-                                     const Reverse& reverse_step, const Frame& f) {
+                                     const Reverse& reverse_step, const Frame& f, const Keep& keep) {
         T* carries = stored_carries<T>(counted ? limit : 1, m);  // step k's incoming carry at k·m
+        const bool keeps_values = counted && limit > 0 && keep.size <= stored_step_values_limit / sizeof(T) &&
+                                  keep.size <= stored_values_budget / sizeof(T) / limit;
+        T* values = keeps_values ? thread_buffer<stored_values_of<chained_loop>, T>(limit * keep.size) : nullptr;
         runner::copy(carries, init, m);
         std::size_t n = 0;  // the steps taken
         for (; n < trials(limit); ++n) {
             run_step(carries + n * m, n);
             if (!takes_step(f, n, limit)) break;
+            if (keeps_values && n + 1 < limit) keep.save(values + n * keep.size);
             if (!counted || n + 1 < limit) {
                 if constexpr (!counted) carries = stored_carries<T>(n + 2, m);  // grown geometrically, kept
                 runner::copy(carries + (n + 1) * m, program::steps::template value_of<out>(f), m);
@@ -301,7 +286,13 @@ protected:
         for (std::size_t k = n; k-- > 0;) {
             // A counted loop's last step's values are still in place; a while loop's
             // frame holds the step whose condition failed.
-            if (k + 1 < n || !counted) run_step(carries + k * m, k);
+            if (k + 1 < n || !counted) {
+                if (keeps_values) {
+                    keep.restore(values + k * keep.size, carries + k * m, k);
+                } else {
+                    run_step(carries + k * m, k);
+                }
+            }
             reverse_step();
         }
     }
@@ -322,7 +313,7 @@ protected:
                 next(work, program::steps::template value_of<out>(f), m);
             }
         }
-        if (checkpoints >= n) return stored_steps_reverse<T>(init, n, m, run_step, reverse_step, f);
+        if (checkpoints >= n) return stored_steps_reverse<T>(init, n, m, run_step, reverse_step, f, no_step_values{});
         T* work = stored_carries<T>(checkpoints, m);  // a carry being advanced, then the snapshots
         T* snapshots = work + m;
         const auto slot = [&](std::size_t i) { return i == 0 ? init : snapshots + (i - 1) * m; };

@@ -147,7 +147,7 @@ struct loop_over : body_runner<Body, Tag, step_nodes<Body, Tag>::counters> {
         const std::array<const T*, operand_count> ops{p...};
         const call<T> c(ext, ops);
         const std::size_t n = count(ext, ops), m = c.size_of(out);
-        auto f = c.frame(runner::template buffer<loop_over, T>(c.value_size), nullptr);
+        auto f = c.frame(runner::template buffer<loop_over, T>(c.value_size));
         enter(c, f, ops);
         if constexpr (Kind == loop_kind::sum)
             for (std::size_t e = 0; e < m; ++e) y[e] = T(rules::scalar_t<T>(0));
@@ -182,8 +182,7 @@ struct loop_over : body_runner<Body, Tag, step_nodes<Body, Tag>::counters> {
         T* values = runner::template buffer<loop_over, T>(c.value_size + c.derivative_size + c.variables_size + m);
         T* seed = values + c.value_size + c.derivative_size + c.variables_size;
         const auto wrt = runner::adjoint_arrays(c, cb, values + c.value_size + c.derivative_size);
-        const auto forward = program::forward_offsets(c.literals);
-        auto f = c.frame(values, forward.data());
+        auto f = c.frame(values);
         const lower::derivative_frame<T> d{wrt.data(), values + c.value_size, c.run};
         enter(c, f, ops);
         if constexpr (!nodes::result_varies) {  // one step, its seed the steps' seeds summed
@@ -214,7 +213,7 @@ struct loop_over : body_runner<Body, Tag, step_nodes<Body, Tag>::counters> {
         const std::size_t n = count(ext, ops), m = c.size_of(out);
         T* values = runner::template buffer<loop_over, T>(c.value_size + c.derivative_size);
         const auto wrt = runner::tangent_arrays(c, cd);
-        auto f = c.frame(values, nullptr);
+        auto f = c.frame(values);
         const lower::derivative_frame<T> d{wrt.data(), values + c.value_size, c.run};
         enter(c, f, ops);
         if constexpr (!nodes::result_varies) {  // one step's tangent, counted n times

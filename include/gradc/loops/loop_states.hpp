@@ -73,7 +73,7 @@ struct loop_states : chained_loop<Body, Tag, Carry, FallbackSet, Count, false> {
         const std::array<const T*, operand_count> ops{p...};
         const call<T> c(ext, ops);
         const std::size_t n = count(ext, ops), m = c.size_of(out);
-        auto f = c.frame(runner::template buffer<loop_states, T>(c.value_size), nullptr);
+        auto f = c.frame(runner::template buffer<loop_states, T>(c.value_size));
         runner::copy(y, ops[init_operand], m);
         if (n == 0) return;
         program::template primal<nodes::once>(f);
@@ -92,7 +92,7 @@ struct loop_states : chained_loop<Body, Tag, Carry, FallbackSet, Count, false> {
         loop::template reverse_steps<loop_states>(
             ext, cb, std::array<const T*, operand_count>{p...},
             [&](std::size_t n, std::size_t m, const auto& run_step, const auto& reverse_step,
-                const auto& add_to_carry_adjoint, const auto&) {
+                const auto& add_to_carry_adjoint, const auto&, const auto&) {
                 add_to_carry_adjoint(yb + n * m);  // the last state's own adjoint
                 for (std::size_t k = n; k-- > 0;) {
                     run_step(states + k * m, k);

@@ -296,12 +296,7 @@ struct array_analysis<Set, flat<Nodes...>, std::index_sequence<O...>, std::index
                                                     array_node_traits<Nodes>::arity,
                                                     array_node_traits<Nodes>::operands.data(),
                                                     array_node_traits<Nodes>::differentiable.data()}...},
-        [] {
-            // Copies of a dynamic subexpression are not merged: each sweeps its own edges.
-            std::array<bool, size> live = layout.live;
-            for (std::size_t n = 0; n < size; ++n) live[n] = live[n] && !layout.dynamic[n];
-            return live;
-        }());
+        layout.live);
 
     /// The nodes that depend on the variables flagged in `variables` (conditions included):
     /// in map-reduce, the nodes that vary with the data; the others are computed once.

@@ -64,7 +64,7 @@ struct array_program<Set, flat<Nodes...>, std::index_sequence<O...>, std::index_
     template <node_mask Part = all_nodes, class T>
     GRADC_ALWAYS_INLINE inline static void primal(const array_frame<T, arity>& f) {
         [&]<std::size_t... I>(std::index_sequence<I...>) GRADC_ALWAYS_INLINE {
-            (void)std::initializer_list<int>{(evaluate_if<I, Part[I]>(Nodes{}, f), 0)...};
+            (void)std::initializer_list<int>{(evaluate_if<I, Part[I], copies_within<Part>[I]>(Nodes{}, f), 0)...};
         }(std::index_sequence_for<Nodes...>{});
     }
 
@@ -137,16 +137,35 @@ struct array_program<Set, flat<Nodes...>, std::index_sequence<O...>, std::index_
     static constexpr std::size_t output_node(std::size_t m) { return analysis::output_nodes[m]; }
 
     /// Per node, the node a copy passes its adjoint to given these literal values, or
-    /// no_node; and the forward table: per copy, its target's adjoint offset
-    /// (lower/equal_copies.hpp).
+    /// no_node; and the forward table: per copy, that node (lower/equal_copies.hpp), whose
+    /// value the copy takes and to whose adjoint it adds its own. A node, not an offset:
+    /// a node of extents known only at run time has its offsets in the call's layout.
     template <class Literals>
     static constexpr std::array<std::size_t, sizeof...(Nodes)> copy_targets(const Literals& literals) {
         return lower::copy_targets<flat_type>(analysis::copies, L.live, literals);
     }
     template <class Literals>
     static constexpr std::array<std::size_t, analysis::copies.count> forward_offsets(const Literals& literals) {
-        return forward_table<analysis::copies.count>(analysis::copies, copy_targets(literals), L.derivative_offset);
+        constexpr auto node_numbers = [] {
+            std::array<std::size_t, sizeof...(Nodes)> n{};
+            for (std::size_t i = 0; i < n.size(); ++i) n[i] = i;
+            return n;
+        }();
+        return forward_table<analysis::copies.count>(analysis::copies, copy_targets(literals), node_numbers);
     }
+
+    /// Per node: whether it is a copy all of whose equals are nodes of Part, so that its
+    /// target, when it has one, has run in a primal over Part before it.
+    template <node_mask Part>
+    static constexpr std::array<bool, sizeof...(Nodes)> copies_within = [] {
+        constexpr auto& classes = structural_copies<flat_type>::classes;
+        std::array<bool, sizeof...(Nodes)> outside{}, within{};
+        for (std::size_t n = 0; n < sizeof...(Nodes); ++n)
+            if (analysis::copies.member[n] && !Part[n]) outside[classes[n]] = true;
+        for (std::size_t n = 0; n < sizeof...(Nodes); ++n)
+            within[n] = analysis::copies.copy[n] != no_node && Part[n] && !outside[classes[n]];
+        return within;
+    }();
 
     /// Clears the adjoints of the live nodes of Part (not the wrt variables': the caller's).
     /// One constant range per node, so the stores are inlined (a loop over the nodes
@@ -167,9 +186,9 @@ private:
         }
     }
 
-    template <std::size_t I, bool In, class Node, class T>
+    template <std::size_t I, bool In, bool TakesCopy, class Node, class T>
     GRADC_ALWAYS_INLINE inline static void evaluate_if(Node node, const array_frame<T, arity>& f) {
-        if constexpr (In) steps::template evaluate<I>(node, f);
+        if constexpr (In) steps::template evaluate<I, TakesCopy>(node, f);
     }
 
     template <std::size_t I, bool In, class Node, class T>

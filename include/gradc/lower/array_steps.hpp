@@ -21,8 +21,9 @@
 namespace gradc::lower {
 
 /// Where a program finds values: the arguments (one pointer per variable), the values
-/// of the other nodes, the literals, and the kernel's forward table (where each copy of an
-/// equal subexpression passes its adjoint, lower/equal_copies.hpp; read only by copies).
+/// of the other nodes, the literals, and the kernel's forward table (per copy of an equal
+/// subexpression, the node computing the same whose value it takes and to whose adjoint
+/// it adds, lower/equal_copies.hpp; read only by copies, and null where no copy takes one).
 /// With extents known only at run time, `run` holds the shapes and the dynamic nodes'
 /// offsets (lower/run_time_layout.hpp); null otherwise. In a loop's body
 /// (loops/loop_rule.hpp), `counters` holds, per node, the value of the loop counter
@@ -161,15 +162,15 @@ struct array_steps {
 
     // ---- primal ----------------------------------------------------------------------
 
-    template <std::size_t I, std::size_t J, class T, std::size_t A>
+    template <std::size_t I, bool TakesCopy = false, std::size_t J, class T, std::size_t A>
     static void evaluate(input<J>, const array_frame<T, A>&) {}
 
-    template <std::size_t I, std::size_t Lit, class T, std::size_t A>
+    template <std::size_t I, bool TakesCopy = false, std::size_t Lit, class T, std::size_t A>
     static void evaluate(constant<Lit>, const array_frame<T, A>& f) {
         result_of<I>(f)[0] = T(rules::scalar_t<T>(f.literals[Lit]));
     }
 
-    template <std::size_t I, class Tag, class T, std::size_t A>
+    template <std::size_t I, bool TakesCopy = false, class Tag, class T, std::size_t A>
     static void evaluate(named<Tag>, const array_frame<T, A>& f) {
         if constexpr (expr::is_counter_node<named<Tag>>) {
             // A loop's counter: only in a loop's body, whose frame holds it.
@@ -179,13 +180,25 @@ struct array_steps {
         }
     }
 
-    template <std::size_t I, class R, class... O, class T, std::size_t A>
+    /// Node I's value. A copy of an equal subexpression (lower/equal_copies.hpp) whose
+    /// forward table names a node computing the same (`TakesCopy`: one that has run
+    /// before it) takes that node's value instead of computing it again.
+    template <std::size_t I, bool TakesCopy = false, class R, class... O, class T, std::size_t A>
     static void evaluate(apply<R, O...>, const array_frame<T, A>& f) {
         if constexpr (is_view_node<apply<R, O...>>) {
             R::check_view(extents_of<I, operand_node<O>...>(f), value_of<operand_node<O>>(f)...);
             return;
         }
         T* __restrict y = result_of<I>(f);
+        if constexpr (TakesCopy) {
+            if (f.forward != nullptr) {
+                if (const std::size_t from = f.forward[Analysis::copies.copy[I]]; from != no_node) {
+                    const T* v = f.values + (L.dynamic[from] ? f.run->value_offset[from] : L.value_offset[from]);
+                    for (std::size_t e = 0, entries = size_of<I>(f); e < entries; ++e) y[e] = v[e];
+                    return;
+                }
+            }
+        }
         if constexpr (array_node_traits<apply<R, O...>>::elementwise) {
             for (std::size_t e = 0, entries = size_of<I>(f); e < entries; ++e) y[e] = R::eval(entry<O>::at(f, e)...);
         } else if constexpr (runs_with_its_extents<R, I>()) {
@@ -250,7 +263,8 @@ struct array_steps {
                 if (const std::size_t to = f.forward[Analysis::copies.copy[I]]; to != no_node) {
                     if constexpr (Forwards) {
                         const T* own = derivative_of<I>(d);
-                        for (std::size_t e = 0; e < L.shape[I].size(); ++e) d.nodes[to + e] += own[e];
+                        T* target = d.nodes + (L.dynamic[to] ? d.run->derivative_offset[to] : L.derivative_offset[to]);
+                        for (std::size_t e = 0, entries = size_of<I>(d); e < entries; ++e) target[e] += own[e];
                     }
                     return {};
                 }

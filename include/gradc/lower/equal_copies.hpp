@@ -21,7 +21,12 @@
 ///    lower/copy_plan.hpp) adds a copy's adjoint to the first live node
 ///    equal to it and skips the copy's own edges (`forward_slots`; its slots and its
 ///    operands' are zeroed first and only added to, since whether an edge runs is known
-///    only at run time). Values and tangents need nothing: the copies' are equal.
+///    only at run time);
+///  - an array program's primal (lower/array_steps.hpp) gives a copy its target's value
+///    instead of computing it again, where the target runs before it in the same sweep:
+///    a subexpression with a run-time index or segment used twice runs once. Scalar
+///    programs compute each copy's value, and tangents run each copy's own edges: the
+///    copies' values are equal.
 /// A kernel without literals, or whose literal-holding nodes all differ in structure,
 /// gets empty tables and the sweeps it had.
 
@@ -84,6 +89,7 @@ constexpr std::array<std::size_t, 2> comparison_sizes(const std::array<node_stru
 /// The comparison tables of M compared nodes with R references in all.
 template <std::size_t M, std::size_t R, std::size_t N>
 constexpr copy_comparisons<M, R> plan_comparisons(const std::array<node_structure, N>& structures,
+                                                  const std::array<const std::uint32_t*, N>& wide,
                                                   const std::array<std::size_t, N>& classes,
                                                   const std::array<std::size_t, N>& literals) {
     copy_comparisons<M, R> c;
@@ -116,9 +122,10 @@ constexpr copy_comparisons<M, R> plan_comparisons(const std::array<node_structur
     for (std::size_t p = 0; p < M; ++p) {
         first_ref[p] = r;
         const node_structure& n = s[node[p]];
+        const std::uint32_t* refs = refs_of(s, wide.data(), node[p]);
         for (std::size_t k = 0; k < n.count; ++k, ++r) {
-            ref[r] = n.refs[k];
-            literal[r] = literal_of[n.refs[k]];
+            ref[r] = refs[k];
+            literal[r] = literal_of[refs[k]];
         }
     }
     first_ref[M] = r;
@@ -170,10 +177,18 @@ struct structural_copies<flat<Nodes...>> {
             return std::array<node_structure, 0>{};
         }
     }();
+    /// The wide nodes' references (lower/node_structure.hpp), null for the others.
+    static constexpr auto wide = [] {
+        if constexpr (has_literals) {
+            return std::array<const std::uint32_t*, size>{wide_refs_of<Nodes>()...};
+        } else {
+            return std::array<const std::uint32_t*, 0>{};
+        }
+    }();
     /// Per node, the first node of equal structure (itself if none).
     static constexpr std::array<std::size_t, size> classes = [] {
         if constexpr (has_literals) {
-            return structural_classes(structures);
+            return structural_classes(structures, wide);
         } else {
             std::array<std::size_t, size> cls{};
             for (std::size_t i = 0; i < size; ++i) cls[i] = i;
@@ -191,7 +206,7 @@ struct structural_copies<flat<Nodes...>> {
     /// What `canonical` reads at run time.
     static constexpr copy_comparisons<sizes[0], sizes[1]> comparisons = [] {
         if constexpr (sizes[0] > 0) {
-            return plan_comparisons<sizes[0], sizes[1]>(structures, classes, literal_of);
+            return plan_comparisons<sizes[0], sizes[1]>(structures, wide, classes, literal_of);
         } else {
             return copy_comparisons<0, 0>{};
         }

@@ -64,7 +64,8 @@ struct node_structure {
     node_kind kind = node_kind::variable;  ///< Variable, literal or primitive.
     bool constant = false;                 ///< A literal node (not a named constant).
     bool too_large = false;                ///< Its operand tree names more nodes than are kept.
-    std::uint8_t count = 0;                ///< References kept.
+    bool wide = false;                     ///< More operands than are kept, all references: `wide_refs`.
+    std::uint32_t count = 0;               ///< References (kept here unless wide).
     std::uint64_t shape = 0;               ///< A primitive's rule and operand tree, hashed.
     std::array<std::uint32_t, max_structure_refs> refs{};  ///< The nodes its references name, in pre-order.
     /// Appends a reference, or marks the structure too large.
@@ -113,12 +114,26 @@ inline constexpr std::size_t literal_number = no_node;
 template <std::size_t L>
 inline constexpr std::size_t literal_number<constant<L>> = L;
 
-/// A primitive's structure.
+/// A primitive's structure. One with more operands than are kept, all of them
+/// references (a loop's: its variables, literals, init and parts), is `wide`: its
+/// references are read from `wide_refs`, so that two copies of a loop are found too.
 template <class R, class... O>
 constexpr node_structure primitive_structure() {
     node_structure s{node_kind::primitive};
     s.shape = rule_identity<R>();
-    (s.add_operand(operand_node<O>, condition_structure<O>), ...);
+    constexpr std::array<std::size_t, sizeof...(O)> operands{operand_node<O>...};
+    constexpr bool all_references = [&] {
+        for (std::size_t node : operands)
+            if (node == no_node) return false;
+        return true;
+    }();
+    if constexpr (sizeof...(O) > max_structure_refs && all_references) {
+        s.wide = true;
+        s.count = static_cast<std::uint32_t>(sizeof...(O));
+        for (std::size_t k = 0; k < sizeof...(O); ++k) s.shape = mix_hash(s.shape, 1);
+    } else {
+        (s.add_operand(operand_node<O>, condition_structure<O>), ...);
+    }
     return s;
 }
 
@@ -130,7 +145,29 @@ template <std::size_t L>
 inline constexpr node_structure structure_of<constant<L>>{node_kind::literal, true};
 template <class R, class... O>
 inline constexpr node_structure structure_of<apply<R, O...>> = primitive_structure<R, O...>();
+
+/// A wide node's references: its operands' nodes.
+template <class Node>
+inline constexpr std::array<std::uint32_t, 0> wide_refs{};
+template <class R, class... O>
+inline constexpr std::array<std::uint32_t, sizeof...(O)> wide_refs<apply<R, O...>>{
+    static_cast<std::uint32_t>(operand_node<O>)...};
+/// A node's references: a wide node's from `wide_refs`, null for another (its structure
+/// keeps them).
+template <class Node>
+constexpr const std::uint32_t* wide_refs_of() {
+    if constexpr (structure_of<Node>.wide) {
+        return wide_refs<Node>.data();
+    } else {
+        return nullptr;
+    }
+}
 /// \endcond
+
+/// Node i's references, of structures s whose wide nodes' references are `wide`.
+constexpr const std::uint32_t* refs_of(const node_structure* s, const std::uint32_t* const* wide, std::size_t i) {
+    return s[i].wide ? wide[i] : s[i].refs.data();
+}
 
 /// Per node, the first node of equal structure (itself if none). Only nodes that hold a
 /// literal can have another: payload-free subtrees of one type are one node already.
@@ -139,7 +176,8 @@ inline constexpr node_structure structure_of<apply<R, O...>> = primitive_structu
 /// g++'s constant evaluator pays for every call of std::array's operator[], and for a
 /// tree of 2,049 nodes these calls were four fifths of the function's 1.2 s.)
 template <std::size_t N>
-constexpr std::array<std::size_t, N> structural_classes(const std::array<node_structure, N>& structures) {
+constexpr std::array<std::size_t, N> structural_classes(const std::array<node_structure, N>& structures,
+                                                        const std::array<const std::uint32_t*, N>& wide_storage) {
     constexpr std::size_t buckets = std::bit_ceil(2 * N + 1);
     std::array<std::size_t, buckets> table_storage{};
     std::array<std::size_t, N> classes{};
@@ -148,6 +186,7 @@ constexpr std::array<std::size_t, N> structural_classes(const std::array<node_st
     std::size_t* table = table_storage.data();
     std::size_t* cls = classes.data();
     bool* holds = holds_storage.data();  // holds a literal
+    const std::uint32_t* const* wide = wide_storage.data();
     for (std::size_t b = 0; b < buckets; ++b) table[b] = no_node;
     std::size_t first_constant = no_node;
     for (std::size_t i = 0; i < N; ++i) {
@@ -160,7 +199,7 @@ constexpr std::array<std::size_t, N> structural_classes(const std::array<node_st
             continue;
         }
         if (n.kind != node_kind::primitive) continue;
-        const std::uint32_t* refs = n.refs.data();
+        const std::uint32_t* refs = refs_of(s, wide, i);
         std::uint64_t h = n.shape;
         for (std::size_t k = 0; k < n.count; ++k) {
             holds[i] = holds[i] || holds[refs[k]];
@@ -171,8 +210,9 @@ constexpr std::array<std::size_t, N> structural_classes(const std::array<node_st
         for (; table[b] != no_node; b = (b + 1) & (buckets - 1)) {
             // The same shape, and references to nodes of one class each.
             const node_structure& m = s[table[b]];
+            const std::uint32_t* m_refs = refs_of(s, wide, table[b]);
             bool same = m.shape == n.shape && m.count == n.count;
-            for (std::size_t k = 0; same && k < n.count; ++k) same = cls[refs[k]] == cls[m.refs[k]];
+            for (std::size_t k = 0; same && k < n.count; ++k) same = cls[refs[k]] == cls[m_refs[k]];
             if (same) {
                 cls[i] = table[b];
                 break;
