@@ -86,12 +86,7 @@ struct arguments {
 arguments arguments_of(const problem& p) {
     const std::size_t l = p.l, b = p.b;
     arguments a;
-    a.gates.assign(8, std::vector<double>(l * b));
-    for (std::size_t i = 0; i < l; ++i)
-        for (std::size_t kind = 0; kind < 2; ++kind)
-            for (std::size_t g = 0; g < 4; ++g)
-                for (std::size_t j = 0; j < b; ++j)
-                    a.gates[4 * kind + g][i * b + j] = p.main[(2 * i + kind) * 4 * b + g * b + j];
+    a.gates = lstm_gates(l, b, [&](std::size_t r) { return &p.main[r * 4 * b]; });
     a.in_weight.assign(p.extra.begin(), p.extra.begin() + long(b));
     a.out_weight.assign(p.extra.begin() + long(b), p.extra.begin() + long(2 * b));
     a.out_bias.assign(p.extra.begin() + long(2 * b), p.extra.end());
@@ -109,36 +104,6 @@ auto call_with(const problem& p, arguments& a, Call&& call) {
     return call(m(a.gates[0]), m(a.gates[1]), m(a.gates[2]), m(a.gates[3]), m(a.gates[4]), m(a.gates[5]),
                 m(a.gates[6]), m(a.gates[7]), a.in_weight, a.out_weight, a.out_bias, a.state,
                 gradc::mat_view(a.inputs, n, b), gradc::mat_view(a.targets, n, b));
-}
-
-/// The gradient in the eval's layout (main_params' rows, then extra_params').
-template <class Gradient>
-std::vector<double> eval_layout(const problem& p, const Gradient& g) {
-    const std::size_t l = p.l, b = p.b;
-    std::vector<double> out(2 * l * 4 * b + 3 * b);
-    const auto gate = [&](std::size_t k, std::size_t i, std::size_t j) {
-        switch (k) {
-            case 0: return std::get<0>(g)(i, j);
-            case 1: return std::get<1>(g)(i, j);
-            case 2: return std::get<2>(g)(i, j);
-            case 3: return std::get<3>(g)(i, j);
-            case 4: return std::get<4>(g)(i, j);
-            case 5: return std::get<5>(g)(i, j);
-            case 6: return std::get<6>(g)(i, j);
-            default: return std::get<7>(g)(i, j);
-        }
-    };
-    for (std::size_t i = 0; i < l; ++i)
-        for (std::size_t kind = 0; kind < 2; ++kind)
-            for (std::size_t g4 = 0; g4 < 4; ++g4)
-                for (std::size_t j = 0; j < b; ++j) out[(2 * i + kind) * 4 * b + g4 * b + j] = gate(4 * kind + g4, i, j);
-    const std::size_t e = 2 * l * 4 * b;
-    for (std::size_t j = 0; j < b; ++j) {
-        out[e + j] = std::get<8>(g)[j];
-        out[e + b + j] = std::get<9>(g)[j];
-        out[e + 2 * b + j] = std::get<10>(g)[j];
-    }
-    return out;
 }
 
 /// The gradient by the dynamic mode: the eval's loops over tensors, reverse mode.
@@ -210,7 +175,7 @@ int main() {
         ok &= check(relative(value, expected) < 1e-13, what);
 
         const auto r = call_with(p, a, [&](const auto&... x) { return k.gradient(x...); });
-        const std::vector<double> g = eval_layout(p, r.gradient), dynamic = dynamic_gradient(p);
+        const std::vector<double> g = lstm_eval_gradient(r.gradient, p.l, p.b), dynamic = dynamic_gradient(p);
         double worst = 0.0;
         for (std::size_t i = 0; i < g.size(); ++i) worst = std::max(worst, relative(g[i], dynamic[i]));
         std::snprintf(what, sizeof what, "  gradient (%zu entries) against the dynamic mode: largest difference %.2g",

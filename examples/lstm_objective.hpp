@@ -29,9 +29,12 @@
 //    computed once when the kernel runs (docs/static.md, "Named constants").
 //  - The gates' parameters are eight l × b matrices (forget, ingate, outgate, change
 //    weights, then the same biases), one row per layer, where the eval has one row of
-//    4·b weights and one of 4·b biases per layer.
+//    4·b weights and one of 4·b biases per layer: `lstm_gates` and `lstm_eval_gradient`
+//    convert both ways.
 #include <cstddef>
 #include <tuple>
+#include <utility>
+#include <vector>
 
 #include <gradc/gradc.hpp>
 
@@ -99,3 +102,39 @@ struct lstm_objective {
         return -characters[0] / (double(b) * characters[1]);
     }
 };
+
+/// The eight gates' l × b parameters (row-major, in the kernel's order) from the eval's
+/// main_params, whose row r (2l rows of 4·b entries) is `main_row(r)`.
+template <class MainRow>
+std::vector<std::vector<double>> lstm_gates(std::size_t l, std::size_t b, const MainRow& main_row) {
+    std::vector<std::vector<double>> gates(8, std::vector<double>(l * b));
+    for (std::size_t i = 0; i < l; ++i)
+        for (std::size_t kind = 0; kind < 2; ++kind) {  // weights, then biases
+            const double* row = main_row(2 * i + kind);
+            for (std::size_t g = 0; g < 4; ++g)
+                for (std::size_t j = 0; j < b; ++j) gates[4 * kind + g][i * b + j] = row[g * b + j];
+        }
+    return gates;
+}
+
+/// The kernel's gradient (its first eleven entries: the gates', then in_weight's,
+/// out_weight's and out_bias') in the eval's layout: main_params' rows, then extra_params'.
+template <class Gradient>
+std::vector<double> lstm_eval_gradient(const Gradient& g, std::size_t l, std::size_t b) {
+    std::vector<double> out(2 * l * 4 * b + 3 * b);
+    [&]<std::size_t... k>(std::index_sequence<k...>) {
+        const auto put = [&](std::size_t gate, const auto& m) {
+            const std::size_t kind = gate / 4, within = gate % 4;
+            for (std::size_t i = 0; i < l; ++i)
+                for (std::size_t j = 0; j < b; ++j) out[(2 * i + kind) * 4 * b + within * b + j] = m(i, j);
+        };
+        (put(k, std::get<k>(g)), ...);
+    }(std::make_index_sequence<8>{});
+    const std::size_t e = 2 * l * 4 * b;
+    for (std::size_t j = 0; j < b; ++j) {
+        out[e + j] = std::get<8>(g)[j];
+        out[e + b + j] = std::get<9>(g)[j];
+        out[e + 2 * b + j] = std::get<10>(g)[j];
+    }
+    return out;
+}

@@ -70,11 +70,7 @@ std::shared_ptr<Problem> read_problem(const json& input) {
   p.l = main.size() / 2;
   p.b = extra.at(0).size();
   p.steps = sequence.size() - 1;
-  p.gates.assign(8, std::vector<double>(p.l * p.b));
-  for (std::size_t i = 0; i < p.l; ++i)
-    for (std::size_t kind = 0; kind < 2; ++kind)
-      for (std::size_t g = 0; g < 4; ++g)
-        for (std::size_t j = 0; j < p.b; ++j) p.gates[4 * kind + g][i * p.b + j] = main[2 * i + kind][g * p.b + j];
+  p.gates = lstm_gates(p.l, p.b, [&](std::size_t r) { return main[r].data(); });
   p.in_weight = extra[0];
   p.out_weight = extra[1];
   p.out_bias = extra[2];
@@ -99,30 +95,7 @@ Prepared jacobian(const json& input) {
   using Result = decltype(p->call([](const Kernel& k, const auto&... x) { return k.gradient(x...); }));
   auto result = std::make_shared<std::optional<Result>>();
   return {[=] { result->emplace(p->call([](const Kernel& k, const auto&... x) { return k.gradient(x...); })); },
-          [=] {
-            const auto& g = (*result)->gradient;
-            const std::size_t l = p->l, b = p->b;
-            std::vector<double> out(2 * l * 4 * b + 3 * b);
-            const auto put = [&](std::size_t kind, std::size_t gate, const auto& m) {
-              for (std::size_t i = 0; i < l; ++i)
-                for (std::size_t j = 0; j < b; ++j) out[(2 * i + kind) * 4 * b + gate * b + j] = m(i, j);
-            };
-            put(0, 0, std::get<0>(g));
-            put(0, 1, std::get<1>(g));
-            put(0, 2, std::get<2>(g));
-            put(0, 3, std::get<3>(g));
-            put(1, 0, std::get<4>(g));
-            put(1, 1, std::get<5>(g));
-            put(1, 2, std::get<6>(g));
-            put(1, 3, std::get<7>(g));
-            const std::size_t e = 2 * l * 4 * b;
-            for (std::size_t j = 0; j < b; ++j) {
-              out[e + j] = std::get<8>(g)[j];
-              out[e + b + j] = std::get<9>(g)[j];
-              out[e + 2 * b + j] = std::get<10>(g)[j];
-            }
-            return json(out);
-          }};
+          [=] { return json(lstm_eval_gradient((*result)->gradient, p->l, p->b)); }};
 }
 
 const bool registered = register_module("lstm", {{"objective", objective}, {"jacobian", jacobian}},
