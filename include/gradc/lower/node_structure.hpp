@@ -121,19 +121,23 @@ template <class R, class... O>
 constexpr node_structure primitive_structure() {
     node_structure s{node_kind::primitive};
     s.shape = rule_identity<R>();
-    constexpr std::array<std::size_t, sizeof...(O)> operands{operand_node<O>...};
-    constexpr bool all_references = [&] {
-        for (std::size_t node : operands)
-            if (node == no_node) return false;
-        return true;
-    }();
-    if constexpr (sizeof...(O) > max_structure_refs && all_references) {
-        s.wide = true;
-        s.count = static_cast<std::uint32_t>(sizeof...(O));
-        for (std::size_t k = 0; k < sizeof...(O); ++k) s.shape = mix_hash(s.shape, 1);
-    } else {
-        (s.add_operand(operand_node<O>, condition_structure<O>), ...);
+    if constexpr (sizeof...(O) > max_structure_refs) {
+        // Only here: every primitive of every program with a literal comes through, and
+        // most have one to three operands.
+        constexpr std::array<std::size_t, sizeof...(O)> operands{operand_node<O>...};
+        constexpr bool all_references = [&] {
+            for (std::size_t node : operands)
+                if (node == no_node) return false;
+            return true;
+        }();
+        if constexpr (all_references) {
+            s.wide = true;
+            s.count = static_cast<std::uint32_t>(sizeof...(O));
+            for (std::size_t k = 0; k < sizeof...(O); ++k) s.shape = mix_hash(s.shape, 1);
+            return s;
+        }
     }
+    (s.add_operand(operand_node<O>, condition_structure<O>), ...);
     return s;
 }
 
